@@ -1,0 +1,71 @@
+import { fileURLToPath } from 'node:url';
+import { createPrismaClient, resolveSecret, type Platform, type RunningComponent } from '@snapcracks/kit';
+import { PrismaClient } from './generated/prisma/client.js';
+import { buildApp } from './app.js';
+import { closeClients, createClients } from './clients.js';
+import { OidcRelyingParty, type OidcSettings } from './oidc.js';
+import { PrismaSessionStore } from './session-store.js';
+import { UserDirectory } from './user-directory.js';
+import type { GatewayConfig } from './config.js';
+
+export const gatewayDatabase = {
+  schema: 'gateway',
+  migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)),
+};
+
+const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+
+/**
+ * Starts the HTTP gateway: the browser's only entry point. Stops by reporting not-ready, finishing
+ * in-flight requests, then closing clients and the database.
+ */
+export async function startGateway(
+  platform: Platform,
+  config: GatewayConfig,
+  options: { oidc: OidcSettings; viteRoot?: string },
+): Promise<RunningComponent> {
+  const logger = platform.logger.child({ component: 'gateway' });
+  const prisma = createPrismaClient(PrismaClient, { databaseUrl: platform.databaseUrl, schema: gatewayDatabase.schema, max: 10 });
+  const clients = createClients(platform);
+  const users = new UserDirectory(clients);
+  await users.listen(platform.bus);
+  const sessionTtlMs = config.SESSION_TTL_HOURS * 3600 * 1000;
+  const sessionStore = new PrismaSessionStore(prisma, sessionTtlMs);
+  let draining = false;
+
+  const app = await buildApp({
+    logger,
+    platform,
+    prisma,
+    clients,
+    oidc: new OidcRelyingParty(options.oidc),
+    users,
+    sessionStore,
+    sessionSecret: resolveSecret('SESSION_SECRET', config.SESSION_SECRET, config.NODE_ENV),
+    sessionTtlMs,
+    publicUrl: config.PUBLIC_URL ?? null,
+    trustProxy: config.TRUST_PROXY,
+    rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    web: { distDir: config.WEB_DIST, viteRoot: options.viteRoot },
+    isDraining: () => draining,
+  });
+  const sweep = setInterval(() => {
+    sessionStore.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed'));
+  }, SWEEP_INTERVAL_MS);
+  sweep.unref();
+
+  await app.listen({ host: config.HOST, port: config.PORT });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  return {
+    port,
+    async stop() {
+      draining = true;
+      clearInterval(sweep);
+      await app.close();
+      await users.close();
+      closeClients(clients);
+      await prisma.$disconnect();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+import { runGatewayStandalone } from './standalone.js';
+
+await runGatewayStandalone();

@@ -1,0 +1,57 @@
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import type { Caller } from '@snapcracks/kit';
+import type { User } from '@snapcracks/proto/auth/v1';
+import { HttpError, MESSAGES } from '../http-errors.js';
+import type { UserDirectory } from '../user-directory.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in, enabled user, or null when signed out. A disabled account answers 403 here. */
+    currentUser(): Promise<User | null>;
+    /** The signed-in user as a service caller; 401 when signed out. */
+    requireCaller(): Promise<Caller>;
+    /** Like requireCaller, and the terms must have been accepted (every product feature). */
+    requireMember(): Promise<Caller>;
+  }
+}
+
+export default fp<{ users: UserDirectory }>(async (app, { users }) => {
+  const cache = new WeakMap<FastifyRequest, Promise<User | null>>();
+
+  app.decorateRequest('currentUser', function (this: FastifyRequest) {
+    let pending = cache.get(this);
+    if (!pending) {
+      pending = resolve(this, users);
+      cache.set(this, pending);
+    }
+    return pending;
+  });
+  app.decorateRequest('requireCaller', async function (this: FastifyRequest) {
+    const user = await this.currentUser();
+    if (!user) throw new HttpError(401, MESSAGES.unauthorized);
+    return toCaller(user);
+  });
+  app.decorateRequest('requireMember', async function (this: FastifyRequest) {
+    const caller = await this.requireCaller();
+    if (!caller.hasAcceptedTerms) throw new HttpError(403, MESSAGES.termsRequired);
+    return caller;
+  });
+});
+
+async function resolve(request: FastifyRequest, users: UserDirectory): Promise<User | null> {
+  const userId = request.session.userId;
+  if (!userId) return null;
+  const user = await users.get(userId);
+  if (!user) {
+    // The account was deleted: the session is worthless.
+    await request.session.destroy();
+    return null;
+  }
+  if (!user.isEnabled) throw new HttpError(403, MESSAGES.disabled);
+  return user;
+}
+
+export function toCaller(user: User): Caller {
+  return { userId: user.id, isAdmin: user.isAdmin, hasAcceptedTerms: user.hasAcceptedTerms };
+}

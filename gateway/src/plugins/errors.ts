@@ -1,0 +1,32 @@
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { httpStatusForGrpc, isServiceError } from '@snapcracks/kit';
+import { HttpError, MESSAGES } from '../http-errors.js';
+
+/**
+ * Every error becomes `{ message }` with the right status: validation → 400 with the first problem,
+ * gRPC statuses mapped (INVALID_ARGUMENT 400 … UNAVAILABLE 503) keeping the service's message, and
+ * anything unexpected a 500 whose details stay in the log.
+ */
+export default fp(async (app) => {
+  app.setErrorHandler((error, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      return reply.code(400).send({ message: first?.message ?? 'Invalid request' });
+    }
+    if (error instanceof HttpError) return reply.code(error.statusCode).send({ message: error.message });
+    if (isServiceError(error)) {
+      const status = httpStatusForGrpc(error.code);
+      if (status >= 500) request.log.error({ err: error }, 'backend call failed');
+      const message = status === 503 || status === 504 ? MESSAGES.unavailable : status >= 500 ? MESSAGES.internal : error.details;
+      return reply.code(status).send({ message });
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const message = status === 429 ? MESSAGES.tooMany : (error as Error).message;
+      return reply.code(status).send({ message });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ message: MESSAGES.internal });
+  });
+});

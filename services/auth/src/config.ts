@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { parseConfig } from '@snapcracks/kit';
+
+const schema = z.object({
+  /** Comma-separated emails that become administrators when they sign in. */
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+});
+
+export type AuthConfig = z.output<typeof schema>;
+export const loadAuthConfig = (env: Record<string, string | undefined> = process.env): AuthConfig => parseConfig(schema, env);

@@ -1,0 +1,59 @@
+import { requireAdmin, requireMember, requireService, requireUser, type Handlers } from '@snapcracks/kit';
+import type { AuthServiceServer, User as UserMessage } from '@snapcracks/proto/auth/v1';
+import type { AuthService } from '../auth.service.js';
+import type { User } from '../user.repository.js';
+
+/** Protocol edge: maps proto messages to the service's calls and back; the rules live in AuthService. */
+export function authHandlers(service: AuthService): Handlers<AuthServiceServer> {
+  return {
+    async signIn(request, ctx) {
+      requireService(ctx, 'gateway');
+      const { user, created } = await service.signIn(request);
+      return { user: toMessage(user), created };
+    },
+    async getUser(request, ctx) {
+      return { user: toMessage(await service.getUser(request.id, ctx)) };
+    },
+    async acceptTerms(_request, ctx) {
+      return { user: toMessage(await service.acceptTerms(requireUser(ctx))) };
+    },
+    async updateProfile(request, ctx) {
+      return { user: toMessage(await service.updateProfile(requireMember(ctx), request.displayName)) };
+    },
+    async setAvatar(request, ctx) {
+      return { user: toMessage(await service.setAvatar(requireMember(ctx), request.customProfileImage)) };
+    },
+    async listUsers(_request, ctx) {
+      requireAdmin(ctx);
+      return { users: (await service.listUsers()).map(toMessage) };
+    },
+    async updateUser(request, ctx) {
+      const admin = requireAdmin(ctx);
+      const { id, ...edit } = request;
+      return { user: toMessage(await service.updateUser(admin, id, edit)) };
+    },
+    async deleteUser(request, ctx) {
+      requireAdmin(ctx);
+      await service.deleteUser(request.id);
+      return {};
+    },
+  };
+}
+
+export function toMessage(user: User): UserMessage {
+  return {
+    id: user.id,
+    email: user.email ?? undefined,
+    firstName: user.firstName ?? undefined,
+    lastName: user.lastName ?? undefined,
+    profileImageUrl: user.profileImageUrl ?? undefined,
+    displayName: user.displayName ?? undefined,
+    customProfileImage: user.customProfileImage ?? undefined,
+    isAdmin: user.isAdmin,
+    isEnabled: user.isEnabled,
+    hasAcceptedTerms: user.hasAcceptedTerms,
+    termsAcceptedAt: user.termsAcceptedAt ?? undefined,
+    createdAt: user.createdAt,
+    updatedAt: user.updatedAt,
+  };
+}

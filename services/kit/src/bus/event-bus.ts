@@ -1,0 +1,37 @@
+import type { Envelope } from '@snapcracks/proto/events/v1';
+
+/** A message that can be encoded into an envelope payload (any ts-proto message type). */
+export interface MessageCodec<T> {
+  encode(message: T): { finish(): Uint8Array };
+  decode(input: Uint8Array): T;
+}
+
+/** Handles one delivered event. Throwing makes the bus redeliver it later. */
+export type EventHandler = (event: Envelope) => Promise<void>;
+
+export interface SubscribeOptions {
+  /**
+   * Durable consumer name. Every instance of a service subscribes with the same name, so each event is
+   * handled once per service (work-queue semantics) and survives restarts. Without it the subscription is
+   * ephemeral and every instance sees every event from now on (broadcast, e.g. cache invalidation).
+   */
+  durable?: string;
+  /** Event types to receive, e.g. ["photo.photo.uploaded", "vote.vote.cast"]; `>` wildcards allowed as in NATS. */
+  types: string[];
+}
+
+export interface Subscription {
+  /** Stops delivery; in-flight handlers finish first. */
+  close(): Promise<void>;
+}
+
+/**
+ * The event bus every service uses. Two implementations: NATS JetStream (microservices, or all-in-one
+ * with NATS_URL) and in-process (all-in-one default). Publishing is normally done by the outbox relay,
+ * never directly from a request handler, so a change and its event commit together.
+ */
+export interface EventBus {
+  publish(event: Envelope): Promise<void>;
+  subscribe(handler: EventHandler, options: SubscribeOptions): Promise<Subscription>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,38 @@
+import type { EventBus } from './bus/event-bus.js';
+import type { Logger } from './logger.js';
+
+export const SERVICE_NAMES = ['auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/** What a process gives every component it runs: shared infrastructure, created once. */
+export interface Platform {
+  nodeEnv: 'development' | 'production' | 'test';
+  logger: Logger;
+  bus: EventBus;
+  databaseUrl: string;
+  identitySecret: string;
+  /** host:port of each peer service. */
+  addresses: Partial<Record<ServiceName, string>>;
+}
+
+export interface RunningComponent {
+  /** The port it listens on (useful when it was started on port 0). */
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** A gRPC service as the all-in-one process and the standalone entry point both run it. */
+export interface ServiceModule {
+  name: ServiceName;
+  /** The Postgres schema it owns and its committed migrations; absent for a service without tables. */
+  database?: { schema: string; migrationsDir: string };
+  /** Peers it calls, so they can be started first. */
+  dependsOn?: ServiceName[];
+  start(platform: Platform, listen: { host: string; port: number }): Promise<RunningComponent>;
+}
+
+export function peerAddress(platform: Platform, name: ServiceName): string {
+  const address = platform.addresses[name];
+  if (!address) throw new Error(`No address for the ${name} service (set ${name.toUpperCase()}_SERVICE_ADDR)`);
+  return address;
+}

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/** Thrown when the environment does not satisfy a service's config schema. The message is one line. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses `env` with `schema`; every problem is listed in one line, e.g. `Invalid configuration: PORT: expected number`. */
+export function parseConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): z.output<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+}
+
+/** Like parseConfig, but a wrong value stops the process with that one line on stderr. */
+export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): z.output<S> {
+  return exitOnConfigError(() => parseConfig(schema, env));
+}
+
+/** Runs a config loader; a ConfigError stops the process with its one line on stderr (exit code 78, EX_CONFIG). */
+export function exitOnConfigError<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78);
+  }
+}
+
+/** Empty strings count as unset, so `FOO=` in a .env file means "use the default". */
+export const optionalString = z.preprocess((v) => (v === '' ? undefined : v), z.string().optional());
+
+const booleanText = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
+export const envBoolean = (defaultValue: boolean) =>
+  z.preprocess((v) => (v === '' || v === undefined ? String(defaultValue) : v), booleanText);
+
+export const port = (defaultValue: number) =>
+  z.preprocess((v) => (v === '' || v === undefined ? defaultValue : v), z.coerce.number().int().min(0).max(65535));
+
+/** Settings every service process shares. */
+export const baseConfigSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** HMAC key that signs the caller identity the gateway passes to services. */
+  IDENTITY_SECRET: optionalString,
+  OTEL_SERVICE_NAME: optionalString,
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
+});
+export type BaseConfig = z.output<typeof baseConfigSchema>;
+
+/**
+ * Production refuses development defaults: a secret must be given and long enough. Outside production a
+ * missing secret is replaced by a random one that lives as long as the process (all-in-one shares it).
+ */
+export function resolveSecret(name: string, value: string | undefined, nodeEnv: string): string {
+  if (value && value.length >= 32) return value;
+  if (nodeEnv === 'production') {
+    throw new ConfigError(`Invalid configuration: ${name}: required in production, at least 32 characters`);
+  }
+  if (value) throw new ConfigError(`Invalid configuration: ${name}: at least 32 characters`);
+  return developmentSecret(name);
+}
+
+const generatedSecrets = new Map<string, string>();
+function developmentSecret(name: string): string {
+  let secret = generatedSecrets.get(name);
+  if (!secret) {
+    secret = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url');
+    generatedSecrets.set(name, secret);
+  }
+  return secret;
+}

@@ -1,0 +1,90 @@
+import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+
+/**
+ * Errors a service raises on purpose. Each carries the gRPC status it maps to and a message that is
+ * safe to show to the user; anything else becomes INTERNAL with a generic message.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: GrpcStatus,
+    message: string,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class InvalidArgumentError extends DomainError {
+  constructor(message: string) {
+    super(GrpcStatus.INVALID_ARGUMENT, message);
+  }
+}
+export class UnauthenticatedError extends DomainError {
+  constructor(message = 'Authentication required') {
+    super(GrpcStatus.UNAUTHENTICATED, message);
+  }
+}
+export class PermissionDeniedError extends DomainError {
+  constructor(message = 'You do not have permission to do that') {
+    super(GrpcStatus.PERMISSION_DENIED, message);
+  }
+}
+export class NotFoundError extends DomainError {
+  constructor(message = 'Not found') {
+    super(GrpcStatus.NOT_FOUND, message);
+  }
+}
+export class AlreadyExistsError extends DomainError {
+  constructor(message: string) {
+    super(GrpcStatus.ALREADY_EXISTS, message);
+  }
+}
+export class FailedPreconditionError extends DomainError {
+  constructor(message: string) {
+    super(GrpcStatus.FAILED_PRECONDITION, message);
+  }
+}
+export class UnavailableError extends DomainError {
+  constructor(message = 'Service temporarily unavailable') {
+    super(GrpcStatus.UNAVAILABLE, message);
+  }
+}
+
+/** gRPC status → HTTP status, as the gateway answers the browser. */
+export function httpStatusForGrpc(code: GrpcStatus): number {
+  switch (code) {
+    case GrpcStatus.OK:
+      return 200;
+    case GrpcStatus.INVALID_ARGUMENT:
+    case GrpcStatus.OUT_OF_RANGE:
+      return 400;
+    case GrpcStatus.UNAUTHENTICATED:
+      return 401;
+    case GrpcStatus.PERMISSION_DENIED:
+      return 403;
+    case GrpcStatus.NOT_FOUND:
+      return 404;
+    case GrpcStatus.ALREADY_EXISTS:
+    case GrpcStatus.FAILED_PRECONDITION:
+    case GrpcStatus.ABORTED:
+      return 409;
+    case GrpcStatus.RESOURCE_EXHAUSTED:
+      return 429;
+    case GrpcStatus.UNAVAILABLE:
+      return 503;
+    case GrpcStatus.DEADLINE_EXCEEDED:
+      return 504;
+    default:
+      return 500;
+  }
+}
+
+export function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof Error && typeof (error as Partial<ServiceError>).code === 'number' && 'metadata' in error;
+}
+
+/** Prisma's "record not found" and unique-violation codes, so services map them without importing Prisma. */
+export function prismaErrorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('P') ? code : undefined;
+}

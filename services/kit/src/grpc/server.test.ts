@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { credentials, Metadata, status } from '@grpc/grpc-js';
+import { VoteServiceClient, VoteServiceService, type VoteServiceServer } from '@snapcracks/proto/vote/v1';
+import { HealthClient, HealthCheckResponse_ServingStatus } from '@snapcracks/proto/health/v1';
+import { pino } from 'pino';
+import { GrpcServer } from './server.js';
+import { createServiceClient } from './client.js';
+import { IdentitySigner } from './identity.js';
+import { InvalidArgumentError } from '../errors.js';
+import { requireMember } from './authorize.js';
+
+const secret = 's'.repeat(32);
+const logger = pino({ level: 'silent' });
+const member = { userId: 'u1', isAdmin: false, hasAcceptedTerms: true };
+
+function voteServer() {
+  return new GrpcServer({ name: 'vote', signer: new IdentitySigner(secret, 'vote'), logger }).add<VoteServiceServer>(VoteServiceService, {
+    async castVote(request, ctx) {
+      const caller = requireMember(ctx);
+      if (request.rating < 1 || request.rating > 5) throw new InvalidArgumentError('Rating must be between 1 and 5');
+      return { rating: request.rating, averageRating: request.rating, voteCount: caller.userId === 'u1' ? 1 : 0 };
+    },
+    async getMyVote() {
+      throw new Error('database exploded: password=hunter2');
+    },
+  });
+}
+
+const servers: GrpcServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.shutdown(100)));
+});
+
+async function start() {
+  const server = voteServer();
+  servers.push(server);
+  const port = await server.start('127.0.0.1', 0);
+  return { server, address: `127.0.0.1:${port}` };
+}
+
+describe('GrpcServer', () => {
+  it('serves a call carrying a correctly signed identity', async () => {
+    const { address } = await start();
+    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(secret, 'gateway') });
+    await expect(client.call.castVote({ photoId: 1, rating: 4 }, { caller: member })).resolves.toEqual({ rating: 4, averageRating: 4, voteCount: 1 });
+    client.close();
+  });
+
+  it('refuses a forged identity with UNAUTHENTICATED', async () => {
+    const { address } = await start();
+    const forger = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner('x'.repeat(32), 'gateway') });
+    await expect(forger.call.castVote({ photoId: 1, rating: 4 }, { caller: { ...member, isAdmin: true } })).rejects.toMatchObject({
+      code: status.UNAUTHENTICATED,
+    });
+    forger.close();
+  });
+
+  it('refuses a call without any identity', async () => {
+    const { address } = await start();
+    const raw = new VoteServiceClient(address, credentials.createInsecure());
+    const error = await new Promise((resolve) => raw.castVote({ photoId: 1, rating: 4 }, new Metadata(), (e) => resolve(e)));
+    expect(error).toMatchObject({ code: status.UNAUTHENTICATED });
+    raw.close();
+  });
+
+  it('maps domain errors to their status and hides unexpected ones', async () => {
+    const { address } = await start();
+    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(secret, 'gateway') });
+    await expect(client.call.castVote({ photoId: 1, rating: 9 }, { caller: member })).rejects.toMatchObject({
+      code: status.INVALID_ARGUMENT,
+      details: 'Rating must be between 1 and 5',
+    });
+    await expect(client.call.castVote({ photoId: 1, rating: 3 }, { caller: null })).rejects.toMatchObject({ code: status.UNAUTHENTICATED });
+    await expect(client.call.getMyVote({ photoId: 1 }, { caller: member })).rejects.toMatchObject({ code: status.INTERNAL, details: 'Internal error' });
+    client.close();
+  });
+
+  it('reports health NOT_SERVING until started and again while draining', async () => {
+    const server = voteServer();
+    const port = await server.start('127.0.0.1', 0);
+    const health = new HealthClient(`127.0.0.1:${port}`, credentials.createInsecure());
+    const check = (service: string) =>
+      new Promise<number>((resolve, reject) => health.check({ service }, (error, response) => (error ? reject(error) : resolve(response.status))));
+    expect(await check('')).toBe(HealthCheckResponse_ServingStatus.SERVING);
+    expect(await check('snapcracks.vote.v1.VoteService')).toBe(HealthCheckResponse_ServingStatus.SERVING);
+    server.setServing(false);
+    expect(await check('')).toBe(HealthCheckResponse_ServingStatus.NOT_SERVING);
+    health.close();
+    await server.shutdown(100);
+  });
+});

@@ -1,0 +1,191 @@
+import * as grpc from '@grpc/grpc-js';
+import { HealthImplementation } from 'grpc-health-check';
+import { SpanKind, SpanStatusCode, context, propagation, trace, ROOT_CONTEXT } from '@opentelemetry/api';
+import { ZodError } from 'zod';
+import { DomainError, isServiceError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { IDENTITY_HEADER, InvalidIdentityError, type CallIdentity, type Caller, type IdentitySigner } from './identity.js';
+
+/** What a handler knows about its call besides the request. */
+export interface CallContext extends CallIdentity {
+  caller: Caller | null;
+  metadata: grpc.Metadata;
+  logger: Logger;
+}
+
+type UnaryHandler<Req, Res> = (request: Req, ctx: CallContext) => Promise<Res>;
+type ClientStreamHandler<Req, Res> = (stream: grpc.ServerReadableStream<Req, Res>, ctx: CallContext) => Promise<Res>;
+type ServerStreamHandler<Req, Res> = (call: grpc.ServerWritableStream<Req, Res>, ctx: CallContext) => Promise<void>;
+
+/**
+ * A service implementation in promise style, derived from ts-proto's generated `…ServiceServer` interface:
+ * unary methods take the request and return the response; streaming methods get the stream.
+ */
+export type Handlers<S> = {
+  // ts-proto's server interfaces extend grpc-js's index signature; only the named methods matter.
+  [K in keyof S as string extends K ? never : K]: S[K] extends grpc.handleUnaryCall<infer Req, infer Res>
+    ? UnaryHandler<Req, Res>
+    : S[K] extends grpc.handleClientStreamingCall<infer Req, infer Res>
+      ? ClientStreamHandler<Req, Res>
+      : S[K] extends grpc.handleServerStreamingCall<infer Req, infer Res>
+        ? ServerStreamHandler<Req, Res>
+        : never;
+};
+
+const tracer = trace.getTracer('snapcracks.grpc');
+
+export interface GrpcServerOptions {
+  /** Component name, e.g. "vote"; used in logs and as the health service entry. */
+  name: string;
+  signer: IdentitySigner;
+  logger: Logger;
+  /** Largest message accepted; uploads stream in chunks below this. */
+  maxMessageBytes?: number;
+}
+
+/**
+ * A gRPC server with the standard health service (NOT_SERVING until `start` finishes and while draining),
+ * signed caller identity on every call, OpenTelemetry spans continued from the caller's trace context, and
+ * domain errors mapped to status codes. Unexpected errors are logged and answered as INTERNAL without details.
+ */
+export class GrpcServer {
+  private readonly server: grpc.Server;
+  private readonly health: HealthImplementation;
+  private readonly serviceNames: string[] = [];
+
+  constructor(private readonly options: GrpcServerOptions) {
+    const max = options.maxMessageBytes ?? 4 * 1024 * 1024;
+    this.server = new grpc.Server({ 'grpc.max_receive_message_length': max, 'grpc.max_send_message_length': max });
+    this.health = new HealthImplementation({ '': 'NOT_SERVING' });
+    this.health.addToServer(this.server);
+  }
+
+  add<S>(definition: grpc.ServiceDefinition, handlers: Handlers<S>): this {
+    const implementation: grpc.UntypedServiceImplementation = {};
+    for (const [method, spec] of Object.entries(definition)) {
+      const handler = (handlers as Record<string, unknown>)[method];
+      if (typeof handler !== 'function') throw new Error(`${this.options.name}: no handler for ${spec.path}`);
+      implementation[method] = this.wrap(spec, handler as (...args: never[]) => Promise<unknown>);
+    }
+    this.server.addService(definition, implementation);
+    const first = Object.values(definition)[0];
+    if (first) this.serviceNames.push(first.path.split('/')[1] ?? '');
+    for (const service of this.serviceNames) this.health.setStatus(service, 'NOT_SERVING');
+    return this;
+  }
+
+  /** Binds (port 0 picks a free one), then reports SERVING. Returns the bound port. */
+  async start(host: string, port: number): Promise<number> {
+    const bound = await new Promise<number>((resolve, reject) =>
+      this.server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, p) => (error ? reject(error) : resolve(p))),
+    );
+    this.setServing(true);
+    return bound;
+  }
+
+  setServing(serving: boolean): void {
+    const status = serving ? 'SERVING' : 'NOT_SERVING';
+    this.health.setStatus('', status);
+    for (const service of this.serviceNames) this.health.setStatus(service, status);
+  }
+
+  /** Reports NOT_SERVING, lets in-flight calls finish for up to `graceMs`, then cancels the rest. */
+  async shutdown(graceMs = 10_000): Promise<void> {
+    this.setServing(false);
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.server.forceShutdown();
+        resolve();
+      }, graceMs);
+      this.server.tryShutdown(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  private wrap(spec: grpc.MethodDefinition<unknown, unknown>, handler: (...args: never[]) => Promise<unknown>) {
+    const { logger, signer } = this.options;
+    const path = spec.path;
+
+    const begin = (call: { metadata: grpc.Metadata }): { ctx: CallContext; run: <T>(fn: () => Promise<T>) => Promise<T> } | { error: Partial<grpc.StatusObject> } => {
+      let identity: CallIdentity;
+      try {
+        identity = signer.verify(headerValue(call.metadata, IDENTITY_HEADER));
+      } catch (error) {
+        const reason = error instanceof InvalidIdentityError ? error.message : 'invalid caller identity';
+        logger.warn({ path, reason }, 'refused call with an invalid identity');
+        return { error: { code: grpc.status.UNAUTHENTICATED, details: `Refused: ${reason}` } };
+      }
+      const parent = propagation.extract(ROOT_CONTEXT, { traceparent: headerValue(call.metadata, 'traceparent') });
+      const ctx: CallContext = { ...identity, metadata: call.metadata, logger: logger.child({ rpc: path }) };
+      const run = <T>(fn: () => Promise<T>) =>
+        tracer.startActiveSpan(path, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': path } }, parent, async (span) => {
+          try {
+            return await fn();
+          } catch (error) {
+            span.setStatus({ code: SpanStatusCode.ERROR });
+            throw error;
+          } finally {
+            span.end();
+          }
+        });
+      return { ctx, run };
+    };
+
+    const toStatus = (error: unknown): Partial<grpc.StatusObject> => mapError(error, logger, path);
+
+    if (!spec.requestStream && !spec.responseStream) {
+      return (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+        const started = begin(call);
+        if ('error' in started) return callback(started.error, null);
+        const { ctx, run } = started;
+        context.with(ROOT_CONTEXT, () =>
+          run(() => (handler as UnaryHandler<unknown, unknown>)(call.request, ctx)).then(
+            (response) => callback(null, response),
+            (error: unknown) => callback(toStatus(error), null),
+          ),
+        );
+      };
+    }
+    if (spec.requestStream && !spec.responseStream) {
+      return (call: grpc.ServerReadableStream<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+        const started = begin(call);
+        if ('error' in started) return callback(started.error, null);
+        const { ctx, run } = started;
+        run(() => (handler as ClientStreamHandler<unknown, unknown>)(call, ctx)).then(
+          (response) => callback(null, response),
+          (error: unknown) => callback(toStatus(error), null),
+        );
+      };
+    }
+    if (!spec.requestStream && spec.responseStream) {
+      return (call: grpc.ServerWritableStream<unknown, unknown>) => {
+        const started = begin(call);
+        if ('error' in started) return call.emit('error', started.error);
+        const { ctx, run } = started;
+        run(() => (handler as ServerStreamHandler<unknown, unknown>)(call, ctx)).then(
+          () => call.end(),
+          (error: unknown) => call.emit('error', toStatus(error)),
+        );
+      };
+    }
+    throw new Error(`${path}: bidirectional streaming is not supported`);
+  }
+}
+
+function headerValue(metadata: grpc.Metadata, key: string): string | undefined {
+  const value = metadata.get(key)[0];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** Domain and validation errors keep their message; a downstream service's status passes through; anything else is hidden. */
+export function mapError(error: unknown, logger: Logger, path: string): Partial<grpc.StatusObject> {
+  if (error instanceof DomainError) return { code: error.code, details: error.message };
+  if (error instanceof ZodError) return { code: grpc.status.INVALID_ARGUMENT, details: error.issues[0]?.message ?? 'Invalid request' };
+  if (isServiceError(error) && error.code !== grpc.status.UNKNOWN && error.code !== grpc.status.INTERNAL) {
+    return { code: error.code, details: error.details };
+  }
+  logger.error({ err: error, rpc: path }, 'unexpected error in handler');
+  return { code: grpc.status.INTERNAL, details: 'Internal error' };
+}

@@ -1,0 +1,24 @@
+import { pino, type Logger, type LoggerOptions } from 'pino';
+import { trace } from '@opentelemetry/api';
+
+export type { Logger } from 'pino';
+
+/**
+ * JSON logs with the active trace and span ids; pretty when a person watches the terminal.
+ * Requests are never logged whole: callers log ids and outcomes only.
+ */
+export function createLogger(name: string, level: LoggerOptions['level'] = process.env.LOG_LEVEL ?? 'info'): Logger {
+  const pretty = process.stdout.isTTY && process.env.NODE_ENV !== 'production' && !process.env.CI;
+  return pino({
+    name,
+    level,
+    redact: { paths: ['*.password', '*.secret', '*.token', '*.authorization', '*.cookie'], censor: '[redacted]' },
+    mixin() {
+      const span = trace.getActiveSpan();
+      if (!span) return {};
+      const { traceId, spanId } = span.spanContext();
+      return { traceId, spanId };
+    },
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
+  });
+}

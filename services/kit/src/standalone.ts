@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { baseConfigSchema, loadConfig, optionalString, port } from './config.js';
+import { SERVICE_NAMES, type Platform, type ServiceModule, type ServiceName } from './component.js';
+import { createLogger } from './logger.js';
+import { Lifecycle } from './lifecycle.js';
+import { startTelemetry } from './telemetry.js';
+import { createNatsEventBus } from './bus/index.js';
+
+const standaloneSchema = baseConfigSchema.extend({
+  DATABASE_URL: z.string().url(),
+  NATS_URL: z.string().min(1),
+  // Separate processes must share one secret, so there is no generated development default here.
+  IDENTITY_SECRET: z.string().min(32, 'at least 32 characters, the same in the gateway and every service'),
+  GRPC_HOST: z.string().default('0.0.0.0'),
+  GRPC_PORT: port(50051),
+  ...Object.fromEntries(SERVICE_NAMES.map((name) => [`${name.toUpperCase()}_SERVICE_ADDR`, optionalString])),
+});
+
+/** Peer addresses from `<NAME>_SERVICE_ADDR`, as Kubernetes services are wired. */
+export function addressesFromEnv(env: Record<string, unknown>): Partial<Record<ServiceName, string>> {
+  const addresses: Partial<Record<ServiceName, string>> = {};
+  for (const name of SERVICE_NAMES) {
+    const value = env[`${name.toUpperCase()}_SERVICE_ADDR`];
+    if (typeof value === 'string' && value) addresses[name] = value;
+  }
+  return addresses;
+}
+
+/**
+ * Runs one service as its own process (microservices mode): NATS JetStream and an external PostgreSQL are
+ * required, migrations are NOT applied here (a separate job runs them once), SIGTERM drains and exits.
+ */
+export async function runStandalone(module: ServiceModule): Promise<void> {
+  const config = loadConfig(standaloneSchema);
+  const telemetry = startTelemetry(module.name);
+  const logger = createLogger(module.name, config.LOG_LEVEL);
+  const lifecycle = new Lifecycle(logger);
+  lifecycle.onStop('telemetry', () => telemetry.shutdown());
+  const bus = await createNatsEventBus({ servers: config.NATS_URL, logger });
+  lifecycle.onStop('bus', () => bus.close());
+  const platform: Platform = {
+    nodeEnv: config.NODE_ENV,
+    logger,
+    bus,
+    databaseUrl: config.DATABASE_URL,
+    identitySecret: config.IDENTITY_SECRET,
+    addresses: addressesFromEnv(config),
+  };
+  const running = await module.start(platform, { host: config.GRPC_HOST, port: config.GRPC_PORT });
+  lifecycle.onStop(module.name, () => running.stop());
+  lifecycle.stopOnSignals();
+  logger.info({ port: running.port }, `${module.name} service listening`);
+}

@@ -1,0 +1,4 @@
+import { runStandalone } from '@snapcracks/kit';
+import { moderationService } from './index.js';
+
+await runStandalone(moderationService);

@@ -1,0 +1,4 @@
+import { runStandalone } from '@snapcracks/kit';
+import { photoService } from './index.js';
+
+await runStandalone(photoService);

@@ -1,0 +1,24 @@
+-- CreateTable
+CREATE TABLE "outbox" (
+    "id" UUID NOT NULL,
+    "type" TEXT NOT NULL,
+    "payload" BYTEA NOT NULL,
+    "trace_parent" TEXT,
+    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "published_at" TIMESTAMPTZ(3),
+
+    CONSTRAINT "outbox_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "processed_events" (
+    "consumer" TEXT NOT NULL,
+    "event_id" UUID NOT NULL,
+    "processed_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "processed_events_pkey" PRIMARY KEY ("consumer","event_id")
+);
+
+-- CreateIndex
+CREATE INDEX "outbox_published_at_created_at_idx" ON "outbox"("published_at", "created_at");
+

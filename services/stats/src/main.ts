@@ -1,0 +1,4 @@
+import { runStandalone } from '@snapcracks/kit';
+import { statsService } from './index.js';
+
+await runStandalone(statsService);

@@ -1,0 +1,4 @@
+import { runStandalone } from '@snapcracks/kit';
+import { storageService } from './index.js';
+
+await runStandalone(storageService);

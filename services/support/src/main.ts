@@ -1,0 +1,4 @@
+import { runStandalone } from '@snapcracks/kit';
+import { supportService } from './index.js';
+
+await runStandalone(supportService);

@@ -1,0 +1,4 @@
+import { runStandalone } from '@snapcracks/kit';
+import { voteService } from './index.js';
+
+await runStandalone(voteService);
