@@ -27,7 +27,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['e2e/**/*.e2e.test.ts'],
+          include: ['services/all-in-one/e2e/**/*.e2e.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
           fileParallelism: false,

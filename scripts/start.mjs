@@ -27,7 +27,8 @@ if (!dev) {
 
 const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'services/all-in-one/src/main.ts')], {
   cwd: root,
-  stdio: 'inherit',
+  // The IPC channel lets the product notice if this launcher is killed, and stop with it.
+  stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
   env: { ...process.env, ...(dev ? { WEB_DEV: 'true' } : {}) },
 });
 // Ctrl-C reaches the child through the terminal's process group; pass on a SIGTERM sent to this process.

@@ -38,7 +38,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // pino's Logger is a FastifyBaseLogger; the cast keeps the instance type the plugins expect.
     loggerInstance: deps.logger as FastifyBaseLogger,
     trustProxy: deps.trustProxy,
-    disableRequestLogging: false,
     bodyLimit: 1024 * 1024,
     // Request ids from the ingress, when present, so one id follows a request through every log line.
     requestIdHeader: 'x-request-id',

@@ -53,12 +53,16 @@ export default fp<WebOptions>(async (app, options) => {
   app.get(`/api/uploads/${BRAND_ASSETS.icon}`, sendBrand(BRAND_ASSETS.icon));
   app.get(`/uploads/${BRAND_ASSETS.header}`, sendBrand(BRAND_ASSETS.header));
 
+  const sendIndex = async (request: FastifyRequest, reply: FastifyReply) =>
+    reply.code(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(await renderIndex(request));
+  // The static plugin refuses directories; the root is the app like every other client-side route.
+  app.get('/', sendIndex);
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (path.startsWith('/api/') || path === '/api' || (request.method !== 'GET' && request.method !== 'HEAD')) {
       return reply.code(404).send({ message: MESSAGES.notFound });
     }
-    return reply.code(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(await renderIndex(request));
+    return sendIndex(request, reply);
   });
 });
 

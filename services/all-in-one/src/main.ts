@@ -6,22 +6,17 @@ import {
   applyMigrations,
   baseConfigSchema,
   createLogger,
-  createMemoryEventBus,
-  createNatsEventBus,
   envBoolean,
   exitOnConfigError,
   loadConfig,
   optionalString,
-  resolveSecret,
+  port,
   runStandalone,
   startTelemetry,
-  type Platform,
 } from '@snapcracks/kit';
-import { loadGatewayConfig, runGatewayStandalone, startGateway } from '@snapcracks/gateway';
-import { startDevIdentityProvider } from '@snapcracks/dev-idp';
-import { randomBytes } from 'node:crypto';
-import { DATABASES, SERVICES, startOrder } from './modules.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
+import { loadGatewayConfig, runGatewayStandalone } from '@snapcracks/gateway';
+import { DATABASES, SERVICES } from './modules.js';
+import { startSystem } from './system.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -31,8 +26,11 @@ const config = loadConfig(
     SERVICE: z.enum(['all', 'migrate', 'gateway', ...SERVICE_NAMES]).default('all'),
     DATABASE_URL: optionalString,
     NATS_URL: optionalString,
+    /** JetStream stream for the events, when several installations share one NATS server. */
+    NATS_STREAM: optionalString,
     DATA_DIR: z.string().default(`${repoRoot}.data`),
     OIDC_ISSUER: optionalString,
+    DEV_IDP_PORT: port(0),
     WEB_DEV: envBoolean(false),
   }),
 );
@@ -45,83 +43,47 @@ else await runAllInOne();
 
 async function migrateOnly(): Promise<void> {
   const logger = createLogger('migrate', config.LOG_LEVEL);
-  const databaseUrl = exitOnConfigError(() => z.string().url().parse(config.DATABASE_URL));
+  const databaseUrl = exitOnConfigError(() => z.string({ error: 'DATABASE_URL: required' }).url().parse(config.DATABASE_URL));
   for (const database of DATABASES) await applyMigrations({ databaseUrl, ...database, logger });
   logger.info('migrations applied');
 }
 
-/**
- * One process, everything in it: embedded PostgreSQL unless DATABASE_URL is set, the in-process bus unless
- * NATS_URL is set, all seven services on loopback gRPC, the development identity provider unless
- * OIDC_ISSUER is set, and the gateway serving the web app.
- */
 async function runAllInOne(): Promise<void> {
-  const gatewayConfig = exitOnConfigError(() => loadGatewayConfig());
+  const gateway = exitOnConfigError(() => loadGatewayConfig());
   const telemetry = startTelemetry('snapcracks');
   const logger = createLogger('snapcracks', config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger);
   lifecycle.stopOnSignals();
+  // Started by scripts/start.mjs with an IPC channel: if that launcher dies, stop instead of lingering.
+  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
   lifecycle.onStop('telemetry', () => telemetry.shutdown());
 
-  let databaseUrl = config.DATABASE_URL;
-  if (!databaseUrl) {
-    const postgres = await startEmbeddedPostgres(config.DATA_DIR, logger);
-    lifecycle.onStop('embedded postgres', () => postgres.stop());
-    databaseUrl = postgres.url;
-  }
-  await Promise.all(DATABASES.map((database) => applyMigrations({ databaseUrl, ...database, logger })));
-
-  const bus = config.NATS_URL ? await createNatsEventBus({ servers: config.NATS_URL, logger }) : createMemoryEventBus();
-  lifecycle.onStop('bus', () => bus.close());
-
-  const platform: Platform = {
-    nodeEnv: config.NODE_ENV,
+  const oidc = config.OIDC_ISSUER
+    ? {
+        issuer: config.OIDC_ISSUER,
+        clientId: gateway.OIDC_CLIENT_ID,
+        clientSecret: exitOnConfigError(() => z.string({ error: 'OIDC_CLIENT_SECRET: required with OIDC_ISSUER' }).min(1).parse(gateway.OIDC_CLIENT_SECRET)),
+        allowInsecure: false,
+      }
+    : undefined;
+  const system = await startSystem({
     logger,
-    bus,
-    databaseUrl,
-    identitySecret: resolveSecret('IDENTITY_SECRET', config.IDENTITY_SECRET, config.NODE_ENV),
-    addresses: {},
-  };
-  for (const service of startOrder(SERVICES)) {
-    const running = await service.start(platform, { host: '127.0.0.1', port: 0 });
-    platform.addresses[service.name] = `127.0.0.1:${running.port}`;
-    lifecycle.onStop(service.name, () => running.stop());
-  }
-
-  const port = gatewayConfig.PORT;
-  let oidc;
-  if (config.OIDC_ISSUER) {
-    const clientSecret = exitOnConfigError(() => z.string().min(1, 'OIDC_CLIENT_SECRET: required with OIDC_ISSUER').parse(gatewayConfig.OIDC_CLIENT_SECRET));
-    oidc = { issuer: config.OIDC_ISSUER, clientId: gatewayConfig.OIDC_CLIENT_ID, clientSecret, allowInsecure: false };
-  } else {
-    const clientSecret = randomBytes(24).toString('base64url');
-    const origins = [`http://localhost:${port}`, `http://127.0.0.1:${port}`, ...(gatewayConfig.PUBLIC_URL ? [new URL(gatewayConfig.PUBLIC_URL).origin] : [])];
-    const idp = await startDevIdentityProvider({
-      port: Number(process.env.DEV_IDP_PORT ?? 0),
-      clients: [
-        {
-          clientId: gatewayConfig.OIDC_CLIENT_ID,
-          clientSecret,
-          redirectUris: origins.map((o) => `${o}/api/callback`),
-          postLogoutRedirectUris: origins.map((o) => `${o}/`),
-        },
-      ],
-      logger: logger.child({ component: 'dev-idp' }),
-    });
-    lifecycle.onStop('development identity provider', () => idp.close());
-    oidc = { issuer: idp.issuer, clientId: gatewayConfig.OIDC_CLIENT_ID, clientSecret, allowInsecure: true };
-  }
-
-  const gateway = await startGateway(platform, gatewayConfig, {
+    nodeEnv: config.NODE_ENV,
+    gateway,
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    natsUrl: config.NATS_URL,
+    natsStream: config.NATS_STREAM,
+    identitySecret: config.IDENTITY_SECRET,
     oidc,
-    ...(config.WEB_DEV ? { viteRoot: `${repoRoot}web` } : {}),
+    devIdpPort: config.DEV_IDP_PORT,
+    viteRoot: config.WEB_DEV ? `${repoRoot}web` : undefined,
   });
-  lifecycle.onStop('gateway', () => gateway.stop());
+  lifecycle.onStop('system', () => system.stop());
 
-  const url = gatewayConfig.PUBLIC_URL ?? `http://localhost:${gateway.port}`;
-  const signIn = config.OIDC_ISSUER
-    ? `Sign in with ${config.OIDC_ISSUER}.`
+  const signIn = oidc
+    ? `Sign in through ${oidc.issuer}.`
     : 'Sign in with any email and name on the development sign-in page' +
       (process.env.ADMIN_EMAILS ? ` (admins: ${process.env.ADMIN_EMAILS}).` : '; set ADMIN_EMAILS=you@example.com to become an admin.');
-  process.stdout.write(`\n  Snap Cracks is running at ${url}\n  ${signIn}\n  Press Ctrl-C to stop.\n\n`);
+  process.stdout.write(`\n  Snap Cracks is running at ${system.url}\n  ${signIn}\n  Press Ctrl-C to stop.\n\n`);
 }

@@ -11,6 +11,16 @@ export class TestBrowser {
     return this.#request(new URL(url), { method: 'GET' });
   }
 
+  /** Any request, with this browser's cookies; redirects are not followed. */
+  async request(url: string | URL, init: RequestInit): Promise<Response> {
+    return this.#request(new URL(url), init);
+  }
+
+  /** The value of a cookie this browser holds for `url`'s host. */
+  cookie(url: string | URL, name: string): string | undefined {
+    return this.#cookies.get(new URL(url).host)?.get(name);
+  }
+
   async postForm(url: string | URL, fields: Record<string, string>): Promise<Response> {
     return this.#request(new URL(url), {
       method: 'POST',

@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, createTestStream, testNatsUrl } from '@snapcracks/kit/testing';
+import { freePort } from '../test/test-system.js';
+
+const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+export const E2E_IDENTITY_SECRET = 'e'.repeat(40);
+
+export interface RunningProduct {
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the product as `pnpm start` does (one process, the built web app, the development identity
+ * provider), on a fresh database of the machine's PostgreSQL and its own JetStream stream.
+ */
+export async function startProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
+  const database = await createTestDatabase('e2e');
+  const stream = await createTestStream('e2e');
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', main], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: database.url,
+      NATS_URL: testNatsUrl(),
+      NATS_STREAM: stream.stream,
+      IDENTITY_SECRET: E2E_IDENTITY_SECRET,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const cleanup = async () => {
+    await stopProcess(child);
+    await database.drop();
+    await stream.delete();
+  };
+  try {
+    await waitUntilReady(url, child, () => output);
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+  return { url, output: () => output, stop: cleanup };
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The product exited with ${child.exitCode}:\n${output()}`);
+    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (ready) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The product did not become ready in time:\n${output()}`);
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, signIn } from './browser.js';
+import { startProduct, type RunningProduct } from './product.js';
+
+/** What identifies each screen: its main heading or the one control only it has, inside <main>. */
+type Marker = { text: string; exact?: boolean };
+const SCREEN = {
+  landing: { text: 'Snap, Share, Vote' },
+  uploadSignIn: { text: 'Sign In to Snap' },
+  signInCard: (title: string): Marker => ({ text: title, exact: true }),
+  legal: { text: 'Back to Home' },
+  contact: { text: 'Full Name' },
+  terms: { text: 'Accept and Continue' },
+  driveSetup: { text: 'Google Drive Setup', exact: true },
+  notFound: { text: '404 Page Not Found' },
+  home: { text: 'Welcome back,' },
+  upload: { text: 'Snap a Crack', exact: true },
+  dashboard: { text: 'My Dashboard', exact: true },
+  accessDenied: { text: 'Access Denied' },
+  adminPanel: { text: 'Admin Panel', exact: true },
+  userManagement: { text: 'User Management', exact: true },
+  userSupport: { text: 'User Support', exact: true },
+  profile: { text: 'My Profile', exact: true },
+  settings: { text: 'Account Information' },
+} satisfies Record<string, Marker | ((title: string) => Marker)>;
+
+const PROTECTED = ['/', '/upload', '/dashboard', '/admin', '/admin/users', '/admin/support', '/profile', '/settings', '/google-drive-setup', '/no-such-page'];
+
+let product: RunningProduct;
+let browser: Browser;
+beforeAll(async () => {
+  [product, browser] = await Promise.all([startProduct({ ADMIN_EMAILS: 'root@example.com' }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+async function expectScreen(page: Page, path: string, marker: Marker): Promise<void> {
+  await page.goto(`${product.url}${path}`);
+  const target = page.locator('main').getByText(marker.text, { exact: marker.exact ?? false }).first();
+  await target.waitFor({ state: 'visible', timeout: 15_000 }).catch(() => {
+    throw new Error(`${path}: expected "${marker.text}" in <main>`);
+  });
+}
+
+async function newSignedInPage(email: string, name: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, product.url, email, name);
+  return { context, page };
+}
+
+async function acceptTerms(page: Page): Promise<void> {
+  await page.goto(`${product.url}/terms-acceptance`);
+  const accept = page.getByRole('button', { name: 'Accept and Continue' });
+  expect(await accept.isDisabled()).toBe(true);
+  await page.getByRole('checkbox').check();
+  await accept.click();
+  await page.getByText('Terms Accepted').first().waitFor({ timeout: 10_000 });
+  await page.waitForURL(`${product.url}/`);
+}
+
+describe('a new user', () => {
+  it('signs in through the development identity provider, accepts the terms and reaches the gallery home', async () => {
+    const { context, page } = await newSignedInPage('ada@example.com', 'Ada Lovelace');
+    await page.getByRole('button', { name: 'Accept and Continue' }).waitFor();
+    await acceptTerms(page);
+    await page.getByText('Welcome back, Ada Lovelace').waitFor({ timeout: 10_000 });
+    await context.close();
+  });
+});
+
+describe('route availability', () => {
+  it('signed out: public pages and sign-in cards', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const expected: Array<[string, Marker]> = [
+      ['/', SCREEN.landing],
+      ['/upload', SCREEN.uploadSignIn],
+      ['/dashboard', SCREEN.signInCard('Dashboard')],
+      ['/admin', SCREEN.signInCard('Admin')],
+      ['/admin/users', SCREEN.signInCard('Admin')],
+      ['/admin/support', SCREEN.signInCard('Admin')],
+      ['/profile', SCREEN.signInCard('Profile')],
+      ['/settings', SCREEN.signInCard('Settings')],
+      ['/legal', SCREEN.legal],
+      ['/contact', SCREEN.contact],
+      ['/terms-acceptance', SCREEN.terms],
+      ['/google-drive-setup', SCREEN.driveSetup],
+      ['/no-such-page', SCREEN.notFound],
+    ];
+    for (const [path, marker] of expected) await expectScreen(page, path, marker);
+    // The landing page has no navbar; every sign-in button leads to /api/login.
+    await page.goto(`${product.url}/dashboard`);
+    const signInLink = page.locator('main').getByRole('link', { name: 'Sign In' }).or(page.locator('main').getByRole('button', { name: 'Sign In' }));
+    await signInLink.first().click();
+    await page.waitForURL(/\/interaction\//);
+    await context.close();
+  });
+
+  it('signed in without accepted terms: legal, contact and terms only; everything else asks for acceptance', async () => {
+    const { context, page } = await newSignedInPage('pending@example.com', 'Penny Pending');
+    await expectScreen(page, '/legal', SCREEN.legal);
+    await expectScreen(page, '/contact', SCREEN.contact);
+    await expectScreen(page, '/terms-acceptance', SCREEN.terms);
+    for (const path of PROTECTED) await expectScreen(page, path, SCREEN.terms);
+    await context.close();
+  });
+
+  it('signed in with accepted terms: the whole product, and a not-found page for anything else', async () => {
+    const { context, page } = await newSignedInPage('member@example.com', 'Mem Ber');
+    await acceptTerms(page);
+    const expected: Array<[string, Marker]> = [
+      ['/', SCREEN.home],
+      ['/upload', SCREEN.upload],
+      ['/dashboard', SCREEN.dashboard],
+      ['/admin', SCREEN.accessDenied],
+      ['/profile', SCREEN.profile],
+      ['/settings', SCREEN.settings],
+      ['/legal', SCREEN.legal],
+      ['/contact', SCREEN.contact],
+      ['/terms-acceptance', SCREEN.terms],
+      ['/google-drive-setup', SCREEN.driveSetup],
+      ['/no-such-page', SCREEN.notFound],
+    ];
+    for (const [path, marker] of expected) await expectScreen(page, path, marker);
+    // A plain user sees no Admin link.
+    expect(await page.getByRole('link', { name: 'Admin', exact: true }).count()).toBe(0);
+    await context.close();
+  });
+
+  it('an administrator reaches the admin pages and sees the Admin link', async () => {
+    const { context, page } = await newSignedInPage('root@example.com', 'Rita Root');
+    await acceptTerms(page);
+    await expectScreen(page, '/admin', SCREEN.adminPanel);
+    await expectScreen(page, '/admin/users', SCREEN.userManagement);
+    await expectScreen(page, '/admin/support', SCREEN.userSupport);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('link', { name: 'Admin', exact: true }).first().waitFor({ timeout: 10_000 });
+    await context.close();
+  });
+});

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import {
+  Lifecycle,
+  applyMigrations,
+  createMemoryEventBus,
+  createNatsEventBus,
+  resolveSecret,
+  type Logger,
+  type Platform,
+} from '@snapcracks/kit';
+import { startGateway, type GatewayConfig, type OidcSettings } from '@snapcracks/gateway';
+import { startDevIdentityProvider } from '@snapcracks/dev-idp';
+import { DATABASES, SERVICES, startOrder } from './modules.js';
+import { startEmbeddedPostgres } from './embedded-postgres.js';
+
+export interface SystemOptions {
+  logger: Logger;
+  nodeEnv: Platform['nodeEnv'];
+  gateway: GatewayConfig;
+  /** External PostgreSQL; otherwise an embedded one under dataDir. */
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  /** NATS JetStream; otherwise the in-process bus. */
+  natsUrl?: string | undefined;
+  /** Stream name on NATS, so parallel test runs never share events. */
+  natsStream?: string | undefined;
+  identitySecret?: string | undefined;
+  /** A real identity provider; otherwise the development one on loopback. */
+  oidc?: OidcSettings | undefined;
+  devIdpPort?: number;
+  /** Serve web/ through Vite with hot reload. */
+  viteRoot?: string | undefined;
+}
+
+export interface RunningSystem {
+  url: string;
+  platform: Platform;
+  stop(): Promise<void>;
+}
+
+/**
+ * Everything in one process: embedded PostgreSQL unless a database URL is given, the in-process bus unless
+ * NATS is given, all seven services on loopback gRPC (real calls, real identity signing), the development
+ * identity provider unless a real issuer is given, and the gateway serving the web app.
+ */
+export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
+  const { logger, gateway: gatewayConfig } = options;
+  const lifecycle = new Lifecycle(logger);
+  try {
+    let databaseUrl = options.databaseUrl;
+    if (!databaseUrl) {
+      const postgres = await startEmbeddedPostgres(options.dataDir, logger);
+      lifecycle.onStop('embedded postgres', () => postgres.stop());
+      databaseUrl = postgres.url;
+    }
+    await Promise.all(DATABASES.map((database) => applyMigrations({ databaseUrl, ...database, logger })));
+
+    const bus = options.natsUrl
+      ? await createNatsEventBus({
+          servers: options.natsUrl,
+          logger,
+          // Streams may not share subjects, so another stream gets subjects of its own.
+          ...(options.natsStream ? { stream: options.natsStream, subjectPrefix: `${options.natsStream.toLowerCase()}.events` } : {}),
+        })
+      : createMemoryEventBus();
+    lifecycle.onStop('bus', () => bus.close());
+
+    const platform: Platform = {
+      nodeEnv: options.nodeEnv,
+      logger,
+      bus,
+      databaseUrl,
+      identitySecret: resolveSecret('IDENTITY_SECRET', options.identitySecret, options.nodeEnv),
+      addresses: {},
+    };
+    for (const service of startOrder(SERVICES)) {
+      const running = await service.start(platform, { host: '127.0.0.1', port: 0 });
+      platform.addresses[service.name] = `127.0.0.1:${running.port}`;
+      lifecycle.onStop(service.name, () => running.stop());
+    }
+
+    const oidc = options.oidc ?? (await startDevelopmentIssuer(options, lifecycle));
+    const gateway = await startGateway(platform, gatewayConfig, { oidc, ...(options.viteRoot ? { viteRoot: options.viteRoot } : {}) });
+    lifecycle.onStop('gateway', () => gateway.stop());
+    return { url: gatewayConfig.PUBLIC_URL ?? `http://localhost:${gateway.port}`, platform, stop: () => lifecycle.stop() };
+  } catch (error) {
+    await lifecycle.stop();
+    throw error;
+  }
+}
+
+/** The development identity provider, with this gateway as its only client (a fresh secret per start). */
+async function startDevelopmentIssuer(options: SystemOptions, lifecycle: Lifecycle): Promise<OidcSettings> {
+  const { gateway } = options;
+  const clientSecret = randomBytes(24).toString('base64url');
+  const origins = [`http://localhost:${gateway.PORT}`, `http://127.0.0.1:${gateway.PORT}`];
+  if (gateway.PUBLIC_URL) origins.push(new URL(gateway.PUBLIC_URL).origin);
+  const idp = await startDevIdentityProvider({
+    port: options.devIdpPort ?? 0,
+    clients: [
+      {
+        clientId: gateway.OIDC_CLIENT_ID,
+        clientSecret,
+        redirectUris: origins.map((o) => `${o}/api/callback`),
+        postLogoutRedirectUris: origins.map((o) => `${o}/`),
+      },
+    ],
+    logger: options.logger.child({ component: 'dev-idp' }),
+  });
+  lifecycle.onStop('development identity provider', () => idp.close());
+  return { issuer: idp.issuer, clientId: gateway.OIDC_CLIENT_ID, clientSecret, allowInsecure: true };
+}

@@ -1,0 +1,62 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { loadGatewayConfig } from '@snapcracks/gateway';
+import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
+import { createLogger } from '@snapcracks/kit';
+import { startSystem, type RunningSystem } from '../src/system.js';
+
+export const TEST_IDENTITY_SECRET = 't'.repeat(40);
+
+/** A minimal built web app, so API tests need no Vite build: one inline script (CSP hash) and the brand images. */
+function fakeWebDist(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'snapcracks-web-'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><script>document.documentElement.dataset.t="1"</script></head><body><div id="root">SPA</div></body></html>');
+  mkdirSync(join(dir, 'brand'));
+  writeFileSync(join(dir, 'brand/snapcracks-icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(join(dir, 'brand/snapcracks-header.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  return dir;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** The whole product in this process, on a fresh database of the machine's PostgreSQL. */
+export async function startTestSystem(env: Record<string, string> = {}): Promise<RunningSystem & { database: TestDatabase }> {
+  const database = await createTestDatabase('system');
+  const port = await freePort();
+  Object.assign(process.env, env);
+  const gateway = loadGatewayConfig({ NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: fakeWebDist(), ...env });
+  try {
+    const system = await startSystem({
+      logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
+      nodeEnv: 'test',
+      gateway,
+      databaseUrl: database.url,
+      dataDir: mkdtempSync(join(tmpdir(), 'snapcracks-data-')),
+      identitySecret: TEST_IDENTITY_SECRET,
+    });
+    return {
+      ...system,
+      url: `http://127.0.0.1:${port}`,
+      database,
+      async stop() {
+        await system.stop();
+        await database.drop();
+      },
+    };
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+}
