@@ -62,7 +62,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
           // Streams may not share subjects, so another stream gets subjects of its own.
           ...(options.natsStream ? { stream: options.natsStream, subjectPrefix: `${options.natsStream.toLowerCase()}.events` } : {}),
         })
-      : createMemoryEventBus();
+      : createMemoryEventBus({ logger });
     lifecycle.onStop('bus', () => bus.close());
 
     const platform: Platform = {

@@ -16,6 +16,16 @@ afterAll(async () => {
   await system?.stop();
 });
 
+interface UserJson {
+  id: string;
+  hasAcceptedTerms: boolean;
+  termsAcceptedAt: string;
+}
+interface ReadyJson {
+  services: Record<string, string>;
+}
+const read = async <T>(response: Response | Promise<Response>) => (await (await response).json()) as T;
+
 const api = (path: string) => `${system.url}${path}`;
 const json = (browser: TestBrowser, path: string, body: unknown, headers: Record<string, string> = {}) =>
   browser.request(api(path), { method: 'POST', headers: { 'content-type': 'application/json', origin: system.url, ...headers }, body: JSON.stringify(body) });
@@ -83,11 +93,11 @@ describe('accepting the terms', () => {
       body: '{"hasAcceptedTerms": tru',
     });
     expect(broken.status).toBe(400);
-    expect((await (await browser.get(api('/api/auth/user'))).json()).hasAcceptedTerms).toBe(false);
+    expect((await read<UserJson>(browser.get(api('/api/auth/user')))).hasAcceptedTerms).toBe(false);
 
     const accepted = await json(browser, '/api/auth/accept-terms', { hasAcceptedTerms: true });
     expect(accepted.status).toBe(200);
-    const user = await accepted.json();
+    const user = await read<UserJson>(accepted);
     expect(user.hasAcceptedTerms).toBe(true);
     expect(Date.parse(user.termsAcceptedAt)).toBeGreaterThan(Date.now() - 60_000);
   });
@@ -105,16 +115,16 @@ describe('accepting the terms', () => {
     const { browser } = await signIn(system.url, 'victim@example.com', 'Vic Tim');
     const forged = await json(browser, '/api/auth/accept-terms', { hasAcceptedTerms: true }, { origin: 'https://evil.example' });
     expect(forged.status).toBe(403);
-    expect((await (await browser.get(api('/api/auth/user'))).json()).hasAcceptedTerms).toBe(false);
+    expect((await read<UserJson>(browser.get(api('/api/auth/user')))).hasAcceptedTerms).toBe(false);
   });
 });
 
 describe('a disabled account', () => {
   it('loses its sessions at once and cannot sign in again', async () => {
     const { browser } = await signIn(system.url, 'mallory@example.com', 'Mallory Bad');
-    const me = await (await browser.get(api('/api/auth/user'))).json();
+    const me = await read<UserJson>(browser.get(api('/api/auth/user')));
     const { browser: adminBrowser } = await signIn(system.url, 'boss@example.com', 'The Boss');
-    const admin = await (await json(adminBrowser, '/api/auth/accept-terms', { hasAcceptedTerms: true })).json();
+    const admin = await read<UserJson>(json(adminBrowser, '/api/auth/accept-terms', { hasAcceptedTerms: true }));
 
     const auth = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY_SECRET, 'gateway') });
     await auth.call.updateUser({ id: me.id, isEnabled: false }, { caller: { userId: admin.id, isAdmin: true, hasAcceptedTerms: true } });
@@ -122,7 +132,7 @@ describe('a disabled account', () => {
 
     await expect.poll(async () => (await browser.get(api('/api/auth/user'))).status, { timeout: 10_000 }).toBe(403);
     const refused = await browser.get(api('/api/auth/user'));
-    expect((await refused.json()).message).toMatch(/disabled/);
+    expect((await read<{ message: string }>(refused)).message).toMatch(/disabled/);
     const again = await signIn(system.url, 'mallory@example.com', 'Mallory Bad');
     expect(again.landing.status).toBe(403);
     expect(await again.landing.text()).toContain('Account disabled');
@@ -150,7 +160,7 @@ describe('HTTP surface', () => {
     expect((await fetch(api('/healthz'))).status).toBe(200);
     const ready = await fetch(api('/readyz'));
     expect(ready.status).toBe(200);
-    const body = await ready.json();
+    const body = await read<ReadyJson>(ready);
     expect(Object.keys(body.services).sort()).toEqual(['auth', 'moderation', 'photo', 'stats', 'storage', 'support', 'vote']);
   });
 

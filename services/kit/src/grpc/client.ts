@@ -34,7 +34,8 @@ export interface ServiceClient<C extends grpc.Client> {
   close(): void;
 }
 
-const tracer = trace.getTracer('snapcracks.grpc');
+// Looked up per call: a tracer taken at module load stays a no-op when the SDK registers through another copy of the API.
+const tracer = () => trace.getTracer('snapcracks.grpc');
 
 /**
  * A client for one peer service. Every call carries the signed caller identity and the current trace
@@ -64,7 +65,7 @@ export function createServiceClient<C extends grpc.Client>(
     if (spec.requestStream || spec.responseStream) continue;
     const method = (raw as unknown as Record<string, (...args: unknown[]) => grpc.ClientUnaryCall>)[name]!.bind(raw);
     call[name] = (request, opts) =>
-      tracer.startActiveSpan(spec.path, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': spec.path } }, (span) =>
+      tracer().startActiveSpan(spec.path, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': spec.path } }, (span) =>
         new Promise((resolve, reject) => {
           method(request, metadata(opts.caller), { deadline: deadline(opts.deadlineMs) }, (error: grpc.ServiceError | null, response: unknown) => {
             if (error) {

@@ -32,7 +32,8 @@ export type Handlers<S> = {
         : never;
 };
 
-const tracer = trace.getTracer('snapcracks.grpc');
+// Looked up per call: a tracer taken at module load stays a no-op when the SDK registers through another copy of the API.
+const tracer = () => trace.getTracer('snapcracks.grpc');
 
 export interface GrpcServerOptions {
   /** Component name, e.g. "vote"; used in logs and as the health service entry. */
@@ -120,7 +121,7 @@ export class GrpcServer {
       const parent = propagation.extract(ROOT_CONTEXT, { traceparent: headerValue(call.metadata, 'traceparent') });
       const ctx: CallContext = { ...identity, metadata: call.metadata, logger: logger.child({ rpc: path }) };
       const run = <T>(fn: () => Promise<T>) =>
-        tracer.startActiveSpan(path, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': path } }, parent, async (span) => {
+        tracer().startActiveSpan(path, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': path } }, parent, async (span) => {
           try {
             return await fn();
           } catch (error) {

@@ -1,0 +1,178 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PhotoUpdated, VoteCast, type Envelope } from '@snapcracks/proto/events/v1';
+import { createRecordingLogger } from '../testing/recording-logger.js';
+import type { EventBus, EventHandler } from './event-bus.js';
+import { makeEvent } from './event-types.js';
+import { createMemoryEventBus } from './memory-event-bus.js';
+
+const voteCast = (photoId: number) => makeEvent('vote.vote.cast', VoteCast, { photoId, userId: 'u1', rating: 5 }, { source: 'vote' });
+const photoUpdated = (photoId: number) => makeEvent('photo.photo.updated', PhotoUpdated, { photoId, userId: 'u1' }, { source: 'photo' });
+
+function recorder() {
+  const events: Envelope[] = [];
+  const handler: EventHandler = async (event) => {
+    events.push(event);
+  };
+  return { events, handler };
+}
+
+describe('memory event bus', () => {
+  const { logger, records } = createRecordingLogger();
+  let bus: EventBus;
+  const newBus = () => (bus = createMemoryEventBus({ logger, retry: { initialDelayMs: 5, maxDelayMs: 20, maxDeliveries: 4 } }));
+  afterEach(() => bus.close());
+
+  it('delivers after publish returns, never inside it', async () => {
+    newBus();
+    const { events, handler } = recorder();
+    await bus.subscribe(handler, { durable: 'stats', types: ['vote.vote.cast'] });
+    const event = voteCast(1);
+    await bus.publish(event);
+    expect(events).toEqual([]);
+    await vi.waitFor(() => expect(events).toEqual([event]));
+  });
+
+  it('shares the events of a durable name between its subscribers, each event once', async () => {
+    newBus();
+    const first = recorder();
+    const second = recorder();
+    await bus.subscribe(first.handler, { durable: 'stats', types: ['vote.vote.cast'] });
+    await bus.subscribe(second.handler, { durable: 'stats', types: ['vote.vote.cast'] });
+    const published = Array.from({ length: 10 }, (_, i) => voteCast(i));
+    for (const event of published) await bus.publish(event);
+
+    await vi.waitFor(() => expect(first.events.length + second.events.length).toBe(10));
+    expect([...first.events, ...second.events].map((e) => e.id).sort()).toEqual(published.map((e) => e.id).sort());
+    expect(first.events.length).toBeGreaterThan(0);
+    expect(second.events.length).toBeGreaterThan(0);
+  });
+
+  it('gives every durable name its own copy of each event', async () => {
+    newBus();
+    const stats = recorder();
+    const photo = recorder();
+    await bus.subscribe(stats.handler, { durable: 'stats', types: ['vote.vote.cast'] });
+    await bus.subscribe(photo.handler, { durable: 'photo', types: ['vote.vote.cast'] });
+    const event = voteCast(1);
+    await bus.publish(event);
+    await vi.waitFor(() => expect([stats.events, photo.events]).toEqual([[event], [event]]));
+  });
+
+  it('delivers only the subscribed types, wildcards included', async () => {
+    newBus();
+    const { events, handler } = recorder();
+    await bus.subscribe(handler, { durable: 'cache', types: ['photo.>'] });
+    const photo = photoUpdated(1);
+    await bus.publish(voteCast(1));
+    await bus.publish(photo);
+    await vi.waitFor(() => expect(events).toEqual([photo]));
+    await bus.publish(photoUpdated(2));
+    await vi.waitFor(() => expect(events).toHaveLength(2));
+    expect(events.map((e) => e.type)).toEqual(['photo.photo.updated', 'photo.photo.updated']);
+  });
+
+  it('redelivers after a handler throws, with backoff', async () => {
+    newBus();
+    let attempts = 0;
+    await bus.subscribe(
+      async () => {
+        attempts += 1;
+        if (attempts < 3) throw new Error('database busy');
+      },
+      { durable: 'stats', types: ['vote.vote.cast'] },
+    );
+    const event = voteCast(1);
+    await bus.publish(event);
+    await vi.waitFor(() => expect(attempts).toBe(3));
+    const delays = records.filter((r) => r.eventId === event.id).map((r) => r.retryInMs);
+    expect(delays).toEqual([5, 10]);
+  });
+
+  it('gives up after the last delivery and logs an error', async () => {
+    newBus();
+    let attempts = 0;
+    const { events, handler } = recorder();
+    await bus.subscribe(
+      async () => {
+        attempts += 1;
+        throw new Error('poison');
+      },
+      { durable: 'stats', types: ['vote.vote.cast'] },
+    );
+    await bus.subscribe(handler, { durable: 'stats', types: ['photo.photo.updated'] });
+    const poison = voteCast(1);
+    await bus.publish(poison);
+    await vi.waitFor(() => expect(records.some((r) => r.level === 50 && r.eventId === poison.id)).toBe(true));
+    expect(attempts).toBe(4);
+    // Later events still flow.
+    await bus.publish(photoUpdated(1));
+    await vi.waitFor(() => expect(events).toHaveLength(1));
+    expect(attempts).toBe(4);
+  });
+
+  it('keeps events for a durable name while nobody listens and delivers them when it subscribes', async () => {
+    newBus();
+    const early = voteCast(1);
+    await bus.publish(early);
+    const first = recorder();
+    const subscription = await bus.subscribe(first.handler, { durable: 'stats', types: ['vote.vote.cast'] });
+    await vi.waitFor(() => expect(first.events).toEqual([early]));
+
+    await subscription.close();
+    const whileAway = voteCast(2);
+    await bus.publish(whileAway);
+    const second = recorder();
+    await bus.subscribe(second.handler, { durable: 'stats', types: ['vote.vote.cast'] });
+    await vi.waitFor(() => expect(second.events).toEqual([whileAway]));
+  });
+
+  it('drops a repeated event id', async () => {
+    newBus();
+    const { events, handler } = recorder();
+    await bus.subscribe(handler, { durable: 'stats', types: ['vote.vote.cast'] });
+    const event = voteCast(1);
+    await bus.publish(event);
+    await bus.publish({ ...event });
+    const next = voteCast(2);
+    await bus.publish(next);
+    await vi.waitFor(() => expect(events).toHaveLength(2));
+    expect(events).toEqual([event, next]);
+  });
+
+  it('broadcasts to ephemeral subscriptions only what is published after they subscribe', async () => {
+    newBus();
+    await bus.publish(voteCast(1));
+    const first = recorder();
+    const second = recorder();
+    await bus.subscribe(first.handler, { types: ['vote.vote.cast'] });
+    await bus.subscribe(second.handler, { types: ['vote.vote.cast'] });
+    const later = voteCast(2);
+    await bus.publish(later);
+    await vi.waitFor(() => expect([first.events, second.events]).toEqual([[later], [later]]));
+  });
+
+  it('stops delivering to a closed subscription once its running handler finishes', async () => {
+    newBus();
+    let finish!: () => void;
+    const handled: Envelope[] = [];
+    const subscription = await bus.subscribe(
+      async (event) => {
+        await new Promise<void>((resolve) => (finish = resolve));
+        handled.push(event);
+      },
+      { types: ['vote.vote.cast'] },
+    );
+    await bus.publish(voteCast(1));
+    await vi.waitFor(() => expect(finish).toBeDefined());
+    let closed = false;
+    const closing = subscription.close().then(() => (closed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(closed).toBe(false);
+    finish();
+    await closing;
+    expect(handled).toHaveLength(1);
+    await bus.publish(voteCast(2));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(handled).toHaveLength(1);
+  });
+});

@@ -1,0 +1,195 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { StorageType } from '@nats-io/jetstream';
+import { PhotoUpdated, VoteCast, type Envelope } from '@snapcracks/proto/events/v1';
+import { createTestStream, type TestStream } from '../testing/nats.js';
+import { createRecordingLogger } from '../testing/recording-logger.js';
+import type { EventBus, EventHandler } from './event-bus.js';
+import { makeEvent } from './event-types.js';
+import { createNatsEventBus } from './nats-event-bus.js';
+import { durableConsumerName } from './nats-jetstream-setup.js';
+
+const voteCast = (photoId: number) => makeEvent('vote.vote.cast', VoteCast, { photoId, userId: 'u1', rating: 5 }, { source: 'vote' });
+
+function recorder() {
+  const events: Envelope[] = [];
+  const handler: EventHandler = async (event) => {
+    events.push(event);
+  };
+  return { events, handler };
+}
+
+/** Generous, because other integration tests share the machine. */
+const eventually = { timeout: 10_000, interval: 20 };
+
+describe('NATS event bus', () => {
+  const { logger, records } = createRecordingLogger();
+  let nats: TestStream;
+  const buses: EventBus[] = [];
+
+  beforeEach(async () => {
+    nats = await createTestStream('bus');
+  });
+  afterEach(async () => {
+    await Promise.all(buses.splice(0).map((bus) => bus.close()));
+    await nats.delete();
+  });
+
+  async function newBus(maxDeliveries = 3): Promise<EventBus> {
+    const bus = await createNatsEventBus({
+      servers: nats.url,
+      stream: nats.stream,
+      subjectPrefix: nats.subjectPrefix,
+      logger,
+      retry: { initialDelayMs: 100, maxDelayMs: 200, maxDeliveries },
+    });
+    buses.push(bus);
+    return bus;
+  }
+
+  /** Resolves once the durable consumer has handed out and seen acknowledged (or terminated) every stored event. */
+  async function consumerSettled(durable: string, type: string): Promise<void> {
+    const name = durableConsumerName(durable, type);
+    await vi.waitFor(async () => {
+      const [{ state }, consumer] = await Promise.all([nats.jsm.streams.info(nats.stream), nats.jsm.consumers.info(nats.stream, name)]);
+      expect(consumer.delivered.stream_seq).toBe(state.last_seq);
+      expect(consumer.num_pending + consumer.num_ack_pending + consumer.num_redelivered).toBe(0);
+    }, eventually);
+  }
+
+  it('creates a file stream over the subject prefix with a duplicate window', async () => {
+    await newBus();
+    const { config } = await nats.jsm.streams.info(nats.stream);
+    expect(config.subjects).toEqual([`${nats.subjectPrefix}.>`]);
+    expect(config.storage).toBe(StorageType.File);
+    expect(config.duplicate_window).toBeGreaterThanOrEqual(60 * 1e9);
+  });
+
+  it('delivers an event to a durable subscriber, intact', async () => {
+    const bus = await newBus();
+    const { events, handler } = recorder();
+    await bus.subscribe(handler, { durable: 'stats', types: ['vote.vote.cast'] });
+    const event = voteCast(1);
+    await bus.publish(event);
+    await vi.waitFor(() => expect(events).toEqual([event]), eventually);
+    const stored = await nats.jsm.streams.getMessage(nats.stream, { seq: 1 });
+    expect(stored?.subject).toBe(`${nats.subjectPrefix}.vote.vote.cast`);
+    expect(stored?.header.get('Nats-Msg-Id')).toBe(event.id);
+    await consumerSettled('stats', 'vote.vote.cast');
+  });
+
+  it('delivers events published before the durable consumer existed, and only subscribed types', async () => {
+    const bus = await newBus();
+    const early = voteCast(1);
+    await bus.publish(early);
+    await bus.publish(makeEvent('photo.photo.updated', PhotoUpdated, { photoId: 1, userId: 'u1' }, { source: 'photo' }));
+    const { events, handler } = recorder();
+    await bus.subscribe(handler, { durable: 'stats', types: ['vote.>'] });
+    await vi.waitFor(() => expect(events).toEqual([early]), eventually);
+    await consumerSettled('stats', 'vote.>');
+    expect(events).toHaveLength(1);
+  });
+
+  it('redelivers an event whose handler threw', async () => {
+    const bus = await newBus();
+    const deliveries: Envelope[] = [];
+    await bus.subscribe(
+      async (event) => {
+        deliveries.push(event);
+        if (deliveries.length === 1) throw new Error('database busy');
+      },
+      { durable: 'stats', types: ['vote.vote.cast'] },
+    );
+    const event = voteCast(1);
+    await bus.publish(event);
+    await vi.waitFor(() => expect(deliveries).toHaveLength(2), eventually);
+    expect(deliveries.map((e) => e.id)).toEqual([event.id, event.id]);
+    await consumerSettled('stats', 'vote.vote.cast');
+    expect(deliveries).toHaveLength(2);
+  });
+
+  it('gives up after the last allowed delivery and logs an error', async () => {
+    const bus = await newBus();
+    let attempts = 0;
+    await bus.subscribe(
+      async () => {
+        attempts += 1;
+        throw new Error('poison');
+      },
+      { durable: 'stats', types: ['vote.vote.cast'] },
+    );
+    const poison = voteCast(1);
+    await bus.publish(poison);
+    await vi.waitFor(() => expect(records.some((r) => r.level === 50 && r.eventId === poison.id)).toBe(true), eventually);
+    await consumerSettled('stats', 'vote.vote.cast');
+    expect(attempts).toBe(3);
+  });
+
+  it('stores an event published twice with the same id once', async () => {
+    const bus = await newBus();
+    const { events, handler } = recorder();
+    await bus.subscribe(handler, { durable: 'stats', types: ['vote.vote.cast'] });
+    const event = voteCast(1);
+    await bus.publish(event);
+    await bus.publish(event);
+    const { state } = await nats.jsm.streams.info(nats.stream);
+    expect(state.messages).toBe(1);
+    await consumerSettled('stats', 'vote.vote.cast');
+    expect(events).toEqual([event]);
+  });
+
+  it('shares a durable name between instances, each event handled once', async () => {
+    const [one, two] = [recorder(), recorder()];
+    await (await newBus()).subscribe(one.handler, { durable: 'stats', types: ['vote.vote.cast'] });
+    await (await newBus()).subscribe(two.handler, { durable: 'stats', types: ['vote.vote.cast'] });
+    // Both instances have asked for messages, so the server can hand them out in turn.
+    await vi.waitFor(async () => {
+      const consumer = await nats.jsm.consumers.info(nats.stream, durableConsumerName('stats', 'vote.vote.cast'));
+      expect(consumer.num_waiting).toBe(2);
+    }, eventually);
+
+    const publisher = await newBus();
+    const published = Array.from({ length: 20 }, (_, i) => voteCast(i));
+    for (const event of published) await publisher.publish(event);
+
+    await vi.waitFor(() => expect(one.events.length + two.events.length).toBe(20), eventually);
+    await consumerSettled('stats', 'vote.vote.cast');
+    const handled = [...one.events, ...two.events].map((e) => e.id);
+    expect(handled.sort()).toEqual(published.map((e) => e.id).sort());
+    expect(one.events.length).toBeGreaterThan(0);
+    expect(two.events.length).toBeGreaterThan(0);
+  });
+
+  it('updates the delivery limit of an existing durable consumer', async () => {
+    const name = durableConsumerName('stats', 'vote.vote.cast');
+    const first = await (await newBus(3)).subscribe(async () => undefined, { durable: 'stats', types: ['vote.vote.cast'] });
+    await first.close();
+    await (await newBus(5)).subscribe(async () => undefined, { durable: 'stats', types: ['vote.vote.cast'] });
+    expect((await nats.jsm.consumers.info(nats.stream, name)).config.max_deliver).toBe(5);
+  });
+
+  it('broadcasts to every ephemeral subscriber only events published after it subscribed', async () => {
+    const publisher = await newBus();
+    await publisher.publish(voteCast(1));
+    const [one, two] = [recorder(), recorder()];
+    await (await newBus()).subscribe(one.handler, { types: ['vote.vote.cast'] });
+    await (await newBus()).subscribe(two.handler, { types: ['vote.vote.cast'] });
+    const later = voteCast(2);
+    await publisher.publish(later);
+    await vi.waitFor(() => expect([one.events, two.events]).toEqual([[later], [later]]), eventually);
+  });
+
+  it('retries a failing ephemeral handler in place', async () => {
+    const bus = await newBus();
+    const deliveries: Envelope[] = [];
+    await bus.subscribe(
+      async (event) => {
+        deliveries.push(event);
+        if (deliveries.length === 1) throw new Error('cache unavailable');
+      },
+      { types: ['vote.vote.cast'] },
+    );
+    const event = voteCast(1);
+    await bus.publish(event);
+    await vi.waitFor(() => expect(deliveries.map((e) => e.id)).toEqual([event.id, event.id]), eventually);
+  });
+});

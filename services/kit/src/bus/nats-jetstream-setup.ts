@@ -1,0 +1,69 @@
+import { nanos } from '@nats-io/transport-node';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  RetentionPolicy,
+  StorageType,
+  type JetStreamManager,
+} from '@nats-io/jetstream';
+
+/** Longer than the outbox relay's longest backoff, so a publish retried after an outage is still recognised. */
+const DUPLICATE_WINDOW_MS = 5 * 60_000;
+/** How far back a new durable consumer can start, and how long an outage of a consumer may last. */
+const MAX_AGE_MS = 7 * 24 * 60 * 60_000;
+
+function isApiError(error: unknown, code: number): boolean {
+  return error instanceof JetStreamApiError && error.code === code;
+}
+
+/** Creates the events stream unless it exists; an existing stream keeps the settings operators gave it. */
+export async function ensureStream(jsm: JetStreamManager, stream: string, subjectPrefix: string): Promise<void> {
+  try {
+    await jsm.streams.info(stream);
+  } catch (error) {
+    if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
+    await jsm.streams.add({
+      name: stream,
+      subjects: [`${subjectPrefix}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      max_age: nanos(MAX_AGE_MS),
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+    });
+  }
+}
+
+/**
+ * One JetStream consumer per durable name and type pattern: NATS 2.9 allows a single filter subject per
+ * consumer. Wildcards become upper-case words, which event types (lower case) can never produce.
+ */
+export function durableConsumerName(durable: string, pattern: string): string {
+  const slug = pattern
+    .split('.')
+    .map((token) => (token === '*' ? 'ANY' : token === '>' ? 'ALL' : token))
+    .join('-');
+  return `${durable}__${slug}`;
+}
+
+/** Creates the durable pull consumer, or brings an existing one's redelivery limit up to date. */
+export async function ensureDurableConsumer(
+  jsm: JetStreamManager,
+  stream: string,
+  consumer: { name: string; filterSubject: string; maxDeliveries: number },
+): Promise<void> {
+  try {
+    await jsm.consumers.update(stream, consumer.name, { max_deliver: consumer.maxDeliveries });
+  } catch (error) {
+    if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
+    // A new consumer starts at the oldest event kept, so a service deployed later still builds its projections.
+    await jsm.consumers.add(stream, {
+      durable_name: consumer.name,
+      filter_subject: consumer.filterSubject,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      max_deliver: consumer.maxDeliveries,
+    });
+  }
+}

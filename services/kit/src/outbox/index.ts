@@ -1,0 +1,4 @@
+export { createOutbox, type Outbox, type OutboxOptions } from './outbox.js';
+export type { OutboxRelayOptions } from './outbox-relay.js';
+export { consumeIdempotently, type IdempotentConsumption } from './consume-idempotently.js';
+export type { SqlClient, TransactionalClient, TransactionalSqlClient, TransactionOptions } from './sql-client.js';

@@ -1,0 +1,186 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { Envelope, VoteCast } from '@snapcracks/proto/events/v1';
+import type { EventBus } from '../bus/event-bus.js';
+import { makeEvent } from '../bus/event-types.js';
+import { createOutboxTables } from '../testing/outbox-tables.js';
+import { createTestDatabase, type TestDatabase } from '../testing/postgres.js';
+import { createRecordingLogger } from '../testing/recording-logger.js';
+import { PrismaClient } from '../testing/prisma/generated/client.js';
+import { createOutbox, type Outbox, type OutboxOptions } from './outbox.js';
+
+const SCHEMA = 'svc';
+const voteCast = (photoId: number) => makeEvent('vote.vote.cast', VoteCast, { photoId, userId: 'u1', rating: 5 }, { source: 'vote' });
+
+/** A bus that records what it is given and fails while `failNext` is positive. */
+function recordingBus() {
+  const published: Envelope[] = [];
+  const bus = {
+    published,
+    failNext: 0,
+    async publish(event: Envelope) {
+      if (bus.failNext > 0) {
+        bus.failNext -= 1;
+        throw new Error('bus unreachable');
+      }
+      published.push(event);
+    },
+    subscribe: () => Promise.reject(new Error('not used')),
+    close: async () => undefined,
+  } satisfies EventBus & Record<string, unknown>;
+  return bus;
+}
+
+const ids = (events: Envelope[]) => events.map((event) => event.id);
+/** Generous, because the relay shares the machine with every other integration test. */
+const eventually = { timeout: 10_000, interval: 20 };
+
+describe('outbox', () => {
+  const { logger } = createRecordingLogger('warn');
+  let db: TestDatabase;
+  let prisma: PrismaClient;
+  const outboxes: Outbox[] = [];
+
+  beforeEach(async () => {
+    db = await createTestDatabase('outbox');
+    await createOutboxTables(db.url, SCHEMA);
+    prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: db.url }, { schema: SCHEMA }) });
+  });
+  afterEach(async () => {
+    await Promise.all(outboxes.splice(0).map((outbox) => outbox.stopRelay()));
+    await prisma.$disconnect();
+    await db.drop();
+  });
+
+  function startOutbox(bus: EventBus, options: Partial<OutboxOptions> = {}): Outbox {
+    const outbox = createOutbox({ prisma, schema: SCHEMA, bus, logger, retryBackoff: { initialDelayMs: 10, maxDelayMs: 50 }, ...options });
+    outboxes.push(outbox);
+    outbox.startRelay();
+    return outbox;
+  }
+
+  async function commit(outbox: Outbox, ...events: Envelope[]): Promise<void> {
+    await prisma.$transaction(async (tx) => {
+      for (const event of events) await outbox.enqueue(tx, event);
+    });
+    outbox.nudge();
+  }
+
+  it('publishes nothing for a transaction that rolled back', async () => {
+    const bus = recordingBus();
+    const outbox = startOutbox(bus);
+    const rolledBack = voteCast(1);
+    await expect(
+      prisma.$transaction(async (tx) => {
+        await outbox.enqueue(tx, rolledBack);
+        throw new Error('change refused');
+      }),
+    ).rejects.toThrow('change refused');
+    const committed = voteCast(2);
+    await commit(outbox, committed);
+
+    await vi.waitFor(() => expect(ids(bus.published)).toContain(committed.id), eventually);
+    expect(ids(bus.published)).toEqual([committed.id]);
+    expect(await prisma.outboxEvent.count()).toBe(1);
+  });
+
+  it('publishes a committed event exactly once and marks it published', async () => {
+    const bus = recordingBus();
+    const outbox = startOutbox(bus);
+    const event = voteCast(1);
+    await commit(outbox, event);
+
+    await vi.waitFor(async () => expect((await prisma.outboxEvent.findUniqueOrThrow({ where: { id: event.id } })).publishedAt).not.toBeNull(), eventually);
+    const row = await prisma.outboxEvent.findUniqueOrThrow({ where: { id: event.id } });
+    expect(row).toMatchObject({ type: 'vote.vote.cast', traceParent: null });
+    expect(Envelope.decode(row.payload)).toEqual(event);
+
+    // Later passes of the relay leave it alone.
+    const next = voteCast(2);
+    await commit(outbox, next);
+    await vi.waitFor(() => expect(bus.published).toHaveLength(2), eventually);
+    expect(bus.published).toEqual([event, next]);
+  });
+
+  it('publishes without a nudge at the next poll', async () => {
+    const bus = recordingBus();
+    const outbox = startOutbox(bus, { pollIntervalMs: 50 });
+    const event = voteCast(1);
+    await prisma.$transaction((tx) => outbox.enqueue(tx, event));
+    await vi.waitFor(() => expect(bus.published).toEqual([event]), eventually);
+  });
+
+  it('publishes in the order events were enqueued, across batches', async () => {
+    const bus = recordingBus();
+    const outbox = startOutbox(bus, { batchSize: 7 });
+    const first = Array.from({ length: 25 }, (_, i) => voteCast(i));
+    const second = Array.from({ length: 25 }, (_, i) => voteCast(100 + i));
+    await commit(outbox, ...first);
+    await commit(outbox, ...second);
+    await vi.waitFor(() => expect(bus.published).toHaveLength(50), eventually);
+    expect(ids(bus.published)).toEqual(ids([...first, ...second]));
+  });
+
+  it('keeps events while the bus fails and then publishes each once, in order', async () => {
+    const bus = recordingBus();
+    const outbox = startOutbox(bus);
+    bus.failNext = 3;
+    const events = [voteCast(1), voteCast(2), voteCast(3)];
+    await commit(outbox, ...events);
+    await vi.waitFor(() => expect(bus.published).toHaveLength(3), eventually);
+    expect(ids(bus.published)).toEqual(ids(events));
+    await vi.waitFor(async () => expect(await prisma.outboxEvent.count({ where: { publishedAt: null } })).toBe(0), eventually);
+  });
+
+  it('marks what got out before the bus failed mid-batch, and retries only the rest', async () => {
+    const bus = recordingBus();
+    const outbox = startOutbox(bus);
+    const events = [voteCast(1), voteCast(2), voteCast(3)];
+    const publish = bus.publish.bind(bus);
+    let calls = 0;
+    bus.publish = async (event) => {
+      calls += 1;
+      if (calls === 2) throw new Error('bus unreachable');
+      return publish(event);
+    };
+    await commit(outbox, ...events);
+    await vi.waitFor(() => expect(bus.published).toHaveLength(3), eventually);
+    expect(ids(bus.published)).toEqual(ids(events));
+    expect(calls).toBe(4);
+  });
+
+  it('lets several replicas relay the same outbox without publishing an event twice', async () => {
+    const bus = recordingBus();
+    const replicas = [startOutbox(bus, { batchSize: 10 }), startOutbox(bus, { batchSize: 10 }), startOutbox(bus, { batchSize: 10 })];
+    const events = Array.from({ length: 150 }, (_, i) => voteCast(i));
+    for (let i = 0; i < events.length; i += 50) await commit(replicas[(i / 50) % 3]!, ...events.slice(i, i + 50));
+    replicas.forEach((replica) => replica.nudge());
+
+    await vi.waitFor(async () => expect(await prisma.outboxEvent.count({ where: { publishedAt: null } })).toBe(0), eventually);
+    expect(ids(bus.published).sort()).toEqual(ids(events).sort());
+  });
+
+  it('deletes published events once they are older than the retention', async () => {
+    const bus = recordingBus();
+    const outbox = startOutbox(bus, { retentionMs: 60 * 60_000, cleanupIntervalMs: 0 });
+    const old = voteCast(1);
+    await commit(outbox, old);
+    await vi.waitFor(() => expect(bus.published).toHaveLength(1), eventually);
+    await prisma.$executeRawUnsafe(`UPDATE "${SCHEMA}"."outbox" SET "published_at" = now() - interval '2 hours' WHERE "id" = $1::uuid`, old.id);
+
+    const recent = voteCast(2);
+    await commit(outbox, recent);
+    await vi.waitFor(async () => expect((await prisma.outboxEvent.findMany()).map((row) => row.id)).toEqual([recent.id]), eventually);
+  });
+
+  it('quotes the schema name', async () => {
+    const schema = 'Odd "schema"';
+    await createOutboxTables(db.url, schema);
+    const bus = recordingBus();
+    const outbox = startOutbox(bus, { schema });
+    const event = voteCast(1);
+    await commit(outbox, event);
+    await vi.waitFor(() => expect(bus.published).toEqual([event]), eventually);
+    expect(await prisma.outboxEvent.count()).toBe(0);
+  });
+});

@@ -1,0 +1,6 @@
+export { createTestDatabase, testDatabaseServerUrl, type TestDatabase } from './postgres.js';
+export { createOutboxTables } from './outbox-tables.js';
+export { createTestStream, testNatsUrl, type TestStream } from './nats.js';
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export { createRecordingLogger, type LogRecord } from './recording-logger.js';
+export { uniqueTestName } from './unique-name.js';
