@@ -7,6 +7,7 @@ import type { UserDirectory } from './user-directory.js';
 import type { PrismaSessionStore } from './session-store.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import errors from './plugins/errors.js';
+import tracing from './plugins/tracing.js';
 import security from './plugins/security.js';
 import session from './plugins/session.js';
 import currentUser from './plugins/current-user.js';
@@ -45,6 +46,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  await app.register(tracing);
   await app.register(errors);
   await app.register(security, {
     allowedOrigins: deps.publicUrl ? [new URL(deps.publicUrl).origin] : [],

@@ -24,7 +24,7 @@ export const SESSION_COOKIE = 'snapcracks.sid';
 /**
  * Server-side sessions in PostgreSQL behind an HttpOnly, SameSite=Lax cookie that is Secure whenever the
  * request arrived over TLS (directly or, with TRUST_PROXY, through the ingress). Sessions are only saved
- * once something is stored in them, so anonymous visitors create no rows.
+ * once something is stored in them, so anonymous visitors create no rows, and only when they change.
  */
 export default fp<SessionOptions>(async (app, options) => {
   await app.register(cookie);
@@ -33,7 +33,8 @@ export default fp<SessionOptions>(async (app, options) => {
     cookieName: SESSION_COOKIE,
     store: options.store,
     saveUninitialized: false,
-    rolling: true,
+    // Not rolling: re-saving the session on every request would cost a database write per API call.
+    rolling: false,
     cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', path: '/', maxAge: options.ttlMs },
   });
 });

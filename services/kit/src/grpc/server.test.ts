@@ -8,10 +8,13 @@ import { createServiceClient } from './client.js';
 import { IdentitySigner } from './identity.js';
 import { InvalidArgumentError } from '../errors.js';
 import { requireMember } from './authorize.js';
+import { ROOT_CONTEXT, context, trace } from '@opentelemetry/api';
+import { startTelemetry } from '../telemetry.js';
 
 const secret = 's'.repeat(32);
 const logger = pino({ level: 'silent' });
 const member = { userId: 'u1', isAdmin: false, hasAcceptedTerms: true };
+let seenTraceId: string | undefined;
 
 function voteServer() {
   return new GrpcServer({ name: 'vote', signer: new IdentitySigner(secret, 'vote'), logger }).add<VoteServiceServer>(VoteServiceService, {
@@ -20,7 +23,11 @@ function voteServer() {
       if (request.rating < 1 || request.rating > 5) throw new InvalidArgumentError('Rating must be between 1 and 5');
       return { rating: request.rating, averageRating: request.rating, voteCount: caller.userId === 'u1' ? 1 : 0 };
     },
-    async getMyVote() {
+    async getMyVote(request) {
+      if (request.photoId === 42) {
+        seenTraceId = trace.getActiveSpan()?.spanContext().traceId;
+        return {};
+      }
       throw new Error('database exploded: password=hunter2');
     },
   });
@@ -72,6 +79,17 @@ describe('GrpcServer', () => {
     });
     await expect(client.call.castVote({ photoId: 1, rating: 3 }, { caller: null })).rejects.toMatchObject({ code: status.UNAUTHENTICATED });
     await expect(client.call.getMyVote({ photoId: 1 }, { caller: member })).rejects.toMatchObject({ code: status.INTERNAL, details: 'Internal error' });
+    client.close();
+  });
+
+  it('continues the caller\'s trace on the server', async () => {
+    startTelemetry('test');
+    const { address } = await start();
+    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(secret, 'gateway') });
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const parent = trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: '00f067aa0ba902b7', traceFlags: 1 });
+    await context.with(parent, () => client.call.getMyVote({ photoId: 42 }, { caller: member }));
+    expect(seenTraceId).toBe(traceId);
     client.close();
   });
 
