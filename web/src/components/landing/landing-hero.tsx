@@ -1,0 +1,72 @@
+import { Camera, Star } from 'lucide-react';
+import { SignInButton } from '@/components/auth/sign-in-button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { photoFileUrl } from '@/lib/api';
+import { HEADER_IMAGE_URL } from '@/lib/brand';
+import { useLandingPreviewPhotos } from '@/queries/photos';
+
+function PreviewPhotos() {
+  const { data: photos = [], isLoading } = useLandingPreviewPhotos();
+  if (isLoading) {
+    return (
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4" role="status" aria-label="Loading photos">
+        {Array.from({ length: 4 }, (_, index) => (
+          <Skeleton key={index} className="aspect-square w-full rounded-lg" />
+        ))}
+      </div>
+    );
+  }
+  if (photos.length === 0) return null;
+  return (
+    <ul className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Community photos">
+      {photos.map((photo) => (
+        <li key={photo.id} className="overflow-hidden rounded-lg border bg-muted shadow-sm">
+          <img
+            src={photoFileUrl(photo.filename)}
+            alt="A crack photo shared by the community"
+            loading="lazy"
+            className="aspect-square w-full object-cover transition-transform duration-300 hover:scale-105"
+          />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function LandingHero() {
+  return (
+    <section className="relative overflow-hidden">
+      <div className="absolute inset-0 -z-10 bg-gradient-to-br from-orange-50 via-background to-amber-50 dark:from-orange-950/30 dark:via-background dark:to-amber-950/20" />
+      <div className="mx-auto grid max-w-7xl items-center gap-12 px-4 py-16 sm:px-6 md:py-24 lg:grid-cols-2 lg:px-8">
+        <div className="flex flex-col gap-6">
+          <p className="w-fit rounded-full border bg-background/70 px-3 py-1 text-sm font-medium text-primary">
+            The community for unexpected cracks
+          </p>
+          <h1 className="text-4xl font-extrabold tracking-tight sm:text-5xl lg:text-6xl">Snap, Share, Vote</h1>
+          <p className="max-w-xl text-lg text-muted-foreground">
+            Spotted a crack in an unexpected place? Snap it, share it with the community and rate the best finds
+            with five stars.
+          </p>
+          <div className="flex flex-wrap gap-3">
+            <SignInButton size="lg">
+              <Camera aria-hidden="true" />
+              Start Snapping
+            </SignInButton>
+            <SignInButton size="lg" variant="outline">
+              <Star aria-hidden="true" />
+              Vote on Photos
+            </SignInButton>
+          </div>
+        </div>
+        <div className="flex flex-col gap-3">
+          <img
+            src={HEADER_IMAGE_URL}
+            alt="Illustration of a cracked surface"
+            className="aspect-[3/1] w-full rounded-xl border object-cover shadow-sm dark:brightness-75"
+          />
+          <PreviewPhotos />
+        </div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,22 @@
+import type { ReactNode } from 'react';
+import { Footer } from './footer';
+import { Navbar } from './navbar';
+
+/** The page frame of every screen except the landing page and the terms-acceptance screen. */
+export function AppLayout({ children }: { children: ReactNode }) {
+  return (
+    <div className="flex min-h-screen flex-col">
+      <a
+        href="#main-content"
+        className="sr-only z-50 rounded-md bg-primary px-4 py-2 text-primary-foreground focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+      >
+        Skip to content
+      </a>
+      <Navbar />
+      <main id="main-content" tabIndex={-1} className="flex flex-1 flex-col outline-none">
+        {children}
+      </main>
+      <Footer />
+    </div>
+  );
+}

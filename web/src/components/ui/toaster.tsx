@@ -1,0 +1,30 @@
+import { useToasts } from '@/hooks/use-toast';
+import { dismissToast, TOAST_DURATION_MS } from '@/lib/toast';
+import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
+
+/** Renders the toast store. Radix handles the timer (paused on hover and focus), swipe and the live region. */
+export function Toaster() {
+  const toasts = useToasts();
+  return (
+    <ToastProvider duration={TOAST_DURATION_MS}>
+      {toasts.map(({ id, title, description, variant, duration, open }) => (
+        <Toast
+          key={id}
+          open={open}
+          variant={variant}
+          duration={duration}
+          onOpenChange={(isOpen) => {
+            if (!isOpen) dismissToast(id);
+          }}
+        >
+          <div className="grid gap-1">
+            {title && <ToastTitle>{title}</ToastTitle>}
+            {description && <ToastDescription>{description}</ToastDescription>}
+          </div>
+          <ToastClose />
+        </Toast>
+      ))}
+      <ToastViewport />
+    </ToastProvider>
+  );
+}

@@ -1,0 +1,29 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { redirectTo } from './browser';
+import { getToasts } from './toast';
+import { handleUnauthorizedError } from './unauthorized';
+
+describe('unauthorized handling', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('toasts, then redirects to /api/login after 500 ms', () => {
+    expect(handleUnauthorizedError(new Error('401: Unauthorized'))).toBe(true);
+    expect(getToasts()[0]).toMatchObject({
+      variant: 'destructive',
+      title: 'Unauthorized',
+      description: 'You are logged out. Logging in again...',
+    });
+    vi.advanceTimersByTime(499);
+    expect(redirectTo).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(redirectTo).toHaveBeenCalledWith('/api/login');
+  });
+
+  it('leaves other errors alone', () => {
+    expect(handleUnauthorizedError(new Error('500: boom'))).toBe(false);
+    vi.runAllTimers();
+    expect(getToasts()).toHaveLength(0);
+    expect(redirectTo).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,122 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Bell, Lock, Palette, ShieldCheck } from 'lucide-react';
+import { PageContainer, PageHeader } from '@/components/page-header';
+import { PageSkeleton } from '@/components/page-skeleton';
+import { AccountActions } from '@/components/settings/account-actions';
+import { AccountInformation } from '@/components/settings/account-information';
+import { SettingSwitchRow } from '@/components/settings/setting-switch-row';
+import { SettingsSection } from '@/components/settings/settings-section';
+import { Button } from '@/components/ui/button';
+import { useAuth } from '@/hooks/use-auth';
+import { useDocumentTitle } from '@/hooks/use-document-title';
+import { useTheme } from '@/hooks/use-theme';
+import { toast } from '@/lib/toast';
+import { notifyUnauthorizedAndRedirect } from '@/lib/unauthorized';
+
+// Notification and privacy preferences live only in this page's state (SPEC §4): nothing is sent to a server.
+const DEFAULT_NOTIFICATIONS = { email: true, push: true };
+const DEFAULT_PRIVACY = { publicProfile: true, showEmail: false };
+
+function onOff(enabled: boolean): string {
+  return enabled ? 'enabled' : 'disabled';
+}
+
+export function SettingsPage() {
+  const { user, isLoading, isAuthenticated } = useAuth();
+  const { theme, setTheme } = useTheme();
+  useDocumentTitle('Settings');
+  const [notifications, setNotifications] = useState(DEFAULT_NOTIFICATIONS);
+  const [privacy, setPrivacy] = useState(DEFAULT_PRIVACY);
+
+  useEffect(() => {
+    if (!isLoading && !isAuthenticated) notifyUnauthorizedAndRedirect();
+  }, [isLoading, isAuthenticated]);
+
+  if (!user) return <PageSkeleton label="Loading settings" />;
+
+  const updateNotification = (key: keyof typeof DEFAULT_NOTIFICATIONS, label: string, enabled: boolean) => {
+    setNotifications((current) => ({ ...current, [key]: enabled }));
+    toast({ title: 'Settings Updated', description: `${label} ${onOff(enabled)}.` });
+  };
+
+  const updatePrivacy = (key: keyof typeof DEFAULT_PRIVACY, enabled: boolean, description: string) => {
+    setPrivacy((current) => ({ ...current, [key]: enabled }));
+    toast({ title: 'Privacy Settings Updated', description });
+  };
+
+  return (
+    <PageContainer className="max-w-3xl">
+      <PageHeader title="Settings" description="Manage your account, notifications, appearance and privacy." />
+      <div className="mt-8 flex flex-col gap-6">
+        <AccountInformation user={user} />
+
+        <SettingsSection icon={Bell} title="Notification Preferences" description="Choose how we keep you posted.">
+          <div className="divide-y">
+            <SettingSwitchRow
+              id="email-notifications"
+              label="Email Notifications"
+              description="Receive email notifications for votes, comments and updates."
+              checked={notifications.email}
+              onCheckedChange={(enabled) => updateNotification('email', 'Email notifications', enabled)}
+            />
+            <SettingSwitchRow
+              id="push-notifications"
+              label="Push Notifications"
+              description="Receive push notifications in your browser."
+              checked={notifications.push}
+              onCheckedChange={(enabled) => updateNotification('push', 'Push notifications', enabled)}
+            />
+          </div>
+        </SettingsSection>
+
+        <SettingsSection icon={Palette} title="Appearance" description="Customize how Snap Cracks looks for you.">
+          <SettingSwitchRow
+            id="dark-mode"
+            label="Dark Mode"
+            description="Use a dark theme that is easier on the eyes at night."
+            checked={theme === 'dark'}
+            onCheckedChange={(enabled) => setTheme(enabled ? 'dark' : 'light')}
+          />
+        </SettingsSection>
+
+        <SettingsSection icon={Lock} title="Privacy Settings" description="Control what other members can see.">
+          <div className="divide-y">
+            <SettingSwitchRow
+              id="public-profile"
+              label="Public Profile"
+              description="Let other members see your profile and photos."
+              checked={privacy.publicProfile}
+              onCheckedChange={(enabled) =>
+                updatePrivacy('publicProfile', enabled, `Your profile is now ${enabled ? 'public' : 'private'}.`)
+              }
+            />
+            <SettingSwitchRow
+              id="show-email"
+              label="Show Email Address"
+              description="Show your email address on your public profile."
+              checked={privacy.showEmail}
+              onCheckedChange={(enabled) =>
+                updatePrivacy('showEmail', enabled, `Your email address is now ${enabled ? 'visible' : 'hidden'}.`)
+              }
+            />
+          </div>
+        </SettingsSection>
+
+        {user.isAdmin && (
+          <SettingsSection
+            icon={ShieldCheck}
+            title="Administrator Panel"
+            description="Review photos, manage users and answer support messages."
+          >
+            <Button asChild>
+              <Link to="/admin">Admin Dashboard</Link>
+            </Button>
+          </SettingsSection>
+        )}
+
+        <AccountActions />
+      </div>
+    </PageContainer>
+  );
+}

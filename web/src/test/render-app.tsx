@@ -1,0 +1,29 @@
+import { render } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { AppProviders } from '@/app';
+import { createQueryClient } from '@/lib/query-client';
+import { AppRoutes } from '@/routes/app-routes';
+
+/** Shows the router's current path so tests can assert in-app navigation. */
+function LocationProbe() {
+  const location = useLocation();
+  return (
+    <output data-testid="location" hidden>
+      {location.pathname + location.hash}
+    </output>
+  );
+}
+
+/** Renders the whole app (providers and routes) at `path`, as a browser visiting it would. */
+export function renderApp(path = '/') {
+  const queryClient = createQueryClient();
+  const result = render(
+    <AppProviders queryClient={queryClient}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <LocationProbe />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+  return { ...result, queryClient };
+}
