@@ -1,5 +1,6 @@
 import type { User } from '@snapcracks/proto/auth/v1';
-import { decodeEvent, type EventBus, type Subscription } from '@snapcracks/kit';
+import { status } from '@grpc/grpc-js';
+import { decodeEvent, isServiceError, type EventBus, type Subscription } from '@snapcracks/kit';
 import { UserDeleted, UserUpdated } from '@snapcracks/proto/events/v1';
 import type { Clients } from './clients.js';
 
@@ -34,7 +35,7 @@ export class UserDirectory {
     try {
       ({ user = null } = await this.clients.auth.call.getUser({ id: userId }, { caller: null }));
     } catch (error) {
-      if ((error as { code?: number }).code !== 5 /* NOT_FOUND */) throw error;
+      if (!isServiceError(error) || error.code !== status.NOT_FOUND) throw error;
     }
     this.remember(userId, user);
     return user;

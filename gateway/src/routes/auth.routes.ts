@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { status } from '@grpc/grpc-js';
+import { isServiceError } from '@snapcracks/kit';
 import type { User } from '@snapcracks/proto/auth/v1';
 import type { Clients } from '../clients.js';
 import type { OidcRelyingParty } from '../oidc.js';
@@ -66,9 +68,18 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
   const signInLimit = { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } };
 
   route.get('/api/login', signInLimit, async (request, reply) => {
-    const { url, pending } = await oidc.startSignIn(`${baseUrl(request)}/api/callback`);
-    request.session.pendingSignIn = pending;
-    return reply.redirect(url.href);
+    let started;
+    try {
+      started = await oidc.startSignIn(`${baseUrl(request)}/api/callback`);
+    } catch (error) {
+      request.log.error({ err: error }, 'the identity provider is unreachable');
+      return reply
+        .code(503)
+        .type('text/html')
+        .send(messagePage('Sign-in unavailable', 'We cannot reach the sign-in service right now. Please try again in a moment.', { href: '/api/login', label: 'Try again' }));
+    }
+    request.session.pendingSignIn = started.pending;
+    return reply.redirect(started.url.href);
   });
 
   route.get('/api/callback', signInLimit, async (request, reply) => {
@@ -86,7 +97,15 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
       delete request.session.pendingSignIn;
       return reply.code(400).type('text/html').send(messagePage('Sign-in failed', 'We could not complete your sign-in. Please try again.', retry));
     }
-    const { user } = await clients.auth.call.signIn(result.claims, { caller: null });
+    let user;
+    try {
+      ({ user } = await clients.auth.call.signIn(result.claims, { caller: null }));
+    } catch (error) {
+      // A refusal the person can act on (e.g. their email belongs to another account) deserves a page, not JSON.
+      if (!isServiceError(error) || error.code !== status.FAILED_PRECONDITION) throw error;
+      delete request.session.pendingSignIn;
+      return reply.code(409).type('text/html').send(messagePage('Sign-in refused', error.details, { href: '/contact', label: 'Contact support' }));
+    }
     if (!user) throw new Error('The auth service returned no user');
     if (!user.isEnabled) {
       await request.session.destroy();

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, createTestStream, testNatsUrl } from '@snapcracks/kit/testing';
-import { freePort } from '../test/test-system.js';
+import { freePort } from '../src/free-port.js';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 export const E2E_IDENTITY_SECRET = 'e'.repeat(40);

