@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exitOnConfigError, Lifecycle, createLogger, createNatsEventBus, loadConfig, startTelemetry, addressesFromEnv } from '@snapcracks/kit';
+import { exitOnConfigError, natsStreamOptions, Lifecycle, createLogger, createNatsEventBus, loadConfig, startTelemetry, addressesFromEnv } from '@snapcracks/kit';
 import { loadGatewayConfig } from './config.js';
 import { startGateway } from './gateway.js';
 
@@ -9,6 +9,7 @@ export async function runGatewayStandalone(): Promise<void> {
     z.object({
       DATABASE_URL: z.string().url(),
       NATS_URL: z.string().min(1),
+      NATS_STREAM: z.string().optional(),
       IDENTITY_SECRET: z.string().min(32, 'at least 32 characters, the same in the gateway and every service'),
       OIDC_ISSUER: z.string().url(),
       OIDC_CLIENT_SECRET: z.string().min(1),
@@ -19,7 +20,7 @@ export async function runGatewayStandalone(): Promise<void> {
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger);
   lifecycle.onStop('telemetry', () => telemetry.shutdown());
-  const bus = await createNatsEventBus({ servers: required.NATS_URL, logger });
+  const bus = await createNatsEventBus({ servers: required.NATS_URL, logger, ...natsStreamOptions(required.NATS_STREAM) });
   lifecycle.onStop('bus', () => bus.close());
   const gateway = await startGateway(
     { nodeEnv: config.NODE_ENV, logger, bus, databaseUrl: required.DATABASE_URL, identitySecret: required.IDENTITY_SECRET, addresses: addressesFromEnv(process.env) },

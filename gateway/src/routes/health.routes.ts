@@ -3,7 +3,11 @@ import type { Platform } from '@snapcracks/kit';
 import { checkPeers } from '../clients.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 
-/** /healthz: the process is alive. /readyz: it can serve — database reachable and every peer SERVING. */
+/**
+ * /healthz: the process is alive. /readyz: it can take traffic — not draining and its database reachable.
+ * Peer services are reported but do not gate readiness: one service being down must not take the whole
+ * site out of rotation (its own pages answer 503 meanwhile).
+ */
 export default async function healthRoutes(app: FastifyInstance, options: { platform: Platform; prisma: PrismaClient; isDraining: () => boolean }) {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
@@ -15,7 +19,7 @@ export default async function healthRoutes(app: FastifyInstance, options: { plat
       ),
       checkPeers(options.platform),
     ]);
-    const ready = !options.isDraining() && database === 'ok' && Object.values(services).every((s) => s === 'SERVING');
+    const ready = !options.isDraining() && database === 'ok';
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', database, services, draining: options.isDraining() });
   });
 }

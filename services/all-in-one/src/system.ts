@@ -4,14 +4,13 @@ import {
   applyMigrations,
   createMemoryEventBus,
   createNatsEventBus,
+  natsStreamOptions,
   resolveSecret,
   type Logger,
   type Platform,
 } from '@snapcracks/kit';
 import { startGateway, type GatewayConfig, type OidcSettings } from '@snapcracks/gateway';
-import { startDevIdentityProvider } from '@snapcracks/dev-idp';
 import { DATABASES, SERVICES, startOrder } from './modules.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
 
 export interface SystemOptions {
   logger: Logger;
@@ -49,6 +48,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   try {
     let databaseUrl = options.databaseUrl;
     if (!databaseUrl) {
+      // Loaded only when used, so a deployment with a real database never loads the embedded server.
+      const { startEmbeddedPostgres } = await import('./embedded-postgres.js');
       const postgres = await startEmbeddedPostgres(options.dataDir, logger);
       lifecycle.onStop('embedded postgres', () => postgres.stop());
       databaseUrl = postgres.url;
@@ -56,12 +57,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     await Promise.all(DATABASES.map((database) => applyMigrations({ databaseUrl, ...database, logger })));
 
     const bus = options.natsUrl
-      ? await createNatsEventBus({
-          servers: options.natsUrl,
-          logger,
-          // Streams may not share subjects, so another stream gets subjects of its own.
-          ...(options.natsStream ? { stream: options.natsStream, subjectPrefix: `${options.natsStream.toLowerCase()}.events` } : {}),
-        })
+      ? await createNatsEventBus({ servers: options.natsUrl, logger, ...natsStreamOptions(options.natsStream) })
       : createMemoryEventBus({ logger });
     lifecycle.onStop('bus', () => bus.close());
 
@@ -92,6 +88,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 /** The development identity provider, with this gateway as its only client (a fresh secret per start). */
 async function startDevelopmentIssuer(options: SystemOptions, lifecycle: Lifecycle): Promise<OidcSettings> {
   const { gateway } = options;
+  const { startDevIdentityProvider } = await import('@snapcracks/dev-idp');
   const clientSecret = randomBytes(24).toString('base64url');
   const origins = [`http://localhost:${gateway.PORT}`, `http://127.0.0.1:${gateway.PORT}`];
   if (gateway.PUBLIC_URL) origins.push(new URL(gateway.PUBLIC_URL).origin);

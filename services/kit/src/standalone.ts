@@ -9,6 +9,7 @@ import { createNatsEventBus } from './bus/index.js';
 const standaloneSchema = baseConfigSchema.extend({
   DATABASE_URL: z.string().url(),
   NATS_URL: z.string().min(1),
+  NATS_STREAM: optionalString,
   // Separate processes must share one secret, so there is no generated development default here.
   IDENTITY_SECRET: z.string().min(32, 'at least 32 characters, the same in the gateway and every service'),
   GRPC_HOST: z.string().default('0.0.0.0'),
@@ -26,6 +27,11 @@ export function addressesFromEnv(env: Record<string, unknown>): Partial<Record<S
   return addresses;
 }
 
+/** Another stream gets subjects of its own too: JetStream streams may not share subjects. */
+export function natsStreamOptions(stream: string | undefined): { stream?: string; subjectPrefix?: string } {
+  return stream ? { stream, subjectPrefix: `${stream.toLowerCase()}.events` } : {};
+}
+
 /**
  * Runs one service as its own process (microservices mode): NATS JetStream and an external PostgreSQL are
  * required, migrations are NOT applied here (a separate job runs them once), SIGTERM drains and exits.
@@ -36,7 +42,7 @@ export async function runStandalone(module: ServiceModule): Promise<void> {
   const logger = createLogger(module.name, config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger);
   lifecycle.onStop('telemetry', () => telemetry.shutdown());
-  const bus = await createNatsEventBus({ servers: config.NATS_URL, logger });
+  const bus = await createNatsEventBus({ servers: config.NATS_URL, logger, ...natsStreamOptions(config.NATS_STREAM) });
   lifecycle.onStop('bus', () => bus.close());
   const platform: Platform = {
     nodeEnv: config.NODE_ENV,
