@@ -9,6 +9,8 @@ export const E2E_IDENTITY_SECRET = 'e'.repeat(40);
 export interface RunningProduct {
   url: string;
   output(): string;
+  /** Null while running. */
+  exitCode(): number | null;
   stop(): Promise<void>;
 }
 
@@ -16,10 +18,10 @@ export interface RunningProduct {
  * Starts the product as `pnpm start` does (one process, the built web app, the development identity
  * provider), on a fresh database of the machine's PostgreSQL and its own JetStream stream.
  */
-export async function startProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
+export async function startProduct(env: Record<string, string> = {}, port?: number): Promise<RunningProduct> {
   const database = await createTestDatabase('e2e');
   const stream = await createTestStream('e2e');
-  const port = await freePort();
+  port ??= await freePort();
   const url = `http://localhost:${port}`;
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', main], {
@@ -50,7 +52,14 @@ export async function startProduct(env: Record<string, string> = {}): Promise<Ru
     await cleanup();
     throw error;
   }
-  return { url, output: () => output, stop: cleanup };
+  return {
+    url,
+    output: () => output,
+    exitCode: () => child.exitCode,
+    async stop() {
+      await cleanup();
+    },
+  };
 }
 
 async function waitUntilReady(url: string, child: ChildProcess, output: () => string): Promise<void> {

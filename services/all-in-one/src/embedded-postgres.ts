@@ -21,6 +21,14 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   const password = (await readFile(passwordFile, 'utf8')).trim();
   const port = await freePort();
 
+  // The package rejects without a reason; the server's last words say why.
+  const recent: string[] = [];
+  const remember = (message: unknown) => {
+    const line = String(message).trim();
+    logger.debug({ postgres: line });
+    recent.push(line);
+    if (recent.length > 8) recent.shift();
+  };
   const server = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -29,15 +37,20 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     persistent: true,
     // initdb refuses to run as root; the package then runs it as a dedicated user.
     createPostgresUser: process.getuid?.() === 0,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
-    onLog: (message) => logger.debug({ postgres: String(message).trim() }),
-    onError: (message) => logger.debug({ postgres: String(message).trim() }),
+    // TCP on loopback only; no Unix socket, so nothing depends on /tmp being writable for the postgres user.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: remember,
+    onError: remember,
   });
   if (fresh) {
     logger.info({ databaseDir }, 'creating the embedded PostgreSQL database (first start only)');
     await server.initialise();
   }
-  await server.start();
+  try {
+    await server.start();
+  } catch (error) {
+    throw new Error(`The embedded PostgreSQL in ${databaseDir} did not start:\n${recent.join('\n')}`, { cause: error });
+  }
   const client = server.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   try {

@@ -17,6 +17,7 @@ import {
 import { loadGatewayConfig, runGatewayStandalone } from '@snapcracks/gateway';
 import { DATABASES, SERVICES } from './modules.js';
 import { startSystem } from './system.js';
+import { localSecret } from './local-secrets.js';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -49,13 +50,14 @@ async function migrateOnly(): Promise<void> {
 }
 
 async function runAllInOne(): Promise<void> {
+  if (config.NODE_ENV !== 'production') process.env.SESSION_SECRET ||= localSecret(config.DATA_DIR, 'SESSION_SECRET');
   const gateway = exitOnConfigError(() => loadGatewayConfig());
   const telemetry = startTelemetry('snapcracks');
   const logger = createLogger('snapcracks', config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger);
   lifecycle.stopOnSignals();
-  // Started by scripts/start.mjs with an IPC channel: if that launcher dies, stop instead of lingering.
-  process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  // Started by scripts/start.mjs with an IPC channel: if that launcher goes away, stop rather than linger.
+  process.once('disconnect', () => void lifecycle.stop().then(() => process.exit(0)));
   lifecycle.onStop('telemetry', () => telemetry.shutdown());
 
   const oidc = config.OIDC_ISSUER
