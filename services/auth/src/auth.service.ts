@@ -10,17 +10,9 @@ import {
   type Caller,
 } from '@snapcracks/kit';
 import { UserDeleted, UserUpdated } from '@snapcracks/proto/events/v1';
+import type { SignInRequest } from '@snapcracks/proto/auth/v1';
 import type { User, UserRepository } from './user.repository.js';
 import type { AuthConfig } from './config.js';
-
-export interface SignInClaims {
-  issuer: string;
-  subject: string;
-  email?: string | undefined;
-  firstName?: string | undefined;
-  lastName?: string | undefined;
-  profileImageUrl?: string | undefined;
-}
 
 export const displayNameSchema = z
   .string()
@@ -48,7 +40,7 @@ export class AuthService {
   ) {}
 
   /** First sign-in creates the account; later ones refresh what the provider owns (names, email, picture). */
-  async signIn(claims: SignInClaims): Promise<{ user: User; created: boolean }> {
+  async signIn(claims: SignInRequest): Promise<{ user: User; created: boolean }> {
     const oidcSubject = `${claims.issuer}|${claims.subject}`;
     const email = claims.email ? emailSchema.parse(claims.email) : undefined;
     const makeAdmin = email !== undefined && this.config.ADMIN_EMAILS.includes(email);

@@ -1,0 +1,85 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { applyMigrations, createLogger, createMemoryEventBus, createOutbox, createPrismaClient } from '@snapcracks/kit';
+import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
+import { PrismaClient } from './generated/prisma/client.js';
+import { AuthService } from './auth.service.js';
+import { UserRepository } from './user.repository.js';
+
+const logger = createLogger('test', 'silent');
+let database: TestDatabase;
+let prisma: PrismaClient;
+let service: AuthService;
+
+beforeAll(async () => {
+  database = await createTestDatabase('auth');
+  await applyMigrations({ databaseUrl: database.url, schema: 'auth', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)) });
+  prisma = createPrismaClient(PrismaClient, { databaseUrl: database.url, schema: 'auth' });
+  const outbox = createOutbox({ prisma, schema: 'auth', bus: createMemoryEventBus({ logger }), logger });
+  service = new AuthService(new UserRepository(prisma, outbox), { ADMIN_EMAILS: ['chief@example.com'] });
+});
+afterAll(async () => {
+  await prisma?.$disconnect();
+  await database?.drop();
+});
+beforeEach(async () => {
+  await prisma.$executeRawUnsafe('TRUNCATE auth.users, auth.outbox');
+});
+
+const claims = (subject: string, email?: string, firstName = 'Ada', lastName = 'Lovelace') => ({ issuer: 'https://idp.example', subject, email, firstName, lastName });
+const eventTypes = async () => (await prisma.outboxEvent.findMany({ orderBy: { createdAt: 'asc' } })).map((e) => e.type);
+
+describe('AuthService against PostgreSQL', () => {
+  it('creates the account at first sign-in and refreshes provider fields later, keeping what the user set', async () => {
+    const first = await service.signIn(claims('s1', 'Ada@Example.com'));
+    expect(first).toMatchObject({ created: true, user: { email: 'ada@example.com', isAdmin: false, isEnabled: true, hasAcceptedTerms: false } });
+    await service.updateProfile({ userId: first.user.id, isAdmin: false, hasAcceptedTerms: true }, '  Countess  ');
+    const second = await service.signIn(claims('s1', 'ada@example.com', 'Augusta', 'King'));
+    expect(second).toMatchObject({ created: false, user: { id: first.user.id, firstName: 'Augusta', lastName: 'King', displayName: 'Countess' } });
+    expect(await eventTypes()).toEqual(['auth.user.updated', 'auth.user.updated', 'auth.user.updated']);
+  });
+
+  it('makes ADMIN_EMAILS admins at sign-in and never demotes at sign-in', async () => {
+    const { user } = await service.signIn(claims('boss', 'chief@example.com'));
+    expect(user.isAdmin).toBe(true);
+    const other = await service.signIn(claims('promoted', 'someone@example.com'));
+    await service.updateUser({ userId: user.id, isAdmin: true, hasAcceptedTerms: true }, other.user.id, { isAdmin: true });
+    expect((await service.signIn(claims('promoted', 'someone@example.com'))).user.isAdmin).toBe(true);
+  });
+
+  it('refuses a sign-in whose email belongs to another account, changing nothing', async () => {
+    await service.signIn(claims('first', 'shared@example.com'));
+    await expect(service.signIn(claims('second', 'shared@example.com'))).rejects.toThrow(/already uses this email/);
+    expect(await prisma.user.count()).toBe(1);
+  });
+
+  it('records terms acceptance once, with its time', async () => {
+    const { user } = await service.signIn(claims('t', 't@example.com'));
+    const caller = { userId: user.id, isAdmin: false, hasAcceptedTerms: false };
+    const accepted = await service.acceptTerms(caller);
+    expect(accepted.hasAcceptedTerms).toBe(true);
+    expect(accepted.termsAcceptedAt).toBeInstanceOf(Date);
+    const again = await service.acceptTerms(caller);
+    expect(again.termsAcceptedAt).toEqual(accepted.termsAcceptedAt);
+  });
+
+  it('validates display names with the spec messages', async () => {
+    const { user } = await service.signIn(claims('d', 'd@example.com'));
+    const caller = { userId: user.id, isAdmin: false, hasAcceptedTerms: true };
+    await expect(service.updateProfile(caller, '   ')).rejects.toThrow('Display name is required');
+    await expect(service.updateProfile(caller, 'x'.repeat(51))).rejects.toThrow('Display name must be 50 characters or less');
+    expect((await service.updateProfile(caller, ` ${'y'.repeat(50)} `)).displayName).toBe('y'.repeat(50));
+  });
+
+  it('keeps admins from locking themselves out, from taking an email in use, and from deleting admins', async () => {
+    const { user: admin } = await service.signIn(claims('a', 'chief@example.com'));
+    const { user: member } = await service.signIn(claims('m', 'member@example.com'));
+    const asAdmin = { userId: admin.id, isAdmin: true, hasAcceptedTerms: true };
+    await expect(service.updateUser(asAdmin, admin.id, { isEnabled: false })).rejects.toThrow(/your own account/);
+    await expect(service.updateUser(asAdmin, member.id, { email: 'chief@example.com' })).rejects.toThrow(/already uses this email/);
+    await expect(service.deleteUser(admin.id)).rejects.toThrow('Admin accounts cannot be deleted');
+    await service.deleteUser(member.id);
+    expect(await prisma.user.findUnique({ where: { id: member.id } })).toBeNull();
+    expect((await eventTypes()).at(-1)).toBe('auth.user.deleted');
+  });
+});
