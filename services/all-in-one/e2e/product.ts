@@ -8,6 +8,7 @@ export const E2E_IDENTITY_SECRET = 'e'.repeat(40);
 
 export interface RunningProduct {
   url: string;
+  pid: number;
   output(): string;
   /** Null while running. */
   exitCode(): number | null;
@@ -54,6 +55,7 @@ export async function startProduct(env: Record<string, string> = {}, port?: numb
   }
   return {
     url,
+    pid: child.pid!,
     output: () => output,
     exitCode: () => child.exitCode,
     async stop() {

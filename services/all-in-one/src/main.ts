@@ -40,7 +40,12 @@ const standalone = SERVICES.find((s) => s.name === config.SERVICE);
 if (standalone) await runStandalone(standalone);
 else if (config.SERVICE === 'gateway') await runGatewayStandalone();
 else if (config.SERVICE === 'migrate') await migrateOnly();
-else await runAllInOne();
+else
+  await runAllInOne().catch((error: unknown) => {
+    // Start-up problems a person can fix get their message, not a stack trace.
+    process.stderr.write(`Snap Cracks could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  });
 
 async function migrateOnly(): Promise<void> {
   const logger = createLogger('migrate', config.LOG_LEVEL);
