@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { createPrismaClient, resolveSecret, type Platform, type RunningComponent } from '@snapcracks/kit';
 import { PrismaClient } from './generated/prisma/client.js';
 import { buildApp } from './app.js';
@@ -30,7 +31,8 @@ export async function startGateway(
   const users = new UserDirectory(clients);
   await users.listen(platform.bus);
   const sessionTtlMs = config.SESSION_TTL_HOURS * 3600 * 1000;
-  const sessionStore = new PrismaSessionStore(prisma, sessionTtlMs);
+  const sessionReader = new pg.Pool({ connectionString: platform.databaseUrl, max: 5 });
+  const sessionStore = new PrismaSessionStore(prisma, sessionReader, sessionTtlMs);
   let draining = false;
 
   const app = await buildApp({
@@ -66,6 +68,7 @@ export async function startGateway(
       await users.close();
       closeClients(clients);
       await prisma.$disconnect();
+      await sessionReader.end();
     },
   };
 }
