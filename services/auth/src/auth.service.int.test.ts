@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyMigrations, createLogger, createMemoryEventBus, createOutbox, createPrismaClient } from '@snapcracks/kit';
+import { applyMigrations, createLogger, createMemoryEventBus, createOutbox, openDatabase, type Database } from '@snapcracks/kit';
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
 import { AuthService } from './auth.service.js';
@@ -8,18 +8,20 @@ import { UserRepository } from './user.repository.js';
 
 const logger = createLogger('test', 'silent');
 let database: TestDatabase;
+let db: Database<PrismaClient>;
 let prisma: PrismaClient;
 let service: AuthService;
 
 beforeAll(async () => {
   database = await createTestDatabase('auth');
   await applyMigrations({ databaseUrl: database.url, schema: 'auth', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)) });
-  prisma = createPrismaClient(PrismaClient, { databaseUrl: database.url, schema: 'auth' });
+  db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'auth', logger });
+  prisma = db.prisma;
   const outbox = createOutbox({ prisma, schema: 'auth', bus: createMemoryEventBus({ logger }), logger });
   service = new AuthService(new UserRepository(prisma, outbox), { ADMIN_EMAILS: ['chief@example.com'] });
 });
 afterAll(async () => {
-  await prisma?.$disconnect();
+  await db?.close();
   await database?.drop();
 });
 beforeEach(async () => {

@@ -1,13 +1,36 @@
+import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
+import type { Logger } from './logger.js';
 
 /** Any generated Prisma client class (each service generates its own into its own package). */
-type PrismaClientClass<C> = new (options: { adapter: PrismaPg; log?: never[] }) => C;
+type PrismaClientClass<C> = new (options: { adapter: PrismaPg }) => C;
+
+export interface Database<C> {
+  prisma: C;
+  /** The connection pool under the Prisma client, for the rare hot query that skips Prisma's per-call cost. */
+  pool: pg.Pool;
+  close(): Promise<void>;
+}
 
 /**
- * Creates a service's Prisma client bound to its own Postgres schema, through the pg driver adapter.
- * `max` keeps many services in one all-in-one process from exhausting the server's connections.
+ * A component's Prisma client, bound to its own Postgres schema, over a pg pool this code owns: a
+ * connection the server drops while idle (a restart, a failover) is logged and replaced on next use,
+ * instead of crashing the process with an unhandled error. `max` keeps the many components of one
+ * all-in-one process from exhausting the server's connections.
  */
-export function createPrismaClient<C>(PrismaClient: PrismaClientClass<C>, options: { databaseUrl: string; schema: string; max?: number }): C {
-  const adapter = new PrismaPg({ connectionString: options.databaseUrl, max: options.max ?? 5 }, { schema: options.schema });
-  return new PrismaClient({ adapter });
+export function openDatabase<C extends { $disconnect(): Promise<void> }>(
+  PrismaClient: PrismaClientClass<C>,
+  options: { databaseUrl: string; schema: string; logger: Logger; max?: number },
+): Database<C> {
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.max ?? 5 });
+  pool.on('error', (error) => options.logger.warn({ err: error, schema: options.schema }, 'database connection lost'));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema: options.schema }) });
+  return {
+    prisma,
+    pool,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
 }

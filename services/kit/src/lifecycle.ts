@@ -40,7 +40,7 @@ export class Lifecycle {
     return this.stopping;
   }
 
-  /** SIGTERM or SIGINT stops cleanly and exits 0; a second signal exits at once. */
+  /** SIGTERM, SIGINT or SIGHUP (the terminal went away) stops cleanly and exits 0; a second signal exits at once. */
   stopOnSignals(exit: (code: number) => void = (code) => process.exit(code)): void {
     const onSignal = (signal: NodeJS.Signals) => {
       if (this.stopping) {
@@ -53,5 +53,6 @@ export class Lifecycle {
     };
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
+    process.on('SIGHUP', onSignal);
   }
 }

@@ -1,4 +1,5 @@
-import { createPrismaClient } from './db.js';
+import type { PrismaPg } from '@prisma/adapter-pg';
+import { openDatabase } from './db.js';
 import { GrpcServer } from './grpc/server.js';
 import { IdentitySigner } from './grpc/identity.js';
 import { createOutbox, type Outbox } from './outbox/index.js';
@@ -26,7 +27,7 @@ export interface ServiceSetup<P> {
 export function defineService<P extends Disconnectable>(spec: {
   name: ServiceName;
   dependsOn?: ServiceName[];
-  database: { schema: string; migrationsDir: string; PrismaClient: new (options: never) => P };
+  database: { schema: string; migrationsDir: string; PrismaClient: new (options: { adapter: PrismaPg }) => P };
   setup(context: ServiceSetup<P>): Promise<{ stop?(): Promise<void> } | void>;
 }): ServiceModule {
   const { name, database } = spec;
@@ -36,7 +37,8 @@ export function defineService<P extends Disconnectable>(spec: {
     database: { schema: database.schema, migrationsDir: database.migrationsDir },
     async start(platform, listen) {
       const logger = platform.logger.child({ component: name });
-      const prisma = createPrismaClient(database.PrismaClient as never, { databaseUrl: platform.databaseUrl, schema: database.schema }) as P;
+      const db = openDatabase(database.PrismaClient, { databaseUrl: platform.databaseUrl, schema: database.schema, logger });
+      const prisma = db.prisma;
       const outbox = createOutbox({ prisma: prisma as never, schema: database.schema, bus: platform.bus, logger });
       const server = new GrpcServer({ name, signer: new IdentitySigner(platform.identitySecret, name), logger });
       const extra = (await spec.setup({ platform, logger, server, prisma, outbox })) ?? {};
@@ -48,7 +50,7 @@ export function defineService<P extends Disconnectable>(spec: {
           await server.shutdown();
           await extra.stop?.();
           await outbox.stopRelay();
-          await prisma.$disconnect();
+          await db.close();
         },
       };
     },
