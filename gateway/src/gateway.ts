@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase, resolveSecret, type Platform, type RunningComponent } from '@snapcracks/kit';
 import { PrismaClient } from './generated/prisma/client.js';
 import { buildApp } from './app.js';
+import { requestLogFields } from './log-serializers.js';
 import { closeClients, createClients } from './clients.js';
 import { OidcRelyingParty, type OidcSettings } from './oidc.js';
 import { PrismaSessionStore } from './session-store.js';
@@ -24,7 +25,10 @@ export async function startGateway(
   config: GatewayConfig,
   options: { oidc: OidcSettings; viteRoot?: string },
 ): Promise<RunningComponent> {
-  const logger = platform.logger.child({ component: 'gateway' });
+  const logger = platform.logger.child(
+    { component: 'gateway' },
+    { serializers: { req: requestLogFields } },
+  );
   const database = openDatabase(PrismaClient, { databaseUrl: platform.databaseUrl, schema: gatewayDatabase.schema, logger, max: 10 });
   const { prisma } = database;
   const clients = createClients(platform);
