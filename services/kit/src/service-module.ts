@@ -2,19 +2,18 @@ import type { PrismaPg } from '@prisma/adapter-pg';
 import { openDatabase } from './db.js';
 import { GrpcServer } from './grpc/server.js';
 import { IdentitySigner } from './grpc/identity.js';
-import { createOutbox, type Outbox } from './outbox/index.js';
+import { createOutbox, type Outbox, type TransactionalSqlClient } from './outbox/index.js';
 import type { Platform, ServiceModule, ServiceName } from './component.js';
 import type { Logger } from './logger.js';
 
-interface Disconnectable {
-  $disconnect(): Promise<void>;
-}
+/** A generated Prisma client: the outbox writes through its transactions, and it disconnects at stop. */
+type ServicePrismaClient = TransactionalSqlClient & { $disconnect(): Promise<void> };
 
 export interface ServiceSetup<P> {
   platform: Platform;
   logger: Logger;
   server: GrpcServer;
-  /** Present when the service owns a database schema. */
+  /** The service's Prisma client, bound to its own schema. */
   prisma: P;
   outbox: Outbox;
 }
@@ -24,7 +23,7 @@ export interface ServiceSetup<P> {
  * its gRPC server with health and identity, and an orderly stop. A service only registers its handlers
  * and consumers in `setup`.
  */
-export function defineService<P extends Disconnectable>(spec: {
+export function defineService<P extends ServicePrismaClient>(spec: {
   name: ServiceName;
   dependsOn?: ServiceName[];
   database: { schema: string; migrationsDir: string; PrismaClient: new (options: { adapter: PrismaPg }) => P };
@@ -38,8 +37,8 @@ export function defineService<P extends Disconnectable>(spec: {
     async start(platform, listen) {
       const logger = platform.logger.child({ component: name });
       const db = openDatabase(database.PrismaClient, { databaseUrl: platform.databaseUrl, schema: database.schema, logger });
-      const prisma = db.prisma;
-      const outbox = createOutbox({ prisma: prisma as never, schema: database.schema, bus: platform.bus, logger });
+      const { prisma } = db;
+      const outbox = createOutbox({ prisma, schema: database.schema, bus: platform.bus, logger });
       const server = new GrpcServer({ name, signer: new IdentitySigner(platform.identitySecret, name), logger });
       const extra = (await spec.setup({ platform, logger, server, prisma, outbox })) ?? {};
       outbox.startRelay();
