@@ -23,7 +23,7 @@ export async function runGatewayStandalone(): Promise<void> {
   const bus = await createNatsEventBus({ servers: required.NATS_URL, logger, ...natsStreamOptions(required.NATS_STREAM) });
   lifecycle.onStop('bus', () => bus.close());
   const gateway = await startGateway(
-    { nodeEnv: config.NODE_ENV, logger, bus, databaseUrl: required.DATABASE_URL, identitySecret: required.IDENTITY_SECRET, addresses: addressesFromEnv(process.env) },
+    { nodeEnv: config.NODE_ENV, logger, bus, databaseUrl: required.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '/data', identitySecret: required.IDENTITY_SECRET, addresses: addressesFromEnv(process.env) },
     config,
     { oidc: { issuer: required.OIDC_ISSUER, clientId: config.OIDC_CLIENT_ID, clientSecret: required.OIDC_CLIENT_SECRET, allowInsecure: false } },
   );

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   Lifecycle,
   applyMigrations,
@@ -66,14 +68,19 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       logger,
       bus,
       databaseUrl,
+      dataDir: options.dataDir,
       identitySecret: resolveSecret('IDENTITY_SECRET', options.identitySecret, options.nodeEnv),
       addresses: {},
     };
+    const services = [];
     for (const service of startOrder(SERVICES)) {
       const running = await service.start(platform, { host: '127.0.0.1', port: 0 });
       platform.addresses[service.name] = `127.0.0.1:${running.port}`;
       lifecycle.onStop(service.name, () => running.stop());
+      services.push(running);
     }
+    // Every consumer has subscribed: events may flow now.
+    for (const running of services) running.activate?.();
 
     const oidc = options.oidc ?? (await startDevelopmentIssuer(options, lifecycle));
     const gateway = await startGateway(platform, gatewayConfig, { oidc, ...(options.viteRoot ? { viteRoot: options.viteRoot } : {}) });
@@ -85,25 +92,63 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
   }
 }
 
-/** The development identity provider, with this gateway as its only client (a fresh secret per start). */
+/**
+ * The development identity provider, with this gateway as its only client (a fresh secret per start).
+ * Accounts are keyed on `issuer|subject` and the issuer holds the port, so the port is remembered in the data
+ * directory (`dev-idp.port`) and taken again at the next start when it is free; DEV_IDP_PORT, when set, wins.
+ * When the issuer changes all the same, the auth service finds each account again by its verified email.
+ */
 async function startDevelopmentIssuer(options: SystemOptions, lifecycle: Lifecycle): Promise<OidcSettings> {
   const { gateway } = options;
+  const logger = options.logger.child({ component: 'dev-idp' });
   const { startDevIdentityProvider } = await import('@snapcracks/dev-idp');
   const clientSecret = randomBytes(24).toString('base64url');
   const origins = [`http://localhost:${gateway.PORT}`, `http://127.0.0.1:${gateway.PORT}`];
   if (gateway.PUBLIC_URL) origins.push(new URL(gateway.PUBLIC_URL).origin);
-  const idp = await startDevIdentityProvider({
-    port: options.devIdpPort ?? 0,
-    clients: [
-      {
-        clientId: gateway.OIDC_CLIENT_ID,
-        clientSecret,
-        redirectUris: origins.map((o) => `${o}/api/callback`),
-        postLogoutRedirectUris: origins.map((o) => `${o}/`),
-      },
-    ],
-    logger: options.logger.child({ component: 'dev-idp' }),
-  });
+  const start = (port: number) =>
+    startDevIdentityProvider({
+      port,
+      clients: [
+        {
+          clientId: gateway.OIDC_CLIENT_ID,
+          clientSecret,
+          redirectUris: origins.map((o) => `${o}/api/callback`),
+          postLogoutRedirectUris: origins.map((o) => `${o}/`),
+        },
+      ],
+      logger,
+    });
+
+  const portFile = join(options.dataDir, 'dev-idp.port');
+  let remembered: number | undefined;
+  try {
+    const port = Number(readFileSync(portFile, 'utf8').trim());
+    if (Number.isInteger(port) && port > 0 && port < 65536) remembered = port;
+  } catch {
+    // First start on this data directory: any free port will do, and is remembered below.
+  }
+  const idp = options.devIdpPort
+    ? await start(options.devIdpPort)
+    : remembered === undefined
+      ? await start(0)
+      : await start(remembered).catch((error: unknown) => {
+          if ((error as NodeJS.ErrnoException | null)?.code !== 'EADDRINUSE') throw error;
+          logger.warn(
+            { port: remembered },
+            'the development identity provider cannot take its previous port, so its issuer changes; accounts are found again by their verified email',
+          );
+          return start(0);
+        });
   lifecycle.onStop('development identity provider', () => idp.close());
+
+  const port = new URL(idp.issuer).port;
+  if (String(remembered) !== port) {
+    try {
+      mkdirSync(options.dataDir, { recursive: true });
+      writeFileSync(portFile, `${port}\n`);
+    } catch (error) {
+      logger.warn({ err: error, file: portFile }, 'cannot remember the development identity provider port; its issuer will change at the next start');
+    }
+  }
   return { issuer: idp.issuer, clientId: gateway.OIDC_CLIENT_ID, clientSecret, allowInsecure: true };
 }

@@ -10,6 +10,8 @@ export interface Platform {
   logger: Logger;
   bus: EventBus;
   databaseUrl: string;
+  /** Where this process may keep files (local blobs); a persistent volume in Kubernetes. */
+  dataDir: string;
   identitySecret: string;
   /** host:port of each peer service. */
   addresses: Partial<Record<ServiceName, string>>;
@@ -18,6 +20,12 @@ export interface Platform {
 export interface RunningComponent {
   /** The port it listens on (useful when it was started on port 0). */
   port: number;
+  /**
+   * Starts its background work (the outbox relay). Separate from start so that, in one process, every
+   * service has subscribed to the bus before any publishes: the in-process bus counts an event delivered
+   * once the subscribers that exist have handled it.
+   */
+  activate?(): void;
   stop(): Promise<void>;
 }
 

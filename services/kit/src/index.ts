@@ -12,6 +12,7 @@ export * from './grpc/unimplemented.js';
 export * from './grpc/identity.js';
 export * from './grpc/server.js';
 export * from './grpc/client.js';
+export * from './grpc/streams.js';
 export * from './grpc/authorize.js';
 export * from './bus/index.js';
 export * from './outbox/index.js';

@@ -1,8 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Logger } from './logger.js';
+
+/** The kit's own migrations (the outbox and processed-events tables), applied to every component's schema. */
+const KIT_MIGRATIONS_DIR = fileURLToPath(new URL('../migrations', import.meta.url));
+const KIT_PREFIX = 'kit:';
 
 /**
  * Applies a service's committed Prisma migrations (`prisma/migrations/<timestamp>_<name>/migration.sql`)
@@ -12,6 +17,8 @@ import type { Logger } from './logger.js';
  * Each migration runs in its own transaction with `search_path` set to the service's schema, under an
  * advisory lock so that concurrent starts (several replicas, a migration job) apply it exactly once.
  * An applied migration whose file changed afterwards stops the run: history is never rewritten silently.
+ * After the component's own migrations come the kit's (recorded as `kit:<name>`), so every schema has the
+ * kit's tables in their current shape.
  */
 export async function applyMigrations(options: {
   databaseUrl: string;
@@ -20,7 +27,7 @@ export async function applyMigrations(options: {
   logger?: Logger;
 }): Promise<{ applied: string[] }> {
   const { databaseUrl, schema, migrationsDir, logger } = options;
-  const migrations = await readMigrations(migrationsDir);
+  const migrations = [...(await readMigrations(migrationsDir)), ...(await readMigrations(KIT_MIGRATIONS_DIR, KIT_PREFIX))];
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const applied: string[] = [];
@@ -67,13 +74,13 @@ interface Migration {
   checksum: string;
 }
 
-async function readMigrations(dir: string): Promise<Migration[]> {
+async function readMigrations(dir: string, prefix = ''): Promise<Migration[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(join(dir, name, 'migration.sql'), 'utf8');
-      return { name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+      return { name: prefix + name, sql, checksum: createHash('sha256').update(sql).digest('hex') };
     }),
   );
 }

@@ -1,13 +1,25 @@
+import type * as grpc from '@grpc/grpc-js';
 import type { PrismaPg } from '@prisma/adapter-pg';
 import { openDatabase } from './db.js';
 import { GrpcServer } from './grpc/server.js';
 import { IdentitySigner } from './grpc/identity.js';
-import { createOutbox, type Outbox, type TransactionalSqlClient } from './outbox/index.js';
-import type { Platform, ServiceModule, ServiceName } from './component.js';
+import { createServiceClient, type ServiceClient } from './grpc/client.js';
+import { createOutbox, consumeIdempotently, type Outbox, type SqlClient, type TransactionalClient, type TransactionalSqlClient } from './outbox/index.js';
+import { decodeEventOfType, type DecodedEvent, type EventType } from './bus/event-types.js';
+import type { Subscription } from './bus/event-bus.js';
+import { peerAddress, type Platform, type ServiceModule, type ServiceName } from './component.js';
 import type { Logger } from './logger.js';
 
 /** A generated Prisma client: the outbox writes through its transactions, and it disconnects at stop. */
 type ServicePrismaClient = TransactionalSqlClient & { $disconnect(): Promise<void> };
+
+/** A ts-proto grpc-js client class, e.g. StorageServiceClient. */
+type GeneratedClientClass<C extends grpc.Client> = (new (address: string, credentials: grpc.ChannelCredentials, options?: Partial<grpc.ClientOptions>) => C) & {
+  service: grpc.ServiceDefinition;
+};
+
+/** The transaction client a Prisma client hands its `$transaction` callback. */
+type TransactionOf<P> = P extends TransactionalClient<infer Tx> ? Tx : SqlClient;
 
 export interface ServiceSetup<P> {
   platform: Platform;
@@ -16,39 +28,86 @@ export interface ServiceSetup<P> {
   /** The service's Prisma client, bound to its own schema. */
   prisma: P;
   outbox: Outbox;
+  /**
+   * A client for a peer named in `dependsOn`, e.g. `connect('storage', StorageServiceClient)`: deadlines, trace
+   * context and this service's signed identity on every call; closed when the service stops.
+   */
+  connect<C extends grpc.Client>(peer: ServiceName, Client: GeneratedClientClass<C>): ServiceClient<C>;
+  /**
+   * Reacts to events of `types`. Each event is handled once by this consumer however often the bus delivers
+   * it: `handle` runs in a transaction that also records the event id, so a redelivery changes nothing.
+   * Throwing makes the bus deliver it again later. Every replica subscribes under one durable name, so an
+   * event is handled by one of them.
+   */
+  consume<T extends EventType>(name: string, types: readonly T[], handle: (event: DecodedEvent<T>, tx: TransactionOf<P>) => Promise<void>): void;
 }
 
 /**
  * The one place a service's process wiring lives: its Prisma client on its own schema, its outbox relay,
- * its gRPC server with health and identity, and an orderly stop. A service only registers its handlers
- * and consumers in `setup`.
+ * its clients for the peers it calls, its event consumers, its gRPC server with health and identity, and an
+ * orderly stop. A service only registers its handlers and consumers in `setup`.
  */
 export function defineService<P extends ServicePrismaClient>(spec: {
   name: ServiceName;
+  /** The peers it calls; they start first in one process. */
   dependsOn?: ServiceName[];
   database: { schema: string; migrationsDir: string; PrismaClient: new (options: { adapter: PrismaPg }) => P };
   setup(context: ServiceSetup<P>): Promise<{ stop?(): Promise<void> } | void>;
 }): ServiceModule {
   const { name, database } = spec;
+  const dependsOn = spec.dependsOn ?? [];
   return {
     name,
-    dependsOn: spec.dependsOn ?? [],
+    dependsOn,
     database: { schema: database.schema, migrationsDir: database.migrationsDir },
     async start(platform, listen) {
       const logger = platform.logger.child({ component: name });
       const db = openDatabase(database.PrismaClient, { databaseUrl: platform.databaseUrl, schema: database.schema, logger });
       const { prisma } = db;
       const outbox = createOutbox({ prisma, schema: database.schema, bus: platform.bus, logger });
-      const server = new GrpcServer({ name, signer: new IdentitySigner(platform.identitySecret, name), logger });
-      const extra = (await spec.setup({ platform, logger, server, prisma, outbox })) ?? {};
-      outbox.startRelay();
+      const signer = new IdentitySigner(platform.identitySecret, name);
+      const server = new GrpcServer({ name, signer, logger });
+      const clients: ServiceClient<grpc.Client>[] = [];
+      const connect = <C extends grpc.Client>(peer: ServiceName, Client: GeneratedClientClass<C>): ServiceClient<C> => {
+        if (!dependsOn.includes(peer)) throw new Error(`${name}: add "${peer}" to dependsOn before connecting to it`);
+        const client = createServiceClient(Client, peerAddress(platform, peer), { signer });
+        clients.push(client as unknown as ServiceClient<grpc.Client>);
+        return client;
+      };
+
+      const consumers: { name: string; types: readonly EventType[]; handle: (event: DecodedEvent, tx: TransactionOf<P>) => Promise<void> }[] = [];
+      const consume: ServiceSetup<P>['consume'] = (consumer, types, handle) => {
+        consumers.push({ name: consumer, types, handle: handle as (event: DecodedEvent, tx: TransactionOf<P>) => Promise<void> });
+      };
+
+      const extra = (await spec.setup({ platform, logger, server, prisma, outbox, connect, consume })) ?? {};
+      const subscriptions: Subscription[] = [];
+      for (const consumer of consumers) {
+        const consumerName = `${name}.${consumer.name}`;
+        subscriptions.push(
+          await platform.bus.subscribe(
+            (envelope) =>
+              consumeIdempotently({
+                prisma: prisma as unknown as TransactionalClient<TransactionOf<P>>,
+                schema: database.schema,
+                consumer: consumerName,
+                event: envelope,
+                handle: (tx) => consumer.handle(decodeEventOfType(envelope, consumer.types), tx),
+              }).then(() => undefined),
+            { durable: `${name}-${consumer.name}`, types: [...consumer.types] },
+          ),
+        );
+      }
       const port = await server.start(listen.host, listen.port);
       return {
         port,
+        activate: () => outbox.startRelay(),
         async stop() {
           await server.shutdown();
+          await Promise.all(subscriptions.map((subscription) => subscription.close()));
           await extra.stop?.();
           await outbox.stopRelay();
+          for (const client of clients) client.close();
           await db.close();
         },
       };

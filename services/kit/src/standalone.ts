@@ -14,6 +14,7 @@ const standaloneSchema = baseConfigSchema.extend({
   IDENTITY_SECRET: z.string().min(32, 'at least 32 characters, the same in the gateway and every service'),
   GRPC_HOST: z.string().default('0.0.0.0'),
   GRPC_PORT: port(50051),
+  DATA_DIR: z.string().default('/data'),
   ...Object.fromEntries(SERVICE_NAMES.map((name) => [`${name.toUpperCase()}_SERVICE_ADDR`, optionalString])),
 });
 
@@ -49,10 +50,12 @@ export async function runStandalone(module: ServiceModule): Promise<void> {
     logger,
     bus,
     databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
     identitySecret: config.IDENTITY_SECRET,
     addresses: addressesFromEnv(config),
   };
   const running = await module.start(platform, { host: config.GRPC_HOST, port: config.GRPC_PORT });
+  running.activate?.();
   lifecycle.onStop(module.name, () => running.stop());
   lifecycle.stopOnSignals();
   logger.info({ port: running.port }, `${module.name} service listening`);

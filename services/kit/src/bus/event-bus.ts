@@ -31,7 +31,13 @@ export interface Subscription {
  * never directly from a request handler, so a change and its event commit together.
  */
 export interface EventBus {
+  /**
+   * Resolves once the event is safe: stored in the stream (NATS), or handled by every durable subscriber (in
+   * process, where nothing outlives the process). The outbox marks an event published only then.
+   */
   publish(event: Envelope): Promise<void>;
+  /** True for a bus that lives and dies with this process: no other process shares its work. */
+  readonly inProcess?: boolean;
   subscribe(handler: EventHandler, options: SubscribeOptions): Promise<Subscription>;
   close(): Promise<void>;
 }

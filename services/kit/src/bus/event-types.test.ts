@@ -44,7 +44,7 @@ describe('makeEvent and decodeEvent', () => {
       /do not carry the payload/,
     );
     // Structurally compatible codecs get past the compiler, but not past the registry.
-    expect(() => makeEvent('photo.photo.updated', PhotoUploaded, { photoId: 1, userId: 'u' }, { source: 'photo' })).toThrow(
+    expect(() => makeEvent('photo.photo.updated', PhotoUploaded, { photo: { photoId: 1, userId: 'u', filename: 'f', status: 1, version: 1 } }, { source: 'photo' })).toThrow(
       /do not carry the payload/,
     );
     const event = makeEvent('auth.user.deleted', UserDeleted, { userId: 'u1' }, { source: 'auth' });

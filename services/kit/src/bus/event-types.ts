@@ -70,6 +70,18 @@ export function makeEvent<T extends EventType>(
   };
 }
 
+/** A delivered event with its payload decoded; `type` tells which payload it is. */
+export type DecodedEvent<T extends EventType = EventType> = T extends EventType
+  ? { type: T; id: string; occurredAt: Date | undefined; source: string; payload: EventPayload<T> }
+  : never;
+
+/** Decodes the payload of an event of a known type; throws for an unknown one. */
+export function decodeEventOfType<T extends EventType>(event: Envelope, types: readonly T[]): DecodedEvent<T> {
+  if (!(types as readonly string[]).includes(event.type)) throw new Error(`Unexpected event type "${event.type}"`);
+  const codec = payloadCodecs[event.type as T] as unknown as MessageCodec<EventPayload<T>>;
+  return { type: event.type, id: event.id, occurredAt: event.occurredAt, source: event.source, payload: codec.decode(event.payload) } as DecodedEvent<T>;
+}
+
 /** The payload of a delivered event, e.g. `decodeEvent(event, UserUpdated)`; throws if the event's type carries another message. */
 export function decodeEvent<P>(event: Envelope, codec: MessageCodec<P>): P {
   assertCodecOf(event.type, codec);

@@ -6,7 +6,7 @@ import { makeEvent } from './event-types.js';
 import { createMemoryEventBus } from './memory-event-bus.js';
 
 const voteCast = (photoId: number) => makeEvent('vote.vote.cast', VoteCast, { photoId, userId: 'u1', rating: 5 }, { source: 'vote' });
-const photoUpdated = (photoId: number) => makeEvent('photo.photo.updated', PhotoUpdated, { photoId, userId: 'u1' }, { source: 'photo' });
+const photoUpdated = (photoId: number) => makeEvent('photo.photo.updated', PhotoUpdated, { photo: { photoId, userId: 'u1', filename: 'f', status: 1, version: 1 } }, { source: 'photo' });
 
 function recorder() {
   const events: Envelope[] = [];
@@ -22,14 +22,35 @@ describe('memory event bus', () => {
   const newBus = () => (bus = createMemoryEventBus({ logger, retry: { initialDelayMs: 5, maxDelayMs: 20, maxDeliveries: 4 } }));
   afterEach(() => bus.close());
 
-  it('delivers after publish returns, never inside it', async () => {
+  it('delivers outside the publisher\'s call, and resolves publish once every durable subscriber handled the event', async () => {
     newBus();
     const { events, handler } = recorder();
     await bus.subscribe(handler, { durable: 'stats', types: ['vote.vote.cast'] });
     const event = voteCast(1);
-    await bus.publish(event);
+    const published = bus.publish(event);
     expect(events).toEqual([]);
-    await vi.waitFor(() => expect(events).toEqual([event]));
+    await published;
+    expect(events).toEqual([event]);
+  });
+
+  it('keeps publish waiting while a durable subscriber fails, and rejects it when the bus closes first', async () => {
+    newBus();
+    await bus.subscribe(
+      async () => {
+        throw new Error('down');
+      },
+      { durable: 'stats', types: ['vote.vote.cast'] },
+    );
+    const published = bus.publish(voteCast(1));
+    let settled = false;
+    published.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await vi.waitFor(() => expect(records.some((r) => r.msg === 'event handler failed; will redeliver')).toBe(true));
+    expect(settled).toBe(false);
+    await bus.close();
+    await expect(published).rejects.toThrow('closed before the event was handled');
   });
 
   it('shares the events of a durable name between its subscribers, each event once', async () => {
@@ -120,10 +141,11 @@ describe('memory event bus', () => {
 
     await subscription.close();
     const whileAway = voteCast(2);
-    await bus.publish(whileAway);
+    const published = bus.publish(whileAway);
     const second = recorder();
     await bus.subscribe(second.handler, { durable: 'stats', types: ['vote.vote.cast'] });
-    await vi.waitFor(() => expect(second.events).toEqual([whileAway]));
+    await published;
+    expect(second.events).toEqual([whileAway]);
   });
 
   it('drops a repeated event id', async () => {

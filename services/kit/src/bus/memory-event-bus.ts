@@ -21,6 +21,8 @@ interface Delivery {
   event: Envelope;
   /** Failed deliveries so far. */
   failures: number;
+  /** Settles the publisher's wait: handled (or given up on), or the bus closed first. */
+  done(error?: Error): void;
 }
 
 interface Member {
@@ -35,7 +37,7 @@ interface Member {
 class DeliveryGroup {
   private readonly queue: Delivery[] = [];
   private readonly members: Member[] = [];
-  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  private readonly retryTimers = new Map<NodeJS.Timeout, Delivery>();
   private nextMember = 0;
   private dispatchScheduled = false;
 
@@ -45,9 +47,12 @@ class DeliveryGroup {
     private readonly logger: Logger,
   ) {}
 
-  enqueue(event: Envelope): void {
-    this.queue.push({ event, failures: 0 });
-    this.scheduleDispatch();
+  /** Resolves once a member has handled the event, or once it was given up on after the last delivery. */
+  enqueue(event: Envelope): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ event, failures: 0, done: (error) => (error ? reject(error) : resolve()) });
+      this.scheduleDispatch();
+    });
   }
 
   join(handler: EventHandler): Member {
@@ -64,11 +69,12 @@ class DeliveryGroup {
     await member.inFlight;
   }
 
-  /** Drops pending retries and waits for the handlers still running. */
+  /** Drops pending retries and waits for the handlers still running; what was not handled stays unpublished in its outbox. */
   async close(): Promise<void> {
-    for (const timer of this.retryTimers) clearTimeout(timer);
+    for (const timer of this.retryTimers.keys()) clearTimeout(timer);
+    for (const delivery of this.retryTimers.values()) delivery.done(new Error('The event bus closed before the event was handled'));
     this.retryTimers.clear();
-    this.queue.length = 0;
+    for (const delivery of this.queue.splice(0)) delivery.done(new Error('The event bus closed before the event was handled'));
     await Promise.all(this.members.map((member) => member.inFlight));
   }
 
@@ -83,7 +89,10 @@ class DeliveryGroup {
   }
 
   private dispatch(): void {
-    for (let member = this.idleMember(); member && this.queue.length > 0; member = this.idleMember()) {
+    // The queue is checked first: asking for an idle member moves the round robin on.
+    while (this.queue.length > 0) {
+      const member = this.idleMember();
+      if (!member) return;
       const delivery = this.queue.shift()!;
       member.inFlight = this.deliver(member, delivery).finally(() => {
         member.inFlight = undefined;
@@ -107,11 +116,13 @@ class DeliveryGroup {
   private async deliver(member: Member, delivery: Delivery): Promise<void> {
     try {
       await handleInEventContext(delivery.event, member.handler);
+      delivery.done();
     } catch (error) {
       delivery.failures += 1;
       const log = { err: error, eventId: delivery.event.id, type: delivery.event.type, deliveries: delivery.failures };
       if (delivery.failures >= this.retry.maxDeliveries) {
         this.logger.error(log, 'event handler failed on every delivery; event dropped');
+        delivery.done();
         return;
       }
       const delayMs = backoffDelayMs(delivery.failures, this.retry);
@@ -121,7 +132,7 @@ class DeliveryGroup {
         this.queue.unshift(delivery);
         this.dispatch();
       }, delayMs);
-      this.retryTimers.add(timer);
+      this.retryTimers.set(timer, delivery);
     }
   }
 }
@@ -135,8 +146,8 @@ export function createMemoryEventBus(options: MemoryEventBusOptions = {}): Event
   const logger = options.logger ?? createLogger('memory-event-bus');
   const retry = { ...defaultRetryPolicy, ...options.retry };
   const historyMs = options.historyMs ?? 10 * 60_000;
-  /** Recently published events by id, oldest first. */
-  const history = new Map<string, { event: Envelope; publishedAt: number }>();
+  /** Recently published events by id, oldest first, with the publisher's wait for their durable deliveries. */
+  const history = new Map<string, { event: Envelope; publishedAt: number; delivered: Promise<void> }>();
   const durableGroups = new Map<string, DeliveryGroup>();
   const ephemeralGroups = new Set<DeliveryGroup>();
   let closed = false;
@@ -153,7 +164,8 @@ export function createMemoryEventBus(options: MemoryEventBusOptions = {}): Event
     let group = durableGroups.get(key);
     if (!group) {
       group = new DeliveryGroup(pattern, retry, logger);
-      for (const { event } of history.values()) if (matchesEventType(pattern, event.type)) group.enqueue(event);
+      // Nobody waits for these: the publisher counted the subscribers there were when it published.
+      for (const { event } of history.values()) if (matchesEventType(pattern, event.type)) group.enqueue(event).catch(() => undefined);
       durableGroups.set(key, group);
     }
     return group;
@@ -166,15 +178,18 @@ export function createMemoryEventBus(options: MemoryEventBusOptions = {}): Event
   }
 
   return {
+    inProcess: true,
     async publish(event) {
       if (closed) throw new Error('The event bus is closed');
       const now = Date.now();
       forgetOldEvents(now);
-      if (history.has(event.id)) return;
-      history.set(event.id, { event, publishedAt: now });
-      for (const group of [...durableGroups.values(), ...ephemeralGroups]) {
-        if (matchesEventType(group.pattern, event.type)) group.enqueue(event);
-      }
+      const known = history.get(event.id);
+      if (known) return known.delivered;
+      for (const group of ephemeralGroups) if (matchesEventType(group.pattern, event.type)) group.enqueue(event).catch(() => undefined);
+      const durable = [...durableGroups.values()].filter((group) => matchesEventType(group.pattern, event.type));
+      const delivered = Promise.all(durable.map((group) => group.enqueue(event))).then(() => undefined);
+      history.set(event.id, { event, publishedAt: now, delivered });
+      return delivered;
     },
 
     async subscribe(handler: EventHandler, { durable, types }: SubscribeOptions): Promise<Subscription> {

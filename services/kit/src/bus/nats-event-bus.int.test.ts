@@ -81,7 +81,7 @@ describe('NATS event bus', () => {
     const bus = await newBus();
     const early = voteCast(1);
     await bus.publish(early);
-    await bus.publish(makeEvent('photo.photo.updated', PhotoUpdated, { photoId: 1, userId: 'u1' }, { source: 'photo' }));
+    await bus.publish(makeEvent('photo.photo.updated', PhotoUpdated, { photo: { photoId: 1, userId: 'u1', filename: 'f', status: 1, version: 1 } }, { source: 'photo' }));
     const { events, handler } = recorder();
     await bus.subscribe(handler, { durable: 'stats', types: ['vote.>'] });
     await vi.waitFor(() => expect(events).toEqual([early]), eventually);

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import * as grpc from '@grpc/grpc-js';
 import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import type { Caller, IdentitySigner } from './identity.js';
@@ -21,12 +22,49 @@ type UnaryMethod<F> = F extends (
 /** The unary methods of a ts-proto grpc-js client, as promise-returning functions. */
 export type PromiseClient<C> = { [K in keyof C as UnaryMethod<C[K]> extends never ? never : K]: UnaryMethod<C[K]> };
 
+// ts-proto's last overload of a client-streaming method is (metadata, options, callback).
+type ClientStreamTypes<F> = F extends (
+  metadata: grpc.Metadata,
+  options: Partial<grpc.CallOptions>,
+  callback: (error: grpc.ServiceError | null, response: infer Res) => void,
+) => grpc.ClientWritableStream<infer Req>
+  ? { request: Req; response: Res }
+  : never;
+// …and of a server-streaming method (request, metadata?, options?).
+type ServerStreamTypes<F> = F extends (request: infer Req, metadata?: grpc.Metadata, options?: Partial<grpc.CallOptions>) => grpc.ClientReadableStream<infer Res>
+  ? { request: Req; response: Res }
+  : never;
+
+type ClientStreamingMethods<C> = { [K in keyof C as ClientStreamTypes<C[K]> extends never ? never : K]: ClientStreamTypes<C[K]> };
+type ServerStreamingMethods<C> = { [K in keyof C as ServerStreamTypes<C[K]> extends never ? never : K]: ServerStreamTypes<C[K]> };
+
+/** An open client-streaming call: send messages (waiting while the server is slower), then finish for the answer. */
+export interface OutgoingStream<Req, Res> {
+  /** Resolves when the message is accepted; rejects at once if the call already failed. */
+  send(message: Req): Promise<void>;
+  /** Ends the stream and waits for the server's answer. */
+  finish(): Promise<Res>;
+  /** Gives up: the server sees a cancelled call. */
+  cancel(): void;
+}
+
 type GeneratedClientConstructor<C extends grpc.Client> = (new (address: string, credentials: grpc.ChannelCredentials, options?: Partial<grpc.ClientOptions>) => C) & {
   service: grpc.ServiceDefinition;
 };
 
 export interface ServiceClient<C extends grpc.Client> {
   call: PromiseClient<C>;
+  /** Opens a client-streaming call, e.g. `clientStream('storeImage', { caller })`. */
+  clientStream<K extends keyof ClientStreamingMethods<C>>(
+    method: K,
+    options: CallOptions,
+  ): OutgoingStream<ClientStreamingMethods<C>[K]['request'], ClientStreamingMethods<C>[K]['response']>;
+  /** Makes a server-streaming call; iterate the answer's messages. Breaking out of the loop cancels the call. */
+  serverStream<K extends keyof ServerStreamingMethods<C>>(
+    method: K,
+    request: ServerStreamingMethods<C>[K]['request'],
+    options: CallOptions,
+  ): AsyncIterable<ServerStreamingMethods<C>[K]['response']>;
   /** The generated client, for streaming calls; pass `metadata(caller)` and a deadline yourself. */
   raw: C;
   metadata(caller: Caller | null): grpc.Metadata;
@@ -76,5 +114,56 @@ export function createServiceClient<C extends grpc.Client>(
         }).finally(() => span.end()),
       );
   }
-  return { call: call as unknown as PromiseClient<C>, raw, metadata, deadline, close: () => raw.close() };
+  const method = (name: PropertyKey) => (raw as unknown as Record<PropertyKey, (...args: unknown[]) => unknown>)[name]!.bind(raw);
+
+  function clientStream(name: PropertyKey, opts: CallOptions): OutgoingStream<unknown, unknown> {
+    let settled: { error: unknown } | undefined;
+    let stream!: grpc.ClientWritableStream<unknown>;
+    const answer = new Promise<unknown>((resolve, reject) => {
+      stream = method(name)(metadata(opts.caller), { deadline: deadline(opts.deadlineMs) }, (error: grpc.ServiceError | null, response: unknown) => {
+        settled = { error };
+        if (error) reject(error);
+        else resolve(response);
+      }) as grpc.ClientWritableStream<unknown>;
+    });
+    // The answer may come (as a refusal) before we finish sending; nobody may be awaiting it yet.
+    answer.catch(() => undefined);
+    return {
+      async send(message) {
+        if (settled?.error) throw settled.error;
+        if (stream.write(message)) return;
+        // Waits for room, but not past the server's answer: a refusal ends the wait.
+        await Promise.race([once(stream, 'drain'), answer.then(() => undefined)]);
+        if (settled?.error) throw settled.error;
+      },
+      finish() {
+        stream.end();
+        return answer;
+      },
+      cancel() {
+        stream.cancel();
+      },
+    };
+  }
+
+  async function* serverStream(name: PropertyKey, request: unknown, opts: CallOptions): AsyncIterable<unknown> {
+    const stream = method(name)(request, metadata(opts.caller), { deadline: deadline(opts.deadlineMs) }) as grpc.ClientReadableStream<unknown>;
+    let complete = false;
+    try {
+      for await (const message of stream) yield message;
+      complete = true;
+    } finally {
+      if (!complete) stream.cancel();
+    }
+  }
+
+  return {
+    call: call as unknown as PromiseClient<C>,
+    clientStream: clientStream as ServiceClient<C>['clientStream'],
+    serverStream: serverStream as ServiceClient<C>['serverStream'],
+    raw,
+    metadata,
+    deadline,
+    close: () => raw.close(),
+  };
 }

@@ -2,19 +2,27 @@ import { Envelope } from '@snapcracks/proto/events/v1';
 import type { Logger } from '../logger.js';
 import type { EventBus } from '../bus/event-bus.js';
 import { backoffDelayMs, type Backoff } from '../bus/retry-policy.js';
-import type { OutboxTable } from './outbox-table.js';
+import type { OutboxTable, UnpublishedRow } from './outbox-table.js';
 import type { TransactionalSqlClient } from './sql-client.js';
 
 export interface OutboxRelayOptions {
-  /** Rows published per transaction. */
+  /** Rows claimed per statement. */
   batchSize?: number;
+  /** Rows being published at once; more wait until some are done. */
+  maxInFlight?: number;
   /** How often the outbox is checked when nobody nudges. */
   pollIntervalMs?: number;
   /** Waits between attempts while the bus or the database fails; capped so recovery is noticed soon. */
   retryBackoff?: Backoff;
+  /** How long a claimed row is left to its relay before another may take it (relays in other processes). */
+  leaseMs?: number;
   /** How long published rows are kept (for inspection) before they are deleted. */
   retentionMs?: number;
+  /** How long handled event ids are kept: longer than the bus can redeliver an event. */
+  processedRetentionMs?: number;
   cleanupIntervalMs?: number;
+  /** On stop, how long to wait for events still being published. */
+  stopGraceMs?: number;
 }
 
 export interface OutboxRelay {
@@ -23,69 +31,105 @@ export interface OutboxRelay {
   nudge(): void;
 }
 
-/** Held while a batch is published: enough for a full batch even when the bus acknowledges slowly. */
-const BATCH_TRANSACTION = { maxWait: 10_000, timeout: 60_000 };
+/** The stream keeps events 7 days (nats-jetstream-setup.ts); a day more covers a late redelivery. */
+const PROCESSED_RETENTION_MS = 8 * 24 * 60 * 60_000;
 
 /**
- * Publishes committed outbox rows in the order they were written and marks them published. Rows are locked
- * with SKIP LOCKED, so every replica of a service can relay at once without publishing a row twice. When
- * the bus fails, the rows published so far are marked and the rest wait for the next attempt: nothing is lost,
- * and a repeat after an unclear failure is dropped by the bus's deduplication on the event id.
+ * Publishes committed outbox rows and marks them published once the bus has them for good: stored in the
+ * stream (NATS) or handled by every consumer (the in-process bus). Rows are claimed with a short lease in one
+ * statement and published outside any transaction, many at a time in the order they were written, so a slow
+ * bus never holds a database transaction and one slow event never holds the others. Replicas of a service
+ * share the work through the leases; a relay that dies leaves its rows to be claimed again when the lease
+ * runs out. A failed publish hands its row back for the next attempt: nothing is lost, and a repeat after an
+ * unclear failure is dropped by the bus's deduplication on the event id (and by idempotent consumers). Order
+ * is kept except across a failure, where a later event may overtake the one being retried — events carry
+ * state with a version for that reason.
  */
 export function createOutboxRelay(
   deps: { prisma: TransactionalSqlClient; table: OutboxTable; bus: EventBus; logger: Logger },
   options: OutboxRelayOptions = {},
 ): OutboxRelay {
   const { prisma, table, bus, logger } = deps;
-  const batchSize = options.batchSize ?? 100;
+  const batchSize = options.batchSize ?? 200;
+  const maxInFlight = Math.max(batchSize, options.maxInFlight ?? 1_000);
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const retryBackoff = options.retryBackoff ?? { initialDelayMs: 500, maxDelayMs: 30_000 };
+  // Inside one process nobody shares the outbox, and a restart must not wait for leases of the run before.
+  const leaseMs = options.leaseMs ?? (bus.inProcess ? 0 : 30_000);
   const retentionMs = options.retentionMs ?? 24 * 60 * 60_000;
+  const processedRetentionMs = options.processedRetentionMs ?? PROCESSED_RETENTION_MS;
   const cleanupIntervalMs = options.cleanupIntervalMs ?? 10 * 60_000;
+  const stopGraceMs = options.stopGraceMs ?? 5_000;
 
   let running = false;
+  let stopped = false;
   let loop: Promise<void> | undefined;
   let nudged = false;
-  let wake: ((reason: 'nudge' | 'stop') => void) | undefined;
+  let wake: ((reason: 'nudge' | 'stop' | 'settled') => void) | undefined;
   let lastCleanup = 0;
+  /** Claimed rows whose publish has not been recorded yet. */
+  const inFlight = new Set<string>();
+  const published: string[] = [];
+  const failed: string[] = [];
+  let failure: unknown;
+  let failures = 0;
+  let flushing: Promise<void> = Promise.resolve();
+  let flushQueued = false;
 
-  /** Publishes one batch; returns whether the outbox may hold more. Throws after marking what did get out. */
-  async function relayBatch(): Promise<boolean> {
-    nudged = false; // this batch sees every commit made before it starts
-    const { count, failure } = await prisma.$transaction(async (tx) => {
-      const rows = await table.lockUnpublished(tx, batchSize);
-      const published: string[] = [];
-      let failure: unknown;
-      for (const row of rows) {
-        try {
-          await bus.publish(Envelope.decode(row.payload));
-          published.push(row.id);
-        } catch (error) {
-          failure = error;
-          break;
+  function dispatch(row: UnpublishedRow): void {
+    inFlight.add(row.id);
+    bus.publish(Envelope.decode(row.payload)).then(
+      () => published.push(row.id),
+      (error: unknown) => {
+        failed.push(row.id);
+        failure ??= error;
+      },
+    ).finally(scheduleFlush);
+  }
+
+  /** Records outcomes in one statement each, one flush at a time, then lets the loop claim again. */
+  function scheduleFlush(): void {
+    if (flushQueued) return;
+    flushQueued = true;
+    flushing = flushing.then(async () => {
+      flushQueued = false;
+      if (stopped) return;
+      const done = published.splice(0);
+      const retry = failed.splice(0);
+      try {
+        if (done.length > 0) await table.markPublished(prisma, done);
+        if (retry.length > 0) await table.release(prisma, retry);
+        if (done.length > 0 && failures > 0 && retry.length === 0) {
+          logger.info({ failures }, 'outbox relay recovered');
+          failures = 0;
         }
+      } catch (error) {
+        // Unmarked rows are published again later; the bus and the consumers drop the repeats.
+        logger.warn({ err: error }, 'outbox: could not record published events');
       }
-      if (published.length > 0) await table.markPublished(tx, published);
-      return { count: rows.length, failure };
-    }, BATCH_TRANSACTION);
-    if (failure !== undefined) throw failure;
-    return count === batchSize;
+      for (const id of [...done, ...retry]) inFlight.delete(id);
+      wake?.('settled');
+    });
   }
 
   async function cleanUpIfDue(): Promise<void> {
     if (Date.now() - lastCleanup < cleanupIntervalMs) return;
     lastCleanup = Date.now();
     const deleted = await table.deletePublishedBefore(prisma, new Date(Date.now() - retentionMs));
-    if (deleted > 0) logger.debug({ deleted }, 'outbox: deleted old published events');
+    const forgotten = await table.deleteProcessedBefore(prisma, new Date(Date.now() - processedRetentionMs));
+    if (deleted + forgotten > 0) logger.debug({ deleted, forgotten }, 'outbox: deleted old published events and processed ids');
   }
 
-  /** Resolves after `ms`, on stop, and (when `nudgeable`) on a nudge, including one that came before. */
-  function pause(ms: number, nudgeable: boolean): Promise<void> {
-    if (!running || (nudgeable && nudged)) return Promise.resolve();
+  /**
+   * Resolves after `ms`, on stop, and on the given reasons: a nudge (including one that came before) or
+   * settled publishes making room.
+   */
+  function pause(ms: number, wakeOn: 'nudge' | 'settled' | 'nothing'): Promise<void> {
+    if (!running || (wakeOn === 'nudge' && nudged)) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       wake = (reason) => {
-        if (reason === 'stop' || nudgeable) done();
+        if (reason === 'stop' || reason === wakeOn) done();
       };
       function done() {
         clearTimeout(timer);
@@ -96,28 +140,48 @@ export function createOutboxRelay(
   }
 
   async function run(): Promise<void> {
-    let failures = 0;
     while (running) {
       try {
         await cleanUpIfDue();
-        const more = await relayBatch();
-        if (failures > 0) logger.info({ failures }, 'outbox relay recovered');
-        failures = 0;
-        if (!more) await pause(pollIntervalMs, true);
+        if (failure !== undefined) {
+          const error = failure;
+          failure = undefined;
+          throw error;
+        }
+        const room = maxInFlight - inFlight.size;
+        if (room <= 0) {
+          await pause(pollIntervalMs, 'settled');
+          continue;
+        }
+        nudged = false; // this claim sees every commit made before it
+        const limit = Math.min(batchSize, room);
+        const rows = await table.claim(prisma, limit, leaseMs, [...inFlight]);
+        rows.forEach(dispatch);
+        if (rows.length < limit) await pause(pollIntervalMs, 'nudge');
       } catch (error) {
         failures += 1;
         const retryInMs = backoffDelayMs(failures, retryBackoff);
         logger.warn({ err: error, failures, retryInMs }, 'outbox relay failed; will retry');
         // Commits keep nudging during an outage; only the backoff decides when to try again.
-        await pause(retryInMs, false);
+        await pause(retryInMs, 'nothing');
       }
     }
+  }
+
+  async function settle(): Promise<void> {
+    const deadline = Date.now() + stopGraceMs;
+    while (inFlight.size > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await flushing;
+    }
+    if (inFlight.size > 0) logger.info({ unfinished: inFlight.size }, 'outbox: events still being delivered at stop; they are sent again at the next start');
   }
 
   return {
     start() {
       if (running) return;
       running = true;
+      stopped = false;
       loop = run();
     },
     async stop() {
@@ -125,6 +189,9 @@ export function createOutboxRelay(
       wake?.('stop');
       await loop;
       loop = undefined;
+      await settle();
+      await flushing;
+      stopped = true;
     },
     nudge() {
       nudged = true;

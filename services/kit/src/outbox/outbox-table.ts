@@ -13,9 +13,10 @@ function monotonicNow(): Date {
   return new Date(lastCreatedAt);
 }
 
-/** The SQL of a service's `outbox` table; the schema name comes from code and is quoted. */
+/** The SQL of a service's `outbox` and `processed_events` tables; the schema name comes from code and is quoted. */
 export function outboxTable(schema: string) {
   const table = qualifiedTable(schema, 'outbox');
+  const processed = qualifiedTable(schema, 'processed_events');
   return {
     /** Stores the whole encoded envelope, so the relay publishes exactly what the producer built. */
     async insert(tx: SqlClient, event: Envelope): Promise<void> {
@@ -28,23 +29,41 @@ export function outboxTable(schema: string) {
         monotonicNow(),
       );
     },
-
-    /** The oldest unpublished rows that no other relay holds, locked until the transaction ends. */
-    lockUnpublished(tx: SqlClient, limit: number): PromiseLike<UnpublishedRow[]> {
-      return tx.$queryRawUnsafe<UnpublishedRow[]>(
-        `SELECT "id"::text AS "id", "payload" FROM ${table} WHERE "published_at" IS NULL ORDER BY "created_at", "id" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    /**
+     * Claims the oldest unpublished rows that nobody holds, in one short statement: each gets a lease of
+     * `leaseMs`, during which other relays skip it; `skip` names rows this relay is still publishing. With a
+     * lease of 0 (one relay in the process, nobody to share with) leases are ignored.
+     */
+    async claim(db: SqlClient, limit: number, leaseMs: number, skip: string[]): Promise<UnpublishedRow[]> {
+      const free = leaseMs > 0 ? `AND ("claimed_until" IS NULL OR "claimed_until" < now())` : '';
+      const rows = await db.$queryRawUnsafe<(UnpublishedRow & { created_at: Date })[]>(
+        `UPDATE ${table} SET "claimed_until" = now() + make_interval(secs => $2::double precision / 1000)
+         WHERE "id" IN (
+           SELECT "id" FROM ${table}
+           WHERE "published_at" IS NULL ${free} AND NOT ("id" = ANY($3::uuid[]))
+           ORDER BY "created_at", "id" LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING "id"::text AS "id", "payload", "created_at"`,
         limit,
+        leaseMs,
+        skip,
       );
+      // UPDATE … RETURNING keeps no order.
+      return rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1));
     },
-
-    async markPublished(tx: SqlClient, ids: string[]): Promise<void> {
-      await tx.$executeRawUnsafe(`UPDATE ${table} SET "published_at" = CURRENT_TIMESTAMP WHERE "id" = ANY($1::uuid[])`, ids);
+    async markPublished(db: SqlClient, ids: string[]): Promise<void> {
+      await db.$executeRawUnsafe(`UPDATE ${table} SET "published_at" = CURRENT_TIMESTAMP, "claimed_until" = NULL WHERE "id" = ANY($1::uuid[])`, ids);
     },
-
+    /** Hands claimed rows back at once (their publish failed), instead of when their lease runs out. */
+    async release(db: SqlClient, ids: string[]): Promise<void> {
+      await db.$executeRawUnsafe(`UPDATE ${table} SET "claimed_until" = NULL WHERE "id" = ANY($1::uuid[]) AND "published_at" IS NULL`, ids);
+    },
     deletePublishedBefore(db: SqlClient, cutoff: Date): PromiseLike<number> {
       return db.$executeRawUnsafe(`DELETE FROM ${table} WHERE "published_at" < $1`, cutoff);
     },
+    /** Forgets handled event ids the bus can no longer redeliver. */
+    deleteProcessedBefore(db: SqlClient, cutoff: Date): PromiseLike<number> {
+      return db.$executeRawUnsafe(`DELETE FROM ${processed} WHERE "processed_at" < $1`, cutoff);
+    },
   };
 }
-
 export type OutboxTable = ReturnType<typeof outboxTable>;

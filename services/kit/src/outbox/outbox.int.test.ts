@@ -132,7 +132,7 @@ describe('outbox', () => {
     await vi.waitFor(async () => expect(await prisma.outboxEvent.count({ where: { publishedAt: null } })).toBe(0), eventually);
   });
 
-  it('marks what got out before the bus failed mid-batch, and retries only the rest', async () => {
+  it('marks what got out when the bus failed mid-batch, and retries only the rest', async () => {
     const bus = recordingBus();
     const outbox = startOutbox(bus);
     const events = [voteCast(1), voteCast(2), voteCast(3)];
@@ -145,7 +145,8 @@ describe('outbox', () => {
     };
     await commit(outbox, ...events);
     await vi.waitFor(() => expect(bus.published).toHaveLength(3), eventually);
-    expect(ids(bus.published)).toEqual(ids(events));
+    // The third went out beside the second, which overtakes nobody when it is retried: order holds except across a failure.
+    expect(ids(bus.published)).toEqual(ids([events[0]!, events[2]!, events[1]!]));
     expect(calls).toBe(4);
   });
 

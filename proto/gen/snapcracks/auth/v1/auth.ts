@@ -46,7 +46,11 @@ export interface SignInRequest {
   email?: string | undefined;
   firstName?: string | undefined;
   lastName?: string | undefined;
-  profileImageUrl?: string | undefined;
+  profileImageUrl?:
+    | string
+    | undefined;
+  /** The issuer vouches that the person controls `email`. */
+  emailVerified: boolean;
 }
 
 export interface SignInResponse {
@@ -418,6 +422,7 @@ function createBaseSignInRequest(): SignInRequest {
     firstName: undefined,
     lastName: undefined,
     profileImageUrl: undefined,
+    emailVerified: false,
   };
 }
 
@@ -440,6 +445,9 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     }
     if (message.profileImageUrl !== undefined) {
       writer.uint32(50).string(message.profileImageUrl);
+    }
+    if (message.emailVerified !== false) {
+      writer.uint32(56).bool(message.emailVerified);
     }
     return writer;
   },
@@ -505,6 +513,14 @@ export const SignInRequest: MessageFns<SignInRequest> = {
             message.profileImageUrl = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.emailVerified = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -537,6 +553,11 @@ export const SignInRequest: MessageFns<SignInRequest> = {
         : isSet(object.profile_image_url)
         ? globalThis.String(object.profile_image_url)
         : undefined,
+      emailVerified: isSet(object.emailVerified)
+        ? globalThis.Boolean(object.emailVerified)
+        : isSet(object.email_verified)
+        ? globalThis.Boolean(object.email_verified)
+        : false,
     };
   },
 
@@ -559,6 +580,9 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     }
     if (message.profileImageUrl !== undefined) {
       obj.profileImageUrl = message.profileImageUrl;
+    }
+    if (message.emailVerified !== false) {
+      obj.emailVerified = message.emailVerified;
     }
     return obj;
   },

@@ -44,37 +44,54 @@ export interface UserDeleted {
   userId: string;
 }
 
-/** photo.photo.uploaded */
-export interface PhotoUploaded {
+/**
+ * The state of a photo after a change. `version` grows with every change, so a consumer keeps the newest
+ * state it has seen and ignores older ones, whatever order events arrive in.
+ */
+export interface PhotoState {
   photoId: number;
   userId: string;
   filename: string;
+  status: PhotoStatus;
   createdAt?: Date | undefined;
+  approvedAt?: Date | undefined;
+  version: number;
+  description?: string | undefined;
 }
 
-/** photo.photo.status_changed */
+/** photo.photo.uploaded */
+export interface PhotoUploaded {
+  photo?: PhotoState | undefined;
+}
+
+/** photo.photo.status_changed: approved or rejected by an admin. */
 export interface PhotoStatusChanged {
-  photoId: number;
-  userId: string;
+  photo?: PhotoState | undefined;
   previousStatus: PhotoStatus;
-  status: PhotoStatus;
   changedBy?: string | undefined;
   rejectionReason?: string | undefined;
-  changedAt?: Date | undefined;
+  changedAt?:
+    | Date
+    | undefined;
+  /** The moderation service's audit entry for this decision. */
+  actionId: string;
 }
 
 /** photo.photo.updated: description or privacy bars edited. */
 export interface PhotoUpdated {
-  photoId: number;
-  userId: string;
+  photo?: PhotoState | undefined;
+  changedBy?: string | undefined;
 }
 
-/** photo.photo.deleted */
+/** photo.photo.deleted: by its owner or an admin; its blobs are gone or going. */
 export interface PhotoDeleted {
-  photoId: number;
-  userId: string;
-  status: PhotoStatus;
-  filename: string;
+  photo?: PhotoState | undefined;
+  deletedBy?:
+    | string
+    | undefined;
+  /** Set when an admin deleted it through the moderation service. */
+  actionId?: string | undefined;
+  deletedAt?: Date | undefined;
 }
 
 /** vote.vote.cast: a new vote or a changed one (previous_rating set). */
@@ -457,12 +474,21 @@ export const UserDeleted: MessageFns<UserDeleted> = {
   },
 };
 
-function createBasePhotoUploaded(): PhotoUploaded {
-  return { photoId: 0, userId: "", filename: "", createdAt: undefined };
+function createBasePhotoState(): PhotoState {
+  return {
+    photoId: 0,
+    userId: "",
+    filename: "",
+    status: 0,
+    createdAt: undefined,
+    approvedAt: undefined,
+    version: 0,
+    description: undefined,
+  };
 }
 
-export const PhotoUploaded: MessageFns<PhotoUploaded> = {
-  encode(message: PhotoUploaded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const PhotoState: MessageFns<PhotoState> = {
+  encode(message: PhotoState, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.photoId !== 0) {
       writer.uint32(8).int64(message.photoId);
     }
@@ -472,13 +498,25 @@ export const PhotoUploaded: MessageFns<PhotoUploaded> = {
     if (message.filename !== "") {
       writer.uint32(26).string(message.filename);
     }
+    if (message.status !== 0) {
+      writer.uint32(32).int32(message.status);
+    }
     if (message.createdAt !== undefined) {
-      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(34).fork()).join();
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(42).fork()).join();
+    }
+    if (message.approvedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.approvedAt), writer.uint32(50).fork()).join();
+    }
+    if (message.version !== 0) {
+      writer.uint32(56).int64(message.version);
+    }
+    if (message.description !== undefined) {
+      writer.uint32(66).string(message.description);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): PhotoUploaded {
+  decode(input: BinaryReader | Uint8Array, length?: number): PhotoState {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -487,7 +525,7 @@ export const PhotoUploaded: MessageFns<PhotoUploaded> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBasePhotoUploaded();
+      const message = createBasePhotoState();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -516,11 +554,147 @@ export const PhotoUploaded: MessageFns<PhotoUploaded> = {
             continue;
           }
           case 4: {
-            if (tag !== 34) {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
               break;
             }
 
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.approvedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PhotoState {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      filename: isSet(object.filename) ? globalThis.String(object.filename) : "",
+      status: isSet(object.status) ? photoStatusFromJSON(object.status) : 0,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      approvedAt: isSet(object.approvedAt)
+        ? fromJsonTimestamp(object.approvedAt)
+        : isSet(object.approved_at)
+        ? fromJsonTimestamp(object.approved_at)
+        : undefined,
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+    };
+  },
+
+  toJSON(message: PhotoState): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.filename !== "") {
+      obj.filename = message.filename;
+    }
+    if (message.status !== 0) {
+      obj.status = photoStatusToJSON(message.status);
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.approvedAt !== undefined) {
+      obj.approvedAt = message.approvedAt.toISOString();
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    return obj;
+  },
+};
+
+function createBasePhotoUploaded(): PhotoUploaded {
+  return { photo: undefined };
+}
+
+export const PhotoUploaded: MessageFns<PhotoUploaded> = {
+  encode(message: PhotoUploaded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photo !== undefined) {
+      PhotoState.encode(message.photo, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PhotoUploaded {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePhotoUploaded();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photo = PhotoState.decode(reader, reader.uint32());
             continue;
           }
         }
@@ -536,39 +710,13 @@ export const PhotoUploaded: MessageFns<PhotoUploaded> = {
   },
 
   fromJSON(object: any): PhotoUploaded {
-    return {
-      photoId: isSet(object.photoId)
-        ? globalThis.Number(object.photoId)
-        : isSet(object.photo_id)
-        ? globalThis.Number(object.photo_id)
-        : 0,
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      filename: isSet(object.filename) ? globalThis.String(object.filename) : "",
-      createdAt: isSet(object.createdAt)
-        ? fromJsonTimestamp(object.createdAt)
-        : isSet(object.created_at)
-        ? fromJsonTimestamp(object.created_at)
-        : undefined,
-    };
+    return { photo: isSet(object.photo) ? PhotoState.fromJSON(object.photo) : undefined };
   },
 
   toJSON(message: PhotoUploaded): unknown {
     const obj: any = {};
-    if (message.photoId !== 0) {
-      obj.photoId = Math.round(message.photoId);
-    }
-    if (message.userId !== "") {
-      obj.userId = message.userId;
-    }
-    if (message.filename !== "") {
-      obj.filename = message.filename;
-    }
-    if (message.createdAt !== undefined) {
-      obj.createdAt = message.createdAt.toISOString();
+    if (message.photo !== undefined) {
+      obj.photo = PhotoState.toJSON(message.photo);
     }
     return obj;
   },
@@ -576,38 +724,34 @@ export const PhotoUploaded: MessageFns<PhotoUploaded> = {
 
 function createBasePhotoStatusChanged(): PhotoStatusChanged {
   return {
-    photoId: 0,
-    userId: "",
+    photo: undefined,
     previousStatus: 0,
-    status: 0,
     changedBy: undefined,
     rejectionReason: undefined,
     changedAt: undefined,
+    actionId: "",
   };
 }
 
 export const PhotoStatusChanged: MessageFns<PhotoStatusChanged> = {
   encode(message: PhotoStatusChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.photoId !== 0) {
-      writer.uint32(8).int64(message.photoId);
-    }
-    if (message.userId !== "") {
-      writer.uint32(18).string(message.userId);
+    if (message.photo !== undefined) {
+      PhotoState.encode(message.photo, writer.uint32(10).fork()).join();
     }
     if (message.previousStatus !== 0) {
-      writer.uint32(24).int32(message.previousStatus);
-    }
-    if (message.status !== 0) {
-      writer.uint32(32).int32(message.status);
+      writer.uint32(16).int32(message.previousStatus);
     }
     if (message.changedBy !== undefined) {
-      writer.uint32(42).string(message.changedBy);
+      writer.uint32(26).string(message.changedBy);
     }
     if (message.rejectionReason !== undefined) {
-      writer.uint32(50).string(message.rejectionReason);
+      writer.uint32(34).string(message.rejectionReason);
     }
     if (message.changedAt !== undefined) {
-      Timestamp.encode(toTimestamp(message.changedAt), writer.uint32(58).fork()).join();
+      Timestamp.encode(toTimestamp(message.changedAt), writer.uint32(42).fork()).join();
+    }
+    if (message.actionId !== "") {
+      writer.uint32(50).string(message.actionId);
     }
     return writer;
   },
@@ -626,35 +770,35 @@ export const PhotoStatusChanged: MessageFns<PhotoStatusChanged> = {
         const tag = reader.uint32();
         switch (tag >>> 3) {
           case 1: {
-            if (tag !== 8) {
+            if (tag !== 10) {
               break;
             }
 
-            message.photoId = longToNumber(reader.int64());
+            message.photo = PhotoState.decode(reader, reader.uint32());
             continue;
           }
           case 2: {
-            if (tag !== 18) {
-              break;
-            }
-
-            message.userId = reader.string();
-            continue;
-          }
-          case 3: {
-            if (tag !== 24) {
+            if (tag !== 16) {
               break;
             }
 
             message.previousStatus = reader.int32() as any;
             continue;
           }
-          case 4: {
-            if (tag !== 32) {
+          case 3: {
+            if (tag !== 26) {
               break;
             }
 
-            message.status = reader.int32() as any;
+            message.changedBy = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.rejectionReason = reader.string();
             continue;
           }
           case 5: {
@@ -662,7 +806,7 @@ export const PhotoStatusChanged: MessageFns<PhotoStatusChanged> = {
               break;
             }
 
-            message.changedBy = reader.string();
+            message.changedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
           case 6: {
@@ -670,15 +814,7 @@ export const PhotoStatusChanged: MessageFns<PhotoStatusChanged> = {
               break;
             }
 
-            message.rejectionReason = reader.string();
-            continue;
-          }
-          case 7: {
-            if (tag !== 58) {
-              break;
-            }
-
-            message.changedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            message.actionId = reader.string();
             continue;
           }
         }
@@ -695,22 +831,12 @@ export const PhotoStatusChanged: MessageFns<PhotoStatusChanged> = {
 
   fromJSON(object: any): PhotoStatusChanged {
     return {
-      photoId: isSet(object.photoId)
-        ? globalThis.Number(object.photoId)
-        : isSet(object.photo_id)
-        ? globalThis.Number(object.photo_id)
-        : 0,
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
+      photo: isSet(object.photo) ? PhotoState.fromJSON(object.photo) : undefined,
       previousStatus: isSet(object.previousStatus)
         ? photoStatusFromJSON(object.previousStatus)
         : isSet(object.previous_status)
         ? photoStatusFromJSON(object.previous_status)
         : 0,
-      status: isSet(object.status) ? photoStatusFromJSON(object.status) : 0,
       changedBy: isSet(object.changedBy)
         ? globalThis.String(object.changedBy)
         : isSet(object.changed_by)
@@ -726,22 +852,21 @@ export const PhotoStatusChanged: MessageFns<PhotoStatusChanged> = {
         : isSet(object.changed_at)
         ? fromJsonTimestamp(object.changed_at)
         : undefined,
+      actionId: isSet(object.actionId)
+        ? globalThis.String(object.actionId)
+        : isSet(object.action_id)
+        ? globalThis.String(object.action_id)
+        : "",
     };
   },
 
   toJSON(message: PhotoStatusChanged): unknown {
     const obj: any = {};
-    if (message.photoId !== 0) {
-      obj.photoId = Math.round(message.photoId);
-    }
-    if (message.userId !== "") {
-      obj.userId = message.userId;
+    if (message.photo !== undefined) {
+      obj.photo = PhotoState.toJSON(message.photo);
     }
     if (message.previousStatus !== 0) {
       obj.previousStatus = photoStatusToJSON(message.previousStatus);
-    }
-    if (message.status !== 0) {
-      obj.status = photoStatusToJSON(message.status);
     }
     if (message.changedBy !== undefined) {
       obj.changedBy = message.changedBy;
@@ -752,21 +877,24 @@ export const PhotoStatusChanged: MessageFns<PhotoStatusChanged> = {
     if (message.changedAt !== undefined) {
       obj.changedAt = message.changedAt.toISOString();
     }
+    if (message.actionId !== "") {
+      obj.actionId = message.actionId;
+    }
     return obj;
   },
 };
 
 function createBasePhotoUpdated(): PhotoUpdated {
-  return { photoId: 0, userId: "" };
+  return { photo: undefined, changedBy: undefined };
 }
 
 export const PhotoUpdated: MessageFns<PhotoUpdated> = {
   encode(message: PhotoUpdated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.photoId !== 0) {
-      writer.uint32(8).int64(message.photoId);
+    if (message.photo !== undefined) {
+      PhotoState.encode(message.photo, writer.uint32(10).fork()).join();
     }
-    if (message.userId !== "") {
-      writer.uint32(18).string(message.userId);
+    if (message.changedBy !== undefined) {
+      writer.uint32(18).string(message.changedBy);
     }
     return writer;
   },
@@ -785,11 +913,11 @@ export const PhotoUpdated: MessageFns<PhotoUpdated> = {
         const tag = reader.uint32();
         switch (tag >>> 3) {
           case 1: {
-            if (tag !== 8) {
+            if (tag !== 10) {
               break;
             }
 
-            message.photoId = longToNumber(reader.int64());
+            message.photo = PhotoState.decode(reader, reader.uint32());
             continue;
           }
           case 2: {
@@ -797,7 +925,7 @@ export const PhotoUpdated: MessageFns<PhotoUpdated> = {
               break;
             }
 
-            message.userId = reader.string();
+            message.changedBy = reader.string();
             continue;
           }
         }
@@ -814,48 +942,44 @@ export const PhotoUpdated: MessageFns<PhotoUpdated> = {
 
   fromJSON(object: any): PhotoUpdated {
     return {
-      photoId: isSet(object.photoId)
-        ? globalThis.Number(object.photoId)
-        : isSet(object.photo_id)
-        ? globalThis.Number(object.photo_id)
-        : 0,
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
+      photo: isSet(object.photo) ? PhotoState.fromJSON(object.photo) : undefined,
+      changedBy: isSet(object.changedBy)
+        ? globalThis.String(object.changedBy)
+        : isSet(object.changed_by)
+        ? globalThis.String(object.changed_by)
+        : undefined,
     };
   },
 
   toJSON(message: PhotoUpdated): unknown {
     const obj: any = {};
-    if (message.photoId !== 0) {
-      obj.photoId = Math.round(message.photoId);
+    if (message.photo !== undefined) {
+      obj.photo = PhotoState.toJSON(message.photo);
     }
-    if (message.userId !== "") {
-      obj.userId = message.userId;
+    if (message.changedBy !== undefined) {
+      obj.changedBy = message.changedBy;
     }
     return obj;
   },
 };
 
 function createBasePhotoDeleted(): PhotoDeleted {
-  return { photoId: 0, userId: "", status: 0, filename: "" };
+  return { photo: undefined, deletedBy: undefined, actionId: undefined, deletedAt: undefined };
 }
 
 export const PhotoDeleted: MessageFns<PhotoDeleted> = {
   encode(message: PhotoDeleted, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.photoId !== 0) {
-      writer.uint32(8).int64(message.photoId);
+    if (message.photo !== undefined) {
+      PhotoState.encode(message.photo, writer.uint32(10).fork()).join();
     }
-    if (message.userId !== "") {
-      writer.uint32(18).string(message.userId);
+    if (message.deletedBy !== undefined) {
+      writer.uint32(18).string(message.deletedBy);
     }
-    if (message.status !== 0) {
-      writer.uint32(24).int32(message.status);
+    if (message.actionId !== undefined) {
+      writer.uint32(26).string(message.actionId);
     }
-    if (message.filename !== "") {
-      writer.uint32(34).string(message.filename);
+    if (message.deletedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.deletedAt), writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -874,11 +998,11 @@ export const PhotoDeleted: MessageFns<PhotoDeleted> = {
         const tag = reader.uint32();
         switch (tag >>> 3) {
           case 1: {
-            if (tag !== 8) {
+            if (tag !== 10) {
               break;
             }
 
-            message.photoId = longToNumber(reader.int64());
+            message.photo = PhotoState.decode(reader, reader.uint32());
             continue;
           }
           case 2: {
@@ -886,15 +1010,15 @@ export const PhotoDeleted: MessageFns<PhotoDeleted> = {
               break;
             }
 
-            message.userId = reader.string();
+            message.deletedBy = reader.string();
             continue;
           }
           case 3: {
-            if (tag !== 24) {
+            if (tag !== 26) {
               break;
             }
 
-            message.status = reader.int32() as any;
+            message.actionId = reader.string();
             continue;
           }
           case 4: {
@@ -902,7 +1026,7 @@ export const PhotoDeleted: MessageFns<PhotoDeleted> = {
               break;
             }
 
-            message.filename = reader.string();
+            message.deletedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -919,34 +1043,38 @@ export const PhotoDeleted: MessageFns<PhotoDeleted> = {
 
   fromJSON(object: any): PhotoDeleted {
     return {
-      photoId: isSet(object.photoId)
-        ? globalThis.Number(object.photoId)
-        : isSet(object.photo_id)
-        ? globalThis.Number(object.photo_id)
-        : 0,
-      userId: isSet(object.userId)
-        ? globalThis.String(object.userId)
-        : isSet(object.user_id)
-        ? globalThis.String(object.user_id)
-        : "",
-      status: isSet(object.status) ? photoStatusFromJSON(object.status) : 0,
-      filename: isSet(object.filename) ? globalThis.String(object.filename) : "",
+      photo: isSet(object.photo) ? PhotoState.fromJSON(object.photo) : undefined,
+      deletedBy: isSet(object.deletedBy)
+        ? globalThis.String(object.deletedBy)
+        : isSet(object.deleted_by)
+        ? globalThis.String(object.deleted_by)
+        : undefined,
+      actionId: isSet(object.actionId)
+        ? globalThis.String(object.actionId)
+        : isSet(object.action_id)
+        ? globalThis.String(object.action_id)
+        : undefined,
+      deletedAt: isSet(object.deletedAt)
+        ? fromJsonTimestamp(object.deletedAt)
+        : isSet(object.deleted_at)
+        ? fromJsonTimestamp(object.deleted_at)
+        : undefined,
     };
   },
 
   toJSON(message: PhotoDeleted): unknown {
     const obj: any = {};
-    if (message.photoId !== 0) {
-      obj.photoId = Math.round(message.photoId);
+    if (message.photo !== undefined) {
+      obj.photo = PhotoState.toJSON(message.photo);
     }
-    if (message.userId !== "") {
-      obj.userId = message.userId;
+    if (message.deletedBy !== undefined) {
+      obj.deletedBy = message.deletedBy;
     }
-    if (message.status !== 0) {
-      obj.status = photoStatusToJSON(message.status);
+    if (message.actionId !== undefined) {
+      obj.actionId = message.actionId;
     }
-    if (message.filename !== "") {
-      obj.filename = message.filename;
+    if (message.deletedAt !== undefined) {
+      obj.deletedAt = message.deletedAt.toISOString();
     }
     return obj;
   },

@@ -19,7 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
-import { PhotoStatus, photoStatusFromJSON, photoStatusToJSON } from "../../common/v1/common.js";
+import { PageRequest, PhotoStatus, photoStatusFromJSON, photoStatusToJSON } from "../../common/v1/common.js";
 import { Photo, ReviewList, reviewListFromJSON, reviewListToJSON } from "../../photo/v1/photo.js";
 
 export const protobufPackage = "snapcracks.moderation.v1";
@@ -82,10 +82,13 @@ export interface DeletePhotoResponse {
 
 export interface ListPhotosRequest {
   list: ReviewList;
+  page?: PageRequest | undefined;
 }
 
 export interface ListPhotosResponse {
   photos: Photo[];
+  total: number;
+  totalPages: number;
 }
 
 export interface CleanupRequest {
@@ -108,6 +111,8 @@ export interface ModerationAction {
 
 export interface ListActionsRequest {
   limit: number;
+  /** Only the entries about this photo. */
+  photoId?: number | undefined;
 }
 
 export interface ListActionsResponse {
@@ -379,13 +384,16 @@ export const DeletePhotoResponse: MessageFns<DeletePhotoResponse> = {
 };
 
 function createBaseListPhotosRequest(): ListPhotosRequest {
-  return { list: 0 };
+  return { list: 0, page: undefined };
 }
 
 export const ListPhotosRequest: MessageFns<ListPhotosRequest> = {
   encode(message: ListPhotosRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.list !== 0) {
       writer.uint32(8).int32(message.list);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -411,6 +419,14 @@ export const ListPhotosRequest: MessageFns<ListPhotosRequest> = {
             message.list = reader.int32() as any;
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -424,7 +440,10 @@ export const ListPhotosRequest: MessageFns<ListPhotosRequest> = {
   },
 
   fromJSON(object: any): ListPhotosRequest {
-    return { list: isSet(object.list) ? reviewListFromJSON(object.list) : 0 };
+    return {
+      list: isSet(object.list) ? reviewListFromJSON(object.list) : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
   },
 
   toJSON(message: ListPhotosRequest): unknown {
@@ -432,18 +451,27 @@ export const ListPhotosRequest: MessageFns<ListPhotosRequest> = {
     if (message.list !== 0) {
       obj.list = reviewListToJSON(message.list);
     }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
     return obj;
   },
 };
 
 function createBaseListPhotosResponse(): ListPhotosResponse {
-  return { photos: [] };
+  return { photos: [], total: 0, totalPages: 0 };
 }
 
 export const ListPhotosResponse: MessageFns<ListPhotosResponse> = {
   encode(message: ListPhotosResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.photos) {
       Photo.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int32(message.total);
+    }
+    if (message.totalPages !== 0) {
+      writer.uint32(24).int32(message.totalPages);
     }
     return writer;
   },
@@ -469,6 +497,22 @@ export const ListPhotosResponse: MessageFns<ListPhotosResponse> = {
             message.photos.push(Photo.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.totalPages = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -482,13 +526,27 @@ export const ListPhotosResponse: MessageFns<ListPhotosResponse> = {
   },
 
   fromJSON(object: any): ListPhotosResponse {
-    return { photos: globalThis.Array.isArray(object?.photos) ? object.photos.map((e: any) => Photo.fromJSON(e)) : [] };
+    return {
+      photos: globalThis.Array.isArray(object?.photos) ? object.photos.map((e: any) => Photo.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      totalPages: isSet(object.totalPages)
+        ? globalThis.Number(object.totalPages)
+        : isSet(object.total_pages)
+        ? globalThis.Number(object.total_pages)
+        : 0,
+    };
   },
 
   toJSON(message: ListPhotosResponse): unknown {
     const obj: any = {};
     if (message.photos?.length) {
       obj.photos = message.photos.map((e) => Photo.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.totalPages !== 0) {
+      obj.totalPages = Math.round(message.totalPages);
     }
     return obj;
   },
@@ -775,13 +833,16 @@ export const ModerationAction: MessageFns<ModerationAction> = {
 };
 
 function createBaseListActionsRequest(): ListActionsRequest {
-  return { limit: 0 };
+  return { limit: 0, photoId: undefined };
 }
 
 export const ListActionsRequest: MessageFns<ListActionsRequest> = {
   encode(message: ListActionsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.limit !== 0) {
       writer.uint32(8).int32(message.limit);
+    }
+    if (message.photoId !== undefined) {
+      writer.uint32(16).int64(message.photoId);
     }
     return writer;
   },
@@ -807,6 +868,14 @@ export const ListActionsRequest: MessageFns<ListActionsRequest> = {
             message.limit = reader.int32();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -820,13 +889,23 @@ export const ListActionsRequest: MessageFns<ListActionsRequest> = {
   },
 
   fromJSON(object: any): ListActionsRequest {
-    return { limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0 };
+    return {
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : undefined,
+    };
   },
 
   toJSON(message: ListActionsRequest): unknown {
     const obj: any = {};
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
+    }
+    if (message.photoId !== undefined) {
+      obj.photoId = Math.round(message.photoId);
     }
     return obj;
   },

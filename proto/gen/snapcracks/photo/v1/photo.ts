@@ -11,11 +11,9 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
-  type ClientReadableStream,
   type ClientUnaryCall,
   type ClientWritableStream,
   type handleClientStreamingCall,
-  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -98,6 +96,50 @@ export function galleryFilterToJSON(object: GalleryFilter): string {
   }
 }
 
+export enum ImageVariant {
+  IMAGE_VARIANT_UNSPECIFIED = 0,
+  /** IMAGE_VARIANT_DISPLAY - Up to 2048 px, privacy bars burned in. */
+  IMAGE_VARIANT_DISPLAY = 1,
+  /** IMAGE_VARIANT_THUMBNAIL - Up to 480 px, privacy bars burned in. */
+  IMAGE_VARIANT_THUMBNAIL = 2,
+  /** IMAGE_VARIANT_ORIGINAL - The cleaned, unredacted upload: owner and admins only. */
+  IMAGE_VARIANT_ORIGINAL = 3,
+}
+
+export function imageVariantFromJSON(object: any): ImageVariant {
+  switch (object) {
+    case 0:
+    case "IMAGE_VARIANT_UNSPECIFIED":
+      return ImageVariant.IMAGE_VARIANT_UNSPECIFIED;
+    case 1:
+    case "IMAGE_VARIANT_DISPLAY":
+      return ImageVariant.IMAGE_VARIANT_DISPLAY;
+    case 2:
+    case "IMAGE_VARIANT_THUMBNAIL":
+      return ImageVariant.IMAGE_VARIANT_THUMBNAIL;
+    case 3:
+    case "IMAGE_VARIANT_ORIGINAL":
+      return ImageVariant.IMAGE_VARIANT_ORIGINAL;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum ImageVariant");
+  }
+}
+
+export function imageVariantToJSON(object: ImageVariant): string {
+  switch (object) {
+    case ImageVariant.IMAGE_VARIANT_UNSPECIFIED:
+      return "IMAGE_VARIANT_UNSPECIFIED";
+    case ImageVariant.IMAGE_VARIANT_DISPLAY:
+      return "IMAGE_VARIANT_DISPLAY";
+    case ImageVariant.IMAGE_VARIANT_THUMBNAIL:
+      return "IMAGE_VARIANT_THUMBNAIL";
+    case ImageVariant.IMAGE_VARIANT_ORIGINAL:
+      return "IMAGE_VARIANT_ORIGINAL";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum ImageVariant");
+  }
+}
+
 export enum ReviewList {
   REVIEW_LIST_UNSPECIFIED = 0,
   REVIEW_LIST_PENDING = 1,
@@ -164,7 +206,13 @@ export interface Photo {
   updatedAt?: Date | undefined;
   averageRating: number;
   voteCount: number;
-  user?: UserSummary | undefined;
+  user?:
+    | UserSummary
+    | undefined;
+  /** Changes whenever the photo's images change (bars); part of image URLs, so they can be cached for good. */
+  imageVersion: number;
+  width: number;
+  height: number;
 }
 
 export interface UploadPhotoRequest {
@@ -231,6 +279,7 @@ export interface SetPrivacyBarsRequest {
 
 export interface SetPrivacyBarsResponse {
   bars: PrivacyBar[];
+  photo?: Photo | undefined;
 }
 
 export interface GetPrivacyBarsRequest {
@@ -243,23 +292,37 @@ export interface GetPrivacyBarsResponse {
 
 export interface DeletePhotoRequest {
   id: number;
+  /** Set by the moderation service: the audit entry this deletion belongs to. */
+  actionId?: string | undefined;
 }
 
 export interface DeletePhotoResponse {
+  photo?: Photo | undefined;
 }
 
-export interface ReadImageRequest {
+export interface ResolveImageRequest {
   filename: string;
+  variant: ImageVariant;
 }
 
-export interface ReadImageResponse {
-  part?: { $case: "mimeType"; value: string } | { $case: "chunk"; value: Buffer } | undefined;
+export interface ResolveImageResponse {
+  blobKey: string;
+  contentType: string;
+  etag: string;
+  size: number;
+  /** Anyone may see it (an approved photo's redacted image): shared caches may keep it. */
+  public: boolean;
+  imageVersion: number;
 }
 
 export interface SetPhotoStatusRequest {
   id: number;
   status: PhotoStatus;
-  rejectionReason?: string | undefined;
+  rejectionReason?:
+    | string
+    | undefined;
+  /** The moderation service's audit entry for this decision; carried by the status event. */
+  actionId: string;
 }
 
 export interface SetPhotoStatusResponse {
@@ -268,10 +331,13 @@ export interface SetPhotoStatusResponse {
 
 export interface ListPhotosForReviewRequest {
   list: ReviewList;
+  page?: PageRequest | undefined;
 }
 
 export interface ListPhotosForReviewResponse {
   photos: Photo[];
+  total: number;
+  totalPages: number;
 }
 
 function createBasePhoto(): Photo {
@@ -295,6 +361,9 @@ function createBasePhoto(): Photo {
     averageRating: 0,
     voteCount: 0,
     user: undefined,
+    imageVersion: 0,
+    width: 0,
+    height: 0,
   };
 }
 
@@ -356,6 +425,15 @@ export const Photo: MessageFns<Photo> = {
     }
     if (message.user !== undefined) {
       UserSummary.encode(message.user, writer.uint32(154).fork()).join();
+    }
+    if (message.imageVersion !== 0) {
+      writer.uint32(160).int32(message.imageVersion);
+    }
+    if (message.width !== 0) {
+      writer.uint32(168).int32(message.width);
+    }
+    if (message.height !== 0) {
+      writer.uint32(176).int32(message.height);
     }
     return writer;
   },
@@ -525,6 +603,30 @@ export const Photo: MessageFns<Photo> = {
             message.user = UserSummary.decode(reader, reader.uint32());
             continue;
           }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.imageVersion = reader.int32();
+            continue;
+          }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.width = reader.int32();
+            continue;
+          }
+          case 22: {
+            if (tag !== 176) {
+              break;
+            }
+
+            message.height = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -610,6 +712,13 @@ export const Photo: MessageFns<Photo> = {
         ? globalThis.Number(object.vote_count)
         : 0,
       user: isSet(object.user) ? UserSummary.fromJSON(object.user) : undefined,
+      imageVersion: isSet(object.imageVersion)
+        ? globalThis.Number(object.imageVersion)
+        : isSet(object.image_version)
+        ? globalThis.Number(object.image_version)
+        : 0,
+      width: isSet(object.width) ? globalThis.Number(object.width) : 0,
+      height: isSet(object.height) ? globalThis.Number(object.height) : 0,
     };
   },
 
@@ -671,6 +780,15 @@ export const Photo: MessageFns<Photo> = {
     }
     if (message.user !== undefined) {
       obj.user = UserSummary.toJSON(message.user);
+    }
+    if (message.imageVersion !== 0) {
+      obj.imageVersion = Math.round(message.imageVersion);
+    }
+    if (message.width !== 0) {
+      obj.width = Math.round(message.width);
+    }
+    if (message.height !== 0) {
+      obj.height = Math.round(message.height);
     }
     return obj;
   },
@@ -1623,13 +1741,16 @@ export const SetPrivacyBarsRequest: MessageFns<SetPrivacyBarsRequest> = {
 };
 
 function createBaseSetPrivacyBarsResponse(): SetPrivacyBarsResponse {
-  return { bars: [] };
+  return { bars: [], photo: undefined };
 }
 
 export const SetPrivacyBarsResponse: MessageFns<SetPrivacyBarsResponse> = {
   encode(message: SetPrivacyBarsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.bars) {
       PrivacyBar.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.photo !== undefined) {
+      Photo.encode(message.photo, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -1655,6 +1776,14 @@ export const SetPrivacyBarsResponse: MessageFns<SetPrivacyBarsResponse> = {
             message.bars.push(PrivacyBar.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.photo = Photo.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1668,13 +1797,19 @@ export const SetPrivacyBarsResponse: MessageFns<SetPrivacyBarsResponse> = {
   },
 
   fromJSON(object: any): SetPrivacyBarsResponse {
-    return { bars: globalThis.Array.isArray(object?.bars) ? object.bars.map((e: any) => PrivacyBar.fromJSON(e)) : [] };
+    return {
+      bars: globalThis.Array.isArray(object?.bars) ? object.bars.map((e: any) => PrivacyBar.fromJSON(e)) : [],
+      photo: isSet(object.photo) ? Photo.fromJSON(object.photo) : undefined,
+    };
   },
 
   toJSON(message: SetPrivacyBarsResponse): unknown {
     const obj: any = {};
     if (message.bars?.length) {
       obj.bars = message.bars.map((e) => PrivacyBar.toJSON(e));
+    }
+    if (message.photo !== undefined) {
+      obj.photo = Photo.toJSON(message.photo);
     }
     return obj;
   },
@@ -1797,13 +1932,16 @@ export const GetPrivacyBarsResponse: MessageFns<GetPrivacyBarsResponse> = {
 };
 
 function createBaseDeletePhotoRequest(): DeletePhotoRequest {
-  return { id: 0 };
+  return { id: 0, actionId: undefined };
 }
 
 export const DeletePhotoRequest: MessageFns<DeletePhotoRequest> = {
   encode(message: DeletePhotoRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.id !== 0) {
       writer.uint32(8).int64(message.id);
+    }
+    if (message.actionId !== undefined) {
+      writer.uint32(18).string(message.actionId);
     }
     return writer;
   },
@@ -1829,6 +1967,14 @@ export const DeletePhotoRequest: MessageFns<DeletePhotoRequest> = {
             message.id = longToNumber(reader.int64());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actionId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1842,7 +1988,14 @@ export const DeletePhotoRequest: MessageFns<DeletePhotoRequest> = {
   },
 
   fromJSON(object: any): DeletePhotoRequest {
-    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      actionId: isSet(object.actionId)
+        ? globalThis.String(object.actionId)
+        : isSet(object.action_id)
+        ? globalThis.String(object.action_id)
+        : undefined,
+    };
   },
 
   toJSON(message: DeletePhotoRequest): unknown {
@@ -1850,16 +2003,22 @@ export const DeletePhotoRequest: MessageFns<DeletePhotoRequest> = {
     if (message.id !== 0) {
       obj.id = Math.round(message.id);
     }
+    if (message.actionId !== undefined) {
+      obj.actionId = message.actionId;
+    }
     return obj;
   },
 };
 
 function createBaseDeletePhotoResponse(): DeletePhotoResponse {
-  return {};
+  return { photo: undefined };
 }
 
 export const DeletePhotoResponse: MessageFns<DeletePhotoResponse> = {
-  encode(_: DeletePhotoResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: DeletePhotoResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photo !== undefined) {
+      Photo.encode(message.photo, writer.uint32(10).fork()).join();
+    }
     return writer;
   },
 
@@ -1876,6 +2035,14 @@ export const DeletePhotoResponse: MessageFns<DeletePhotoResponse> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photo = Photo.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1888,29 +2055,35 @@ export const DeletePhotoResponse: MessageFns<DeletePhotoResponse> = {
     }
   },
 
-  fromJSON(_: any): DeletePhotoResponse {
-    return {};
+  fromJSON(object: any): DeletePhotoResponse {
+    return { photo: isSet(object.photo) ? Photo.fromJSON(object.photo) : undefined };
   },
 
-  toJSON(_: DeletePhotoResponse): unknown {
+  toJSON(message: DeletePhotoResponse): unknown {
     const obj: any = {};
+    if (message.photo !== undefined) {
+      obj.photo = Photo.toJSON(message.photo);
+    }
     return obj;
   },
 };
 
-function createBaseReadImageRequest(): ReadImageRequest {
-  return { filename: "" };
+function createBaseResolveImageRequest(): ResolveImageRequest {
+  return { filename: "", variant: 0 };
 }
 
-export const ReadImageRequest: MessageFns<ReadImageRequest> = {
-  encode(message: ReadImageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const ResolveImageRequest: MessageFns<ResolveImageRequest> = {
+  encode(message: ResolveImageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.filename !== "") {
       writer.uint32(10).string(message.filename);
+    }
+    if (message.variant !== 0) {
+      writer.uint32(16).int32(message.variant);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): ReadImageRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveImageRequest {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -1919,7 +2092,7 @@ export const ReadImageRequest: MessageFns<ReadImageRequest> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseReadImageRequest();
+      const message = createBaseResolveImageRequest();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -1931,6 +2104,14 @@ export const ReadImageRequest: MessageFns<ReadImageRequest> = {
             message.filename = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.variant = reader.int32() as any;
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1943,37 +2124,53 @@ export const ReadImageRequest: MessageFns<ReadImageRequest> = {
     }
   },
 
-  fromJSON(object: any): ReadImageRequest {
-    return { filename: isSet(object.filename) ? globalThis.String(object.filename) : "" };
+  fromJSON(object: any): ResolveImageRequest {
+    return {
+      filename: isSet(object.filename) ? globalThis.String(object.filename) : "",
+      variant: isSet(object.variant) ? imageVariantFromJSON(object.variant) : 0,
+    };
   },
 
-  toJSON(message: ReadImageRequest): unknown {
+  toJSON(message: ResolveImageRequest): unknown {
     const obj: any = {};
     if (message.filename !== "") {
       obj.filename = message.filename;
+    }
+    if (message.variant !== 0) {
+      obj.variant = imageVariantToJSON(message.variant);
     }
     return obj;
   },
 };
 
-function createBaseReadImageResponse(): ReadImageResponse {
-  return { part: undefined };
+function createBaseResolveImageResponse(): ResolveImageResponse {
+  return { blobKey: "", contentType: "", etag: "", size: 0, public: false, imageVersion: 0 };
 }
 
-export const ReadImageResponse: MessageFns<ReadImageResponse> = {
-  encode(message: ReadImageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    switch (message.part?.$case) {
-      case "mimeType":
-        writer.uint32(10).string(message.part.value);
-        break;
-      case "chunk":
-        writer.uint32(18).bytes(message.part.value);
-        break;
+export const ResolveImageResponse: MessageFns<ResolveImageResponse> = {
+  encode(message: ResolveImageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.blobKey !== "") {
+      writer.uint32(10).string(message.blobKey);
+    }
+    if (message.contentType !== "") {
+      writer.uint32(18).string(message.contentType);
+    }
+    if (message.etag !== "") {
+      writer.uint32(26).string(message.etag);
+    }
+    if (message.size !== 0) {
+      writer.uint32(32).int64(message.size);
+    }
+    if (message.public !== false) {
+      writer.uint32(40).bool(message.public);
+    }
+    if (message.imageVersion !== 0) {
+      writer.uint32(48).int32(message.imageVersion);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): ReadImageResponse {
+  decode(input: BinaryReader | Uint8Array, length?: number): ResolveImageResponse {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -1982,7 +2179,7 @@ export const ReadImageResponse: MessageFns<ReadImageResponse> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseReadImageResponse();
+      const message = createBaseResolveImageResponse();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -1991,7 +2188,7 @@ export const ReadImageResponse: MessageFns<ReadImageResponse> = {
               break;
             }
 
-            message.part = { $case: "mimeType", value: reader.string() };
+            message.blobKey = reader.string();
             continue;
           }
           case 2: {
@@ -1999,7 +2196,39 @@ export const ReadImageResponse: MessageFns<ReadImageResponse> = {
               break;
             }
 
-            message.part = { $case: "chunk", value: Buffer.from(reader.bytes()) };
+            message.contentType = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.size = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.public = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.imageVersion = reader.int32();
             continue;
           }
         }
@@ -2014,31 +2243,55 @@ export const ReadImageResponse: MessageFns<ReadImageResponse> = {
     }
   },
 
-  fromJSON(object: any): ReadImageResponse {
+  fromJSON(object: any): ResolveImageResponse {
     return {
-      part: isSet(object.mimeType)
-        ? { $case: "mimeType", value: globalThis.String(object.mimeType) }
-        : isSet(object.mime_type)
-        ? { $case: "mimeType", value: globalThis.String(object.mime_type) }
-        : isSet(object.chunk)
-        ? { $case: "chunk", value: Buffer.from(bytesFromBase64(object.chunk)) }
-        : undefined,
+      blobKey: isSet(object.blobKey)
+        ? globalThis.String(object.blobKey)
+        : isSet(object.blob_key)
+        ? globalThis.String(object.blob_key)
+        : "",
+      contentType: isSet(object.contentType)
+        ? globalThis.String(object.contentType)
+        : isSet(object.content_type)
+        ? globalThis.String(object.content_type)
+        : "",
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      size: isSet(object.size) ? globalThis.Number(object.size) : 0,
+      public: isSet(object.public) ? globalThis.Boolean(object.public) : false,
+      imageVersion: isSet(object.imageVersion)
+        ? globalThis.Number(object.imageVersion)
+        : isSet(object.image_version)
+        ? globalThis.Number(object.image_version)
+        : 0,
     };
   },
 
-  toJSON(message: ReadImageResponse): unknown {
+  toJSON(message: ResolveImageResponse): unknown {
     const obj: any = {};
-    if (message.part?.$case === "mimeType") {
-      obj.mimeType = message.part.value;
-    } else if (message.part?.$case === "chunk") {
-      obj.chunk = base64FromBytes(message.part.value);
+    if (message.blobKey !== "") {
+      obj.blobKey = message.blobKey;
+    }
+    if (message.contentType !== "") {
+      obj.contentType = message.contentType;
+    }
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.size !== 0) {
+      obj.size = Math.round(message.size);
+    }
+    if (message.public !== false) {
+      obj.public = message.public;
+    }
+    if (message.imageVersion !== 0) {
+      obj.imageVersion = Math.round(message.imageVersion);
     }
     return obj;
   },
 };
 
 function createBaseSetPhotoStatusRequest(): SetPhotoStatusRequest {
-  return { id: 0, status: 0, rejectionReason: undefined };
+  return { id: 0, status: 0, rejectionReason: undefined, actionId: "" };
 }
 
 export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
@@ -2051,6 +2304,9 @@ export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
     }
     if (message.rejectionReason !== undefined) {
       writer.uint32(26).string(message.rejectionReason);
+    }
+    if (message.actionId !== "") {
+      writer.uint32(34).string(message.actionId);
     }
     return writer;
   },
@@ -2092,6 +2348,14 @@ export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
             message.rejectionReason = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actionId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2113,6 +2377,11 @@ export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
         : isSet(object.rejection_reason)
         ? globalThis.String(object.rejection_reason)
         : undefined,
+      actionId: isSet(object.actionId)
+        ? globalThis.String(object.actionId)
+        : isSet(object.action_id)
+        ? globalThis.String(object.action_id)
+        : "",
     };
   },
 
@@ -2126,6 +2395,9 @@ export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
     }
     if (message.rejectionReason !== undefined) {
       obj.rejectionReason = message.rejectionReason;
+    }
+    if (message.actionId !== "") {
+      obj.actionId = message.actionId;
     }
     return obj;
   },
@@ -2190,13 +2462,16 @@ export const SetPhotoStatusResponse: MessageFns<SetPhotoStatusResponse> = {
 };
 
 function createBaseListPhotosForReviewRequest(): ListPhotosForReviewRequest {
-  return { list: 0 };
+  return { list: 0, page: undefined };
 }
 
 export const ListPhotosForReviewRequest: MessageFns<ListPhotosForReviewRequest> = {
   encode(message: ListPhotosForReviewRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.list !== 0) {
       writer.uint32(8).int32(message.list);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -2222,6 +2497,14 @@ export const ListPhotosForReviewRequest: MessageFns<ListPhotosForReviewRequest> 
             message.list = reader.int32() as any;
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2235,7 +2518,10 @@ export const ListPhotosForReviewRequest: MessageFns<ListPhotosForReviewRequest> 
   },
 
   fromJSON(object: any): ListPhotosForReviewRequest {
-    return { list: isSet(object.list) ? reviewListFromJSON(object.list) : 0 };
+    return {
+      list: isSet(object.list) ? reviewListFromJSON(object.list) : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
   },
 
   toJSON(message: ListPhotosForReviewRequest): unknown {
@@ -2243,18 +2529,27 @@ export const ListPhotosForReviewRequest: MessageFns<ListPhotosForReviewRequest> 
     if (message.list !== 0) {
       obj.list = reviewListToJSON(message.list);
     }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
     return obj;
   },
 };
 
 function createBaseListPhotosForReviewResponse(): ListPhotosForReviewResponse {
-  return { photos: [] };
+  return { photos: [], total: 0, totalPages: 0 };
 }
 
 export const ListPhotosForReviewResponse: MessageFns<ListPhotosForReviewResponse> = {
   encode(message: ListPhotosForReviewResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.photos) {
       Photo.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int32(message.total);
+    }
+    if (message.totalPages !== 0) {
+      writer.uint32(24).int32(message.totalPages);
     }
     return writer;
   },
@@ -2280,6 +2575,22 @@ export const ListPhotosForReviewResponse: MessageFns<ListPhotosForReviewResponse
             message.photos.push(Photo.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.totalPages = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2293,7 +2604,15 @@ export const ListPhotosForReviewResponse: MessageFns<ListPhotosForReviewResponse
   },
 
   fromJSON(object: any): ListPhotosForReviewResponse {
-    return { photos: globalThis.Array.isArray(object?.photos) ? object.photos.map((e: any) => Photo.fromJSON(e)) : [] };
+    return {
+      photos: globalThis.Array.isArray(object?.photos) ? object.photos.map((e: any) => Photo.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      totalPages: isSet(object.totalPages)
+        ? globalThis.Number(object.totalPages)
+        : isSet(object.total_pages)
+        ? globalThis.Number(object.total_pages)
+        : 0,
+    };
   },
 
   toJSON(message: ListPhotosForReviewResponse): unknown {
@@ -2301,11 +2620,20 @@ export const ListPhotosForReviewResponse: MessageFns<ListPhotosForReviewResponse
     if (message.photos?.length) {
       obj.photos = message.photos.map((e) => Photo.toJSON(e));
     }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.totalPages !== 0) {
+      obj.totalPages = Math.round(message.totalPages);
+    }
     return obj;
   },
 };
 
-/** Owns photos, their privacy bars and the gallery read path (ratings are a projection of vote events). */
+/**
+ * Owns photos, their privacy bars, who may see which image, and the gallery read path (ratings are a
+ * projection of vote events).
+ */
 export type PhotoServiceService = typeof PhotoServiceService;
 export const PhotoServiceService = {
   /** First message carries the metadata, the rest carry the file's bytes in order. */
@@ -2359,6 +2687,7 @@ export const PhotoServiceService = {
       Buffer.from(ListMyPhotosResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListMyPhotosResponse => ListMyPhotosResponse.decode(value),
   },
+  /** Owner or admin. */
   updatePhoto: {
     path: "/snapcracks.photo.v1.PhotoService/UpdatePhoto" as const,
     requestStream: false as const,
@@ -2399,15 +2728,16 @@ export const PhotoServiceService = {
     responseSerialize: (value: DeletePhotoResponse): Buffer => Buffer.from(DeletePhotoResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeletePhotoResponse => DeletePhotoResponse.decode(value),
   },
-  /** Image bytes for a filename, with the caller's access checked and privacy bars applied. */
-  readImage: {
-    path: "/snapcracks.photo.v1.PhotoService/ReadImage" as const,
+  /** Which blob answers GET /api/uploads/{filename} for this caller; NOT_FOUND when they may not see it. */
+  resolveImage: {
+    path: "/snapcracks.photo.v1.PhotoService/ResolveImage" as const,
     requestStream: false as const,
-    responseStream: true as const,
-    requestSerialize: (value: ReadImageRequest): Buffer => Buffer.from(ReadImageRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): ReadImageRequest => ReadImageRequest.decode(value),
-    responseSerialize: (value: ReadImageResponse): Buffer => Buffer.from(ReadImageResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): ReadImageResponse => ReadImageResponse.decode(value),
+    responseStream: false as const,
+    requestSerialize: (value: ResolveImageRequest): Buffer => Buffer.from(ResolveImageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResolveImageRequest => ResolveImageRequest.decode(value),
+    responseSerialize: (value: ResolveImageResponse): Buffer =>
+      Buffer.from(ResolveImageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResolveImageResponse => ResolveImageResponse.decode(value),
   },
   /** Called by the moderation service only. */
   setPhotoStatus: {
@@ -2441,12 +2771,13 @@ export interface PhotoServiceServer extends UntypedServiceImplementation {
   getGalleryPage: handleUnaryCall<GetGalleryPageRequest, GetGalleryPageResponse>;
   getPhoto: handleUnaryCall<GetPhotoRequest, GetPhotoResponse>;
   listMyPhotos: handleUnaryCall<ListMyPhotosRequest, ListMyPhotosResponse>;
+  /** Owner or admin. */
   updatePhoto: handleUnaryCall<UpdatePhotoRequest, UpdatePhotoResponse>;
   setPrivacyBars: handleUnaryCall<SetPrivacyBarsRequest, SetPrivacyBarsResponse>;
   getPrivacyBars: handleUnaryCall<GetPrivacyBarsRequest, GetPrivacyBarsResponse>;
   deletePhoto: handleUnaryCall<DeletePhotoRequest, DeletePhotoResponse>;
-  /** Image bytes for a filename, with the caller's access checked and privacy bars applied. */
-  readImage: handleServerStreamingCall<ReadImageRequest, ReadImageResponse>;
+  /** Which blob answers GET /api/uploads/{filename} for this caller; NOT_FOUND when they may not see it. */
+  resolveImage: handleUnaryCall<ResolveImageRequest, ResolveImageResponse>;
   /** Called by the moderation service only. */
   setPhotoStatus: handleUnaryCall<SetPhotoStatusRequest, SetPhotoStatusResponse>;
   listPhotosForReview: handleUnaryCall<ListPhotosForReviewRequest, ListPhotosForReviewResponse>;
@@ -2530,6 +2861,7 @@ export interface PhotoServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListMyPhotosResponse) => void,
   ): ClientUnaryCall;
+  /** Owner or admin. */
   updatePhoto(
     request: UpdatePhotoRequest,
     callback: (error: ServiceError | null, response: UpdatePhotoResponse) => void,
@@ -2590,13 +2922,22 @@ export interface PhotoServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeletePhotoResponse) => void,
   ): ClientUnaryCall;
-  /** Image bytes for a filename, with the caller's access checked and privacy bars applied. */
-  readImage(request: ReadImageRequest, options?: Partial<CallOptions>): ClientReadableStream<ReadImageResponse>;
-  readImage(
-    request: ReadImageRequest,
-    metadata?: Metadata,
-    options?: Partial<CallOptions>,
-  ): ClientReadableStream<ReadImageResponse>;
+  /** Which blob answers GET /api/uploads/{filename} for this caller; NOT_FOUND when they may not see it. */
+  resolveImage(
+    request: ResolveImageRequest,
+    callback: (error: ServiceError | null, response: ResolveImageResponse) => void,
+  ): ClientUnaryCall;
+  resolveImage(
+    request: ResolveImageRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResolveImageResponse) => void,
+  ): ClientUnaryCall;
+  resolveImage(
+    request: ResolveImageRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResolveImageResponse) => void,
+  ): ClientUnaryCall;
   /** Called by the moderation service only. */
   setPhotoStatus(
     request: SetPhotoStatusRequest,

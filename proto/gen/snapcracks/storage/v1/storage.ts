@@ -23,29 +23,99 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
+import { PrivacyBar, StorageType, storageTypeFromJSON, storageTypeToJSON } from "../../common/v1/common.js";
 
 export const protobufPackage = "snapcracks.storage.v1";
 
 export const protobufFileName = "snapcracks/storage/v1/storage.proto";
 
+export enum ImagePurpose {
+  IMAGE_PURPOSE_UNSPECIFIED = 0,
+  /** IMAGE_PURPOSE_PHOTO - An original, a display image (2048 px at most) and a thumbnail (480 px at most). */
+  IMAGE_PURPOSE_PHOTO = 1,
+  /** IMAGE_PURPOSE_AVATAR - One square image. */
+  IMAGE_PURPOSE_AVATAR = 2,
+}
+
+export function imagePurposeFromJSON(object: any): ImagePurpose {
+  switch (object) {
+    case 0:
+    case "IMAGE_PURPOSE_UNSPECIFIED":
+      return ImagePurpose.IMAGE_PURPOSE_UNSPECIFIED;
+    case 1:
+    case "IMAGE_PURPOSE_PHOTO":
+      return ImagePurpose.IMAGE_PURPOSE_PHOTO;
+    case 2:
+    case "IMAGE_PURPOSE_AVATAR":
+      return ImagePurpose.IMAGE_PURPOSE_AVATAR;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum ImagePurpose");
+  }
+}
+
+export function imagePurposeToJSON(object: ImagePurpose): string {
+  switch (object) {
+    case ImagePurpose.IMAGE_PURPOSE_UNSPECIFIED:
+      return "IMAGE_PURPOSE_UNSPECIFIED";
+    case ImagePurpose.IMAGE_PURPOSE_PHOTO:
+      return "IMAGE_PURPOSE_PHOTO";
+    case ImagePurpose.IMAGE_PURPOSE_AVATAR:
+      return "IMAGE_PURPOSE_AVATAR";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum ImagePurpose");
+  }
+}
+
 export interface BlobInfo {
+  /** e.g. "local:photos/2026/11/3f…c2-display.webp", "s3:photos/…", "drive:photos/…". */
   key: string;
   size: number;
   contentType: string;
+  /** Strong validator of the bytes (hex SHA-256 prefix). */
+  etag: string;
+  storageType: StorageType;
+  driveFileId?: string | undefined;
   createdAt?: Date | undefined;
 }
 
-export interface PutBlobRequest {
-  part?: { $case: "header"; value: PutBlobRequest_Header } | { $case: "chunk"; value: Buffer } | undefined;
+export interface StoreImageRequest {
+  part?: { $case: "header"; value: StoreImageRequest_Header } | { $case: "chunk"; value: Buffer } | undefined;
 }
 
-export interface PutBlobRequest_Header {
-  key: string;
-  contentType: string;
+export interface StoreImageRequest_Header {
+  purpose: ImagePurpose;
+  /** Burned into the derivatives (photos only). */
+  bars: PrivacyBar[];
 }
 
-export interface PutBlobResponse {
-  blob?: BlobInfo | undefined;
+export interface StoredImage {
+  /** The cleaned, unredacted image (photos) or the avatar. */
+  original?: BlobInfo | undefined;
+  display?: BlobInfo | undefined;
+  thumbnail?: BlobInfo | undefined;
+  width: number;
+  height: number;
+  /** What the uploaded bytes really were, e.g. "image/heic". */
+  sourceMimeType: string;
+  sourceSize: number;
+  /** Hex SHA-256 of the uploaded bytes. */
+  contentSha256: string;
+  /** 64-bit difference hash of the image, hex. */
+  perceptualHash: string;
+}
+
+export interface StoreImageResponse {
+  image?: StoredImage | undefined;
+}
+
+export interface RenderDerivativesRequest {
+  originalKey: string;
+  bars: PrivacyBar[];
+}
+
+export interface RenderDerivativesResponse {
+  display?: BlobInfo | undefined;
+  thumbnail?: BlobInfo | undefined;
 }
 
 export interface GetBlobRequest {
@@ -56,17 +126,19 @@ export interface GetBlobResponse {
   part?: { $case: "info"; value: BlobInfo } | { $case: "chunk"; value: Buffer } | undefined;
 }
 
-export interface DeleteBlobRequest {
-  key: string;
+export interface DeleteBlobsRequest {
+  keys: string[];
 }
 
-export interface DeleteBlobResponse {
-  deleted: boolean;
+export interface DeleteBlobsResponse {
+  deleted: number;
 }
 
 export interface ListBlobsRequest {
-  prefix: string;
   pageToken: string;
+  pageSize: number;
+  /** Only blobs created before this time. */
+  createdBefore?: Date | undefined;
 }
 
 export interface ListBlobsResponse {
@@ -75,6 +147,8 @@ export interface ListBlobsResponse {
 }
 
 export interface GetDriveAuthUrlRequest {
+  /** Where Google sends the browser back (the gateway's /api/google-drive/callback). */
+  redirectUri: string;
 }
 
 export interface GetDriveAuthUrlResponse {
@@ -83,6 +157,7 @@ export interface GetDriveAuthUrlResponse {
 
 export interface ExchangeDriveCodeRequest {
   code: string;
+  redirectUri: string;
 }
 
 export interface ExchangeDriveCodeResponse {
@@ -90,7 +165,7 @@ export interface ExchangeDriveCodeResponse {
 }
 
 function createBaseBlobInfo(): BlobInfo {
-  return { key: "", size: 0, contentType: "", createdAt: undefined };
+  return { key: "", size: 0, contentType: "", etag: "", storageType: 0, driveFileId: undefined, createdAt: undefined };
 }
 
 export const BlobInfo: MessageFns<BlobInfo> = {
@@ -104,8 +179,17 @@ export const BlobInfo: MessageFns<BlobInfo> = {
     if (message.contentType !== "") {
       writer.uint32(26).string(message.contentType);
     }
+    if (message.etag !== "") {
+      writer.uint32(34).string(message.etag);
+    }
+    if (message.storageType !== 0) {
+      writer.uint32(40).int32(message.storageType);
+    }
+    if (message.driveFileId !== undefined) {
+      writer.uint32(50).string(message.driveFileId);
+    }
     if (message.createdAt !== undefined) {
-      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(34).fork()).join();
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -152,6 +236,30 @@ export const BlobInfo: MessageFns<BlobInfo> = {
               break;
             }
 
+            message.etag = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.storageType = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.driveFileId = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
@@ -176,6 +284,17 @@ export const BlobInfo: MessageFns<BlobInfo> = {
         : isSet(object.content_type)
         ? globalThis.String(object.content_type)
         : "",
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      storageType: isSet(object.storageType)
+        ? storageTypeFromJSON(object.storageType)
+        : isSet(object.storage_type)
+        ? storageTypeFromJSON(object.storage_type)
+        : 0,
+      driveFileId: isSet(object.driveFileId)
+        ? globalThis.String(object.driveFileId)
+        : isSet(object.drive_file_id)
+        ? globalThis.String(object.drive_file_id)
+        : undefined,
       createdAt: isSet(object.createdAt)
         ? fromJsonTimestamp(object.createdAt)
         : isSet(object.created_at)
@@ -195,6 +314,15 @@ export const BlobInfo: MessageFns<BlobInfo> = {
     if (message.contentType !== "") {
       obj.contentType = message.contentType;
     }
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.storageType !== 0) {
+      obj.storageType = storageTypeToJSON(message.storageType);
+    }
+    if (message.driveFileId !== undefined) {
+      obj.driveFileId = message.driveFileId;
+    }
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
     }
@@ -202,15 +330,15 @@ export const BlobInfo: MessageFns<BlobInfo> = {
   },
 };
 
-function createBasePutBlobRequest(): PutBlobRequest {
+function createBaseStoreImageRequest(): StoreImageRequest {
   return { part: undefined };
 }
 
-export const PutBlobRequest: MessageFns<PutBlobRequest> = {
-  encode(message: PutBlobRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const StoreImageRequest: MessageFns<StoreImageRequest> = {
+  encode(message: StoreImageRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     switch (message.part?.$case) {
       case "header":
-        PutBlobRequest_Header.encode(message.part.value, writer.uint32(10).fork()).join();
+        StoreImageRequest_Header.encode(message.part.value, writer.uint32(10).fork()).join();
         break;
       case "chunk":
         writer.uint32(18).bytes(message.part.value);
@@ -219,7 +347,7 @@ export const PutBlobRequest: MessageFns<PutBlobRequest> = {
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): PutBlobRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): StoreImageRequest {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -228,7 +356,7 @@ export const PutBlobRequest: MessageFns<PutBlobRequest> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBasePutBlobRequest();
+      const message = createBaseStoreImageRequest();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -237,7 +365,7 @@ export const PutBlobRequest: MessageFns<PutBlobRequest> = {
               break;
             }
 
-            message.part = { $case: "header", value: PutBlobRequest_Header.decode(reader, reader.uint32()) };
+            message.part = { $case: "header", value: StoreImageRequest_Header.decode(reader, reader.uint32()) };
             continue;
           }
           case 2: {
@@ -260,20 +388,20 @@ export const PutBlobRequest: MessageFns<PutBlobRequest> = {
     }
   },
 
-  fromJSON(object: any): PutBlobRequest {
+  fromJSON(object: any): StoreImageRequest {
     return {
       part: isSet(object.header)
-        ? { $case: "header", value: PutBlobRequest_Header.fromJSON(object.header) }
+        ? { $case: "header", value: StoreImageRequest_Header.fromJSON(object.header) }
         : isSet(object.chunk)
         ? { $case: "chunk", value: Buffer.from(bytesFromBase64(object.chunk)) }
         : undefined,
     };
   },
 
-  toJSON(message: PutBlobRequest): unknown {
+  toJSON(message: StoreImageRequest): unknown {
     const obj: any = {};
     if (message.part?.$case === "header") {
-      obj.header = PutBlobRequest_Header.toJSON(message.part.value);
+      obj.header = StoreImageRequest_Header.toJSON(message.part.value);
     } else if (message.part?.$case === "chunk") {
       obj.chunk = base64FromBytes(message.part.value);
     }
@@ -281,22 +409,22 @@ export const PutBlobRequest: MessageFns<PutBlobRequest> = {
   },
 };
 
-function createBasePutBlobRequest_Header(): PutBlobRequest_Header {
-  return { key: "", contentType: "" };
+function createBaseStoreImageRequest_Header(): StoreImageRequest_Header {
+  return { purpose: 0, bars: [] };
 }
 
-export const PutBlobRequest_Header: MessageFns<PutBlobRequest_Header> = {
-  encode(message: PutBlobRequest_Header, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== "") {
-      writer.uint32(10).string(message.key);
+export const StoreImageRequest_Header: MessageFns<StoreImageRequest_Header> = {
+  encode(message: StoreImageRequest_Header, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.purpose !== 0) {
+      writer.uint32(8).int32(message.purpose);
     }
-    if (message.contentType !== "") {
-      writer.uint32(18).string(message.contentType);
+    for (const v of message.bars) {
+      PrivacyBar.encode(v!, writer.uint32(18).fork()).join();
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): PutBlobRequest_Header {
+  decode(input: BinaryReader | Uint8Array, length?: number): StoreImageRequest_Header {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -305,16 +433,16 @@ export const PutBlobRequest_Header: MessageFns<PutBlobRequest_Header> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBasePutBlobRequest_Header();
+      const message = createBaseStoreImageRequest_Header();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
           case 1: {
-            if (tag !== 10) {
+            if (tag !== 8) {
               break;
             }
 
-            message.key = reader.string();
+            message.purpose = reader.int32() as any;
             continue;
           }
           case 2: {
@@ -322,7 +450,7 @@ export const PutBlobRequest_Header: MessageFns<PutBlobRequest_Header> = {
               break;
             }
 
-            message.contentType = reader.string();
+            message.bars.push(PrivacyBar.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -337,42 +465,72 @@ export const PutBlobRequest_Header: MessageFns<PutBlobRequest_Header> = {
     }
   },
 
-  fromJSON(object: any): PutBlobRequest_Header {
+  fromJSON(object: any): StoreImageRequest_Header {
     return {
-      key: isSet(object.key) ? globalThis.String(object.key) : "",
-      contentType: isSet(object.contentType)
-        ? globalThis.String(object.contentType)
-        : isSet(object.content_type)
-        ? globalThis.String(object.content_type)
-        : "",
+      purpose: isSet(object.purpose) ? imagePurposeFromJSON(object.purpose) : 0,
+      bars: globalThis.Array.isArray(object?.bars) ? object.bars.map((e: any) => PrivacyBar.fromJSON(e)) : [],
     };
   },
 
-  toJSON(message: PutBlobRequest_Header): unknown {
+  toJSON(message: StoreImageRequest_Header): unknown {
     const obj: any = {};
-    if (message.key !== "") {
-      obj.key = message.key;
+    if (message.purpose !== 0) {
+      obj.purpose = imagePurposeToJSON(message.purpose);
     }
-    if (message.contentType !== "") {
-      obj.contentType = message.contentType;
+    if (message.bars?.length) {
+      obj.bars = message.bars.map((e) => PrivacyBar.toJSON(e));
     }
     return obj;
   },
 };
 
-function createBasePutBlobResponse(): PutBlobResponse {
-  return { blob: undefined };
+function createBaseStoredImage(): StoredImage {
+  return {
+    original: undefined,
+    display: undefined,
+    thumbnail: undefined,
+    width: 0,
+    height: 0,
+    sourceMimeType: "",
+    sourceSize: 0,
+    contentSha256: "",
+    perceptualHash: "",
+  };
 }
 
-export const PutBlobResponse: MessageFns<PutBlobResponse> = {
-  encode(message: PutBlobResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.blob !== undefined) {
-      BlobInfo.encode(message.blob, writer.uint32(10).fork()).join();
+export const StoredImage: MessageFns<StoredImage> = {
+  encode(message: StoredImage, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.original !== undefined) {
+      BlobInfo.encode(message.original, writer.uint32(10).fork()).join();
+    }
+    if (message.display !== undefined) {
+      BlobInfo.encode(message.display, writer.uint32(18).fork()).join();
+    }
+    if (message.thumbnail !== undefined) {
+      BlobInfo.encode(message.thumbnail, writer.uint32(26).fork()).join();
+    }
+    if (message.width !== 0) {
+      writer.uint32(32).int32(message.width);
+    }
+    if (message.height !== 0) {
+      writer.uint32(40).int32(message.height);
+    }
+    if (message.sourceMimeType !== "") {
+      writer.uint32(50).string(message.sourceMimeType);
+    }
+    if (message.sourceSize !== 0) {
+      writer.uint32(56).int64(message.sourceSize);
+    }
+    if (message.contentSha256 !== "") {
+      writer.uint32(66).string(message.contentSha256);
+    }
+    if (message.perceptualHash !== "") {
+      writer.uint32(74).string(message.perceptualHash);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): PutBlobResponse {
+  decode(input: BinaryReader | Uint8Array, length?: number): StoredImage {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -381,7 +539,7 @@ export const PutBlobResponse: MessageFns<PutBlobResponse> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBasePutBlobResponse();
+      const message = createBaseStoredImage();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -390,7 +548,71 @@ export const PutBlobResponse: MessageFns<PutBlobResponse> = {
               break;
             }
 
-            message.blob = BlobInfo.decode(reader, reader.uint32());
+            message.original = BlobInfo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.display = BlobInfo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.thumbnail = BlobInfo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.width = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.height = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.sourceMimeType = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.sourceSize = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.contentSha256 = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.perceptualHash = reader.string();
             continue;
           }
         }
@@ -405,14 +627,276 @@ export const PutBlobResponse: MessageFns<PutBlobResponse> = {
     }
   },
 
-  fromJSON(object: any): PutBlobResponse {
-    return { blob: isSet(object.blob) ? BlobInfo.fromJSON(object.blob) : undefined };
+  fromJSON(object: any): StoredImage {
+    return {
+      original: isSet(object.original) ? BlobInfo.fromJSON(object.original) : undefined,
+      display: isSet(object.display) ? BlobInfo.fromJSON(object.display) : undefined,
+      thumbnail: isSet(object.thumbnail) ? BlobInfo.fromJSON(object.thumbnail) : undefined,
+      width: isSet(object.width) ? globalThis.Number(object.width) : 0,
+      height: isSet(object.height) ? globalThis.Number(object.height) : 0,
+      sourceMimeType: isSet(object.sourceMimeType)
+        ? globalThis.String(object.sourceMimeType)
+        : isSet(object.source_mime_type)
+        ? globalThis.String(object.source_mime_type)
+        : "",
+      sourceSize: isSet(object.sourceSize)
+        ? globalThis.Number(object.sourceSize)
+        : isSet(object.source_size)
+        ? globalThis.Number(object.source_size)
+        : 0,
+      contentSha256: isSet(object.contentSha256)
+        ? globalThis.String(object.contentSha256)
+        : isSet(object.content_sha256)
+        ? globalThis.String(object.content_sha256)
+        : "",
+      perceptualHash: isSet(object.perceptualHash)
+        ? globalThis.String(object.perceptualHash)
+        : isSet(object.perceptual_hash)
+        ? globalThis.String(object.perceptual_hash)
+        : "",
+    };
   },
 
-  toJSON(message: PutBlobResponse): unknown {
+  toJSON(message: StoredImage): unknown {
     const obj: any = {};
-    if (message.blob !== undefined) {
-      obj.blob = BlobInfo.toJSON(message.blob);
+    if (message.original !== undefined) {
+      obj.original = BlobInfo.toJSON(message.original);
+    }
+    if (message.display !== undefined) {
+      obj.display = BlobInfo.toJSON(message.display);
+    }
+    if (message.thumbnail !== undefined) {
+      obj.thumbnail = BlobInfo.toJSON(message.thumbnail);
+    }
+    if (message.width !== 0) {
+      obj.width = Math.round(message.width);
+    }
+    if (message.height !== 0) {
+      obj.height = Math.round(message.height);
+    }
+    if (message.sourceMimeType !== "") {
+      obj.sourceMimeType = message.sourceMimeType;
+    }
+    if (message.sourceSize !== 0) {
+      obj.sourceSize = Math.round(message.sourceSize);
+    }
+    if (message.contentSha256 !== "") {
+      obj.contentSha256 = message.contentSha256;
+    }
+    if (message.perceptualHash !== "") {
+      obj.perceptualHash = message.perceptualHash;
+    }
+    return obj;
+  },
+};
+
+function createBaseStoreImageResponse(): StoreImageResponse {
+  return { image: undefined };
+}
+
+export const StoreImageResponse: MessageFns<StoreImageResponse> = {
+  encode(message: StoreImageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.image !== undefined) {
+      StoredImage.encode(message.image, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StoreImageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStoreImageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.image = StoredImage.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StoreImageResponse {
+    return { image: isSet(object.image) ? StoredImage.fromJSON(object.image) : undefined };
+  },
+
+  toJSON(message: StoreImageResponse): unknown {
+    const obj: any = {};
+    if (message.image !== undefined) {
+      obj.image = StoredImage.toJSON(message.image);
+    }
+    return obj;
+  },
+};
+
+function createBaseRenderDerivativesRequest(): RenderDerivativesRequest {
+  return { originalKey: "", bars: [] };
+}
+
+export const RenderDerivativesRequest: MessageFns<RenderDerivativesRequest> = {
+  encode(message: RenderDerivativesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.originalKey !== "") {
+      writer.uint32(10).string(message.originalKey);
+    }
+    for (const v of message.bars) {
+      PrivacyBar.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderDerivativesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderDerivativesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.originalKey = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.bars.push(PrivacyBar.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenderDerivativesRequest {
+    return {
+      originalKey: isSet(object.originalKey)
+        ? globalThis.String(object.originalKey)
+        : isSet(object.original_key)
+        ? globalThis.String(object.original_key)
+        : "",
+      bars: globalThis.Array.isArray(object?.bars) ? object.bars.map((e: any) => PrivacyBar.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: RenderDerivativesRequest): unknown {
+    const obj: any = {};
+    if (message.originalKey !== "") {
+      obj.originalKey = message.originalKey;
+    }
+    if (message.bars?.length) {
+      obj.bars = message.bars.map((e) => PrivacyBar.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseRenderDerivativesResponse(): RenderDerivativesResponse {
+  return { display: undefined, thumbnail: undefined };
+}
+
+export const RenderDerivativesResponse: MessageFns<RenderDerivativesResponse> = {
+  encode(message: RenderDerivativesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.display !== undefined) {
+      BlobInfo.encode(message.display, writer.uint32(10).fork()).join();
+    }
+    if (message.thumbnail !== undefined) {
+      BlobInfo.encode(message.thumbnail, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenderDerivativesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenderDerivativesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.display = BlobInfo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.thumbnail = BlobInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenderDerivativesResponse {
+    return {
+      display: isSet(object.display) ? BlobInfo.fromJSON(object.display) : undefined,
+      thumbnail: isSet(object.thumbnail) ? BlobInfo.fromJSON(object.thumbnail) : undefined,
+    };
+  },
+
+  toJSON(message: RenderDerivativesResponse): unknown {
+    const obj: any = {};
+    if (message.display !== undefined) {
+      obj.display = BlobInfo.toJSON(message.display);
+    }
+    if (message.thumbnail !== undefined) {
+      obj.thumbnail = BlobInfo.toJSON(message.thumbnail);
     }
     return obj;
   },
@@ -555,19 +1039,19 @@ export const GetBlobResponse: MessageFns<GetBlobResponse> = {
   },
 };
 
-function createBaseDeleteBlobRequest(): DeleteBlobRequest {
-  return { key: "" };
+function createBaseDeleteBlobsRequest(): DeleteBlobsRequest {
+  return { keys: [] };
 }
 
-export const DeleteBlobRequest: MessageFns<DeleteBlobRequest> = {
-  encode(message: DeleteBlobRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.key !== "") {
-      writer.uint32(10).string(message.key);
+export const DeleteBlobsRequest: MessageFns<DeleteBlobsRequest> = {
+  encode(message: DeleteBlobsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.keys) {
+      writer.uint32(10).string(v!);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): DeleteBlobRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteBlobsRequest {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -576,7 +1060,7 @@ export const DeleteBlobRequest: MessageFns<DeleteBlobRequest> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseDeleteBlobRequest();
+      const message = createBaseDeleteBlobsRequest();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -585,7 +1069,7 @@ export const DeleteBlobRequest: MessageFns<DeleteBlobRequest> = {
               break;
             }
 
-            message.key = reader.string();
+            message.keys.push(reader.string());
             continue;
           }
         }
@@ -600,32 +1084,32 @@ export const DeleteBlobRequest: MessageFns<DeleteBlobRequest> = {
     }
   },
 
-  fromJSON(object: any): DeleteBlobRequest {
-    return { key: isSet(object.key) ? globalThis.String(object.key) : "" };
+  fromJSON(object: any): DeleteBlobsRequest {
+    return { keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => globalThis.String(e)) : [] };
   },
 
-  toJSON(message: DeleteBlobRequest): unknown {
+  toJSON(message: DeleteBlobsRequest): unknown {
     const obj: any = {};
-    if (message.key !== "") {
-      obj.key = message.key;
+    if (message.keys?.length) {
+      obj.keys = message.keys;
     }
     return obj;
   },
 };
 
-function createBaseDeleteBlobResponse(): DeleteBlobResponse {
-  return { deleted: false };
+function createBaseDeleteBlobsResponse(): DeleteBlobsResponse {
+  return { deleted: 0 };
 }
 
-export const DeleteBlobResponse: MessageFns<DeleteBlobResponse> = {
-  encode(message: DeleteBlobResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.deleted !== false) {
-      writer.uint32(8).bool(message.deleted);
+export const DeleteBlobsResponse: MessageFns<DeleteBlobsResponse> = {
+  encode(message: DeleteBlobsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.deleted !== 0) {
+      writer.uint32(8).int32(message.deleted);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): DeleteBlobResponse {
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteBlobsResponse {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -634,7 +1118,7 @@ export const DeleteBlobResponse: MessageFns<DeleteBlobResponse> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseDeleteBlobResponse();
+      const message = createBaseDeleteBlobsResponse();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -643,7 +1127,7 @@ export const DeleteBlobResponse: MessageFns<DeleteBlobResponse> = {
               break;
             }
 
-            message.deleted = reader.bool();
+            message.deleted = reader.int32();
             continue;
           }
         }
@@ -658,30 +1142,33 @@ export const DeleteBlobResponse: MessageFns<DeleteBlobResponse> = {
     }
   },
 
-  fromJSON(object: any): DeleteBlobResponse {
-    return { deleted: isSet(object.deleted) ? globalThis.Boolean(object.deleted) : false };
+  fromJSON(object: any): DeleteBlobsResponse {
+    return { deleted: isSet(object.deleted) ? globalThis.Number(object.deleted) : 0 };
   },
 
-  toJSON(message: DeleteBlobResponse): unknown {
+  toJSON(message: DeleteBlobsResponse): unknown {
     const obj: any = {};
-    if (message.deleted !== false) {
-      obj.deleted = message.deleted;
+    if (message.deleted !== 0) {
+      obj.deleted = Math.round(message.deleted);
     }
     return obj;
   },
 };
 
 function createBaseListBlobsRequest(): ListBlobsRequest {
-  return { prefix: "", pageToken: "" };
+  return { pageToken: "", pageSize: 0, createdBefore: undefined };
 }
 
 export const ListBlobsRequest: MessageFns<ListBlobsRequest> = {
   encode(message: ListBlobsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.prefix !== "") {
-      writer.uint32(10).string(message.prefix);
-    }
     if (message.pageToken !== "") {
-      writer.uint32(18).string(message.pageToken);
+      writer.uint32(10).string(message.pageToken);
+    }
+    if (message.pageSize !== 0) {
+      writer.uint32(16).int32(message.pageSize);
+    }
+    if (message.createdBefore !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdBefore), writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -704,15 +1191,23 @@ export const ListBlobsRequest: MessageFns<ListBlobsRequest> = {
               break;
             }
 
-            message.prefix = reader.string();
+            message.pageToken = reader.string();
             continue;
           }
           case 2: {
-            if (tag !== 18) {
+            if (tag !== 16) {
               break;
             }
 
-            message.pageToken = reader.string();
+            message.pageSize = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.createdBefore = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -729,22 +1224,34 @@ export const ListBlobsRequest: MessageFns<ListBlobsRequest> = {
 
   fromJSON(object: any): ListBlobsRequest {
     return {
-      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
       pageToken: isSet(object.pageToken)
         ? globalThis.String(object.pageToken)
         : isSet(object.page_token)
         ? globalThis.String(object.page_token)
         : "",
+      pageSize: isSet(object.pageSize)
+        ? globalThis.Number(object.pageSize)
+        : isSet(object.page_size)
+        ? globalThis.Number(object.page_size)
+        : 0,
+      createdBefore: isSet(object.createdBefore)
+        ? fromJsonTimestamp(object.createdBefore)
+        : isSet(object.created_before)
+        ? fromJsonTimestamp(object.created_before)
+        : undefined,
     };
   },
 
   toJSON(message: ListBlobsRequest): unknown {
     const obj: any = {};
-    if (message.prefix !== "") {
-      obj.prefix = message.prefix;
-    }
     if (message.pageToken !== "") {
       obj.pageToken = message.pageToken;
+    }
+    if (message.pageSize !== 0) {
+      obj.pageSize = Math.round(message.pageSize);
+    }
+    if (message.createdBefore !== undefined) {
+      obj.createdBefore = message.createdBefore.toISOString();
     }
     return obj;
   },
@@ -830,11 +1337,14 @@ export const ListBlobsResponse: MessageFns<ListBlobsResponse> = {
 };
 
 function createBaseGetDriveAuthUrlRequest(): GetDriveAuthUrlRequest {
-  return {};
+  return { redirectUri: "" };
 }
 
 export const GetDriveAuthUrlRequest: MessageFns<GetDriveAuthUrlRequest> = {
-  encode(_: GetDriveAuthUrlRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: GetDriveAuthUrlRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.redirectUri !== "") {
+      writer.uint32(10).string(message.redirectUri);
+    }
     return writer;
   },
 
@@ -851,6 +1361,14 @@ export const GetDriveAuthUrlRequest: MessageFns<GetDriveAuthUrlRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.redirectUri = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -863,12 +1381,21 @@ export const GetDriveAuthUrlRequest: MessageFns<GetDriveAuthUrlRequest> = {
     }
   },
 
-  fromJSON(_: any): GetDriveAuthUrlRequest {
-    return {};
+  fromJSON(object: any): GetDriveAuthUrlRequest {
+    return {
+      redirectUri: isSet(object.redirectUri)
+        ? globalThis.String(object.redirectUri)
+        : isSet(object.redirect_uri)
+        ? globalThis.String(object.redirect_uri)
+        : "",
+    };
   },
 
-  toJSON(_: GetDriveAuthUrlRequest): unknown {
+  toJSON(message: GetDriveAuthUrlRequest): unknown {
     const obj: any = {};
+    if (message.redirectUri !== "") {
+      obj.redirectUri = message.redirectUri;
+    }
     return obj;
   },
 };
@@ -938,13 +1465,16 @@ export const GetDriveAuthUrlResponse: MessageFns<GetDriveAuthUrlResponse> = {
 };
 
 function createBaseExchangeDriveCodeRequest(): ExchangeDriveCodeRequest {
-  return { code: "" };
+  return { code: "", redirectUri: "" };
 }
 
 export const ExchangeDriveCodeRequest: MessageFns<ExchangeDriveCodeRequest> = {
   encode(message: ExchangeDriveCodeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.code !== "") {
       writer.uint32(10).string(message.code);
+    }
+    if (message.redirectUri !== "") {
+      writer.uint32(18).string(message.redirectUri);
     }
     return writer;
   },
@@ -970,6 +1500,14 @@ export const ExchangeDriveCodeRequest: MessageFns<ExchangeDriveCodeRequest> = {
             message.code = reader.string();
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.redirectUri = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -983,13 +1521,23 @@ export const ExchangeDriveCodeRequest: MessageFns<ExchangeDriveCodeRequest> = {
   },
 
   fromJSON(object: any): ExchangeDriveCodeRequest {
-    return { code: isSet(object.code) ? globalThis.String(object.code) : "" };
+    return {
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      redirectUri: isSet(object.redirectUri)
+        ? globalThis.String(object.redirectUri)
+        : isSet(object.redirect_uri)
+        ? globalThis.String(object.redirect_uri)
+        : "",
+    };
   },
 
   toJSON(message: ExchangeDriveCodeRequest): unknown {
     const obj: any = {};
     if (message.code !== "") {
       obj.code = message.code;
+    }
+    if (message.redirectUri !== "") {
+      obj.redirectUri = message.redirectUri;
     }
     return obj;
   },
@@ -1059,19 +1607,39 @@ export const ExchangeDriveCodeResponse: MessageFns<ExchangeDriveCodeResponse> = 
   },
 };
 
-/** Blobs on local disk, S3-compatible object storage or Google Drive; image derivatives; Drive authorization setup. */
+/**
+ * Blobs on local disk, S3-compatible object storage or Google Drive; image cleaning and derivatives;
+ * Google Drive authorization setup. A blob key names its backend ("local:…", "s3:…", "drive:…"), so a blob
+ * written before the configured backend changed stays readable.
+ */
 export type StorageServiceService = typeof StorageServiceService;
 export const StorageServiceService = {
-  /** First message names the blob, the rest carry its bytes in order. */
-  putBlob: {
-    path: "/snapcracks.storage.v1.StorageService/PutBlob" as const,
+  /**
+   * Cleans an uploaded image (upright, metadata stripped, re-encoded) and stores it with its derivatives.
+   * The first message is the header, the rest carry the file's bytes in order (10 MB at most).
+   */
+  storeImage: {
+    path: "/snapcracks.storage.v1.StorageService/StoreImage" as const,
     requestStream: true as const,
     responseStream: false as const,
-    requestSerialize: (value: PutBlobRequest): Buffer => Buffer.from(PutBlobRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): PutBlobRequest => PutBlobRequest.decode(value),
-    responseSerialize: (value: PutBlobResponse): Buffer => Buffer.from(PutBlobResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): PutBlobResponse => PutBlobResponse.decode(value),
+    requestSerialize: (value: StoreImageRequest): Buffer => Buffer.from(StoreImageRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StoreImageRequest => StoreImageRequest.decode(value),
+    responseSerialize: (value: StoreImageResponse): Buffer => Buffer.from(StoreImageResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StoreImageResponse => StoreImageResponse.decode(value),
   },
+  /** Renders new display and thumbnail derivatives of a stored original with the given bars burned in. */
+  renderDerivatives: {
+    path: "/snapcracks.storage.v1.StorageService/RenderDerivatives" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RenderDerivativesRequest): Buffer =>
+      Buffer.from(RenderDerivativesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RenderDerivativesRequest => RenderDerivativesRequest.decode(value),
+    responseSerialize: (value: RenderDerivativesResponse): Buffer =>
+      Buffer.from(RenderDerivativesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RenderDerivativesResponse => RenderDerivativesResponse.decode(value),
+  },
+  /** The first message is the blob's info, the rest its bytes in order. */
   getBlob: {
     path: "/snapcracks.storage.v1.StorageService/GetBlob" as const,
     requestStream: false as const,
@@ -1081,15 +1649,16 @@ export const StorageServiceService = {
     responseSerialize: (value: GetBlobResponse): Buffer => Buffer.from(GetBlobResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetBlobResponse => GetBlobResponse.decode(value),
   },
-  deleteBlob: {
-    path: "/snapcracks.storage.v1.StorageService/DeleteBlob" as const,
+  deleteBlobs: {
+    path: "/snapcracks.storage.v1.StorageService/DeleteBlobs" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: DeleteBlobRequest): Buffer => Buffer.from(DeleteBlobRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): DeleteBlobRequest => DeleteBlobRequest.decode(value),
-    responseSerialize: (value: DeleteBlobResponse): Buffer => Buffer.from(DeleteBlobResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): DeleteBlobResponse => DeleteBlobResponse.decode(value),
+    requestSerialize: (value: DeleteBlobsRequest): Buffer => Buffer.from(DeleteBlobsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteBlobsRequest => DeleteBlobsRequest.decode(value),
+    responseSerialize: (value: DeleteBlobsResponse): Buffer => Buffer.from(DeleteBlobsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteBlobsResponse => DeleteBlobsResponse.decode(value),
   },
+  /** Every stored blob, oldest first, a page at a time (for cleanups). */
   listBlobs: {
     path: "/snapcracks.storage.v1.StorageService/ListBlobs" as const,
     requestStream: false as const,
@@ -1099,6 +1668,7 @@ export const StorageServiceService = {
     responseSerialize: (value: ListBlobsResponse): Buffer => Buffer.from(ListBlobsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListBlobsResponse => ListBlobsResponse.decode(value),
   },
+  /** Admin only. */
   getDriveAuthUrl: {
     path: "/snapcracks.storage.v1.StorageService/GetDriveAuthUrl" as const,
     requestStream: false as const,
@@ -1124,69 +1694,99 @@ export const StorageServiceService = {
 } as const;
 
 export interface StorageServiceServer extends UntypedServiceImplementation {
-  /** First message names the blob, the rest carry its bytes in order. */
-  putBlob: handleClientStreamingCall<PutBlobRequest, PutBlobResponse>;
+  /**
+   * Cleans an uploaded image (upright, metadata stripped, re-encoded) and stores it with its derivatives.
+   * The first message is the header, the rest carry the file's bytes in order (10 MB at most).
+   */
+  storeImage: handleClientStreamingCall<StoreImageRequest, StoreImageResponse>;
+  /** Renders new display and thumbnail derivatives of a stored original with the given bars burned in. */
+  renderDerivatives: handleUnaryCall<RenderDerivativesRequest, RenderDerivativesResponse>;
+  /** The first message is the blob's info, the rest its bytes in order. */
   getBlob: handleServerStreamingCall<GetBlobRequest, GetBlobResponse>;
-  deleteBlob: handleUnaryCall<DeleteBlobRequest, DeleteBlobResponse>;
+  deleteBlobs: handleUnaryCall<DeleteBlobsRequest, DeleteBlobsResponse>;
+  /** Every stored blob, oldest first, a page at a time (for cleanups). */
   listBlobs: handleUnaryCall<ListBlobsRequest, ListBlobsResponse>;
+  /** Admin only. */
   getDriveAuthUrl: handleUnaryCall<GetDriveAuthUrlRequest, GetDriveAuthUrlResponse>;
   exchangeDriveCode: handleUnaryCall<ExchangeDriveCodeRequest, ExchangeDriveCodeResponse>;
 }
 
 export interface StorageServiceClient extends Client {
-  /** First message names the blob, the rest carry its bytes in order. */
-  putBlob(
-    callback: (error: ServiceError | null, response: PutBlobResponse) => void,
-  ): ClientWritableStream<PutBlobRequest>;
-  putBlob(
+  /**
+   * Cleans an uploaded image (upright, metadata stripped, re-encoded) and stores it with its derivatives.
+   * The first message is the header, the rest carry the file's bytes in order (10 MB at most).
+   */
+  storeImage(
+    callback: (error: ServiceError | null, response: StoreImageResponse) => void,
+  ): ClientWritableStream<StoreImageRequest>;
+  storeImage(
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: PutBlobResponse) => void,
-  ): ClientWritableStream<PutBlobRequest>;
-  putBlob(
+    callback: (error: ServiceError | null, response: StoreImageResponse) => void,
+  ): ClientWritableStream<StoreImageRequest>;
+  storeImage(
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: PutBlobResponse) => void,
-  ): ClientWritableStream<PutBlobRequest>;
-  putBlob(
+    callback: (error: ServiceError | null, response: StoreImageResponse) => void,
+  ): ClientWritableStream<StoreImageRequest>;
+  storeImage(
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: PutBlobResponse) => void,
-  ): ClientWritableStream<PutBlobRequest>;
+    callback: (error: ServiceError | null, response: StoreImageResponse) => void,
+  ): ClientWritableStream<StoreImageRequest>;
+  /** Renders new display and thumbnail derivatives of a stored original with the given bars burned in. */
+  renderDerivatives(
+    request: RenderDerivativesRequest,
+    callback: (error: ServiceError | null, response: RenderDerivativesResponse) => void,
+  ): ClientUnaryCall;
+  renderDerivatives(
+    request: RenderDerivativesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RenderDerivativesResponse) => void,
+  ): ClientUnaryCall;
+  renderDerivatives(
+    request: RenderDerivativesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RenderDerivativesResponse) => void,
+  ): ClientUnaryCall;
+  /** The first message is the blob's info, the rest its bytes in order. */
   getBlob(request: GetBlobRequest, options?: Partial<CallOptions>): ClientReadableStream<GetBlobResponse>;
   getBlob(
     request: GetBlobRequest,
     metadata?: Metadata,
     options?: Partial<CallOptions>,
   ): ClientReadableStream<GetBlobResponse>;
-  deleteBlob(
-    request: DeleteBlobRequest,
-    callback: (error: ServiceError | null, response: DeleteBlobResponse) => void,
+  deleteBlobs(
+    request: DeleteBlobsRequest,
+    callback: (error: ServiceError | null, response: DeleteBlobsResponse) => void,
   ): ClientUnaryCall;
-  deleteBlob(
-    request: DeleteBlobRequest,
+  deleteBlobs(
+    request: DeleteBlobsRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: DeleteBlobResponse) => void,
+    callback: (error: ServiceError | null, response: DeleteBlobsResponse) => void,
   ): ClientUnaryCall;
-  deleteBlob(
-    request: DeleteBlobRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: DeleteBlobResponse) => void,
-  ): ClientUnaryCall;
-  listBlobs(
-    request: ListBlobsRequest,
-    callback: (error: ServiceError | null, response: ListBlobsResponse) => void,
-  ): ClientUnaryCall;
-  listBlobs(
-    request: ListBlobsRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: ListBlobsResponse) => void,
-  ): ClientUnaryCall;
-  listBlobs(
-    request: ListBlobsRequest,
+  deleteBlobs(
+    request: DeleteBlobsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteBlobsResponse) => void,
+  ): ClientUnaryCall;
+  /** Every stored blob, oldest first, a page at a time (for cleanups). */
+  listBlobs(
+    request: ListBlobsRequest,
     callback: (error: ServiceError | null, response: ListBlobsResponse) => void,
   ): ClientUnaryCall;
+  listBlobs(
+    request: ListBlobsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListBlobsResponse) => void,
+  ): ClientUnaryCall;
+  listBlobs(
+    request: ListBlobsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListBlobsResponse) => void,
+  ): ClientUnaryCall;
+  /** Admin only. */
   getDriveAuthUrl(
     request: GetDriveAuthUrlRequest,
     callback: (error: ServiceError | null, response: GetDriveAuthUrlResponse) => void,
