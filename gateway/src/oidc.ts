@@ -63,6 +63,8 @@ export class OidcRelyingParty {
         issuer: idClaims.iss,
         subject: idClaims.sub,
         email: str(idClaims.email),
+        // Only the issuer's explicit word counts: the auth service links accounts and grants ADMIN_EMAILS on it.
+        emailVerified: idClaims.email_verified === true,
         firstName: str(idClaims.given_name),
         lastName: str(idClaims.family_name),
         profileImageUrl: str(idClaims.picture),

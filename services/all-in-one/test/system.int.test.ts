@@ -150,7 +150,7 @@ describe('service trust boundary', () => {
 
   it('lets only the gateway provision accounts', async () => {
     const other = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY_SECRET, 'photo') });
-    await expect(other.call.signIn({ issuer: 'x', subject: 'y' }, { caller: null })).rejects.toMatchObject({ code: status.PERMISSION_DENIED });
+    await expect(other.call.signIn({ issuer: 'x', subject: 'y', emailVerified: false }, { caller: null })).rejects.toMatchObject({ code: status.PERMISSION_DENIED });
     other.close();
   });
 });

@@ -4,7 +4,7 @@ import { applyMigrations, createLogger, createMemoryEventBus, createOutbox, open
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
 import { AuthService } from './auth.service.js';
-import { UserRepository } from './user.repository.js';
+import { PrismaUserRepository } from './user.repository.js';
 
 const logger = createLogger('test', 'silent');
 let database: TestDatabase;
@@ -18,7 +18,7 @@ beforeAll(async () => {
   db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'auth', logger });
   prisma = db.prisma;
   const outbox = createOutbox({ prisma, schema: 'auth', bus: createMemoryEventBus({ logger }), logger });
-  service = new AuthService(new UserRepository(prisma, outbox), { ADMIN_EMAILS: ['chief@example.com'] });
+  service = new AuthService(new PrismaUserRepository(prisma, outbox), { ADMIN_EMAILS: ['chief@example.com'] }, logger);
 });
 afterAll(async () => {
   await db?.close();
@@ -28,7 +28,14 @@ beforeEach(async () => {
   await prisma.$executeRawUnsafe('TRUNCATE auth.users, auth.outbox');
 });
 
-const claims = (subject: string, email?: string, firstName = 'Ada', lastName = 'Lovelace') => ({ issuer: 'https://idp.example', subject, email, firstName, lastName });
+const claims = (subject: string, email?: string, firstName = 'Ada', lastName = 'Lovelace', emailVerified = true) => ({
+  issuer: 'https://idp.example',
+  subject,
+  email,
+  emailVerified,
+  firstName,
+  lastName,
+});
 const eventTypes = async () => (await prisma.outboxEvent.findMany({ orderBy: { createdAt: 'asc' } })).map((e) => e.type);
 
 describe('AuthService against PostgreSQL', () => {
@@ -49,10 +56,18 @@ describe('AuthService against PostgreSQL', () => {
     expect((await service.signIn(claims('promoted', 'someone@example.com'))).user.isAdmin).toBe(true);
   });
 
-  it('refuses a sign-in whose email belongs to another account, changing nothing', async () => {
+  it('refuses a sign-in whose unverified email belongs to another account, changing nothing', async () => {
     await service.signIn(claims('first', 'shared@example.com'));
-    await expect(service.signIn(claims('second', 'shared@example.com'))).rejects.toThrow(/already uses this email/);
+    await expect(service.signIn(claims('second', 'shared@example.com', 'Ada', 'Lovelace', false))).rejects.toThrow(/already uses this email/);
     expect(await prisma.user.count()).toBe(1);
+  });
+
+  it('links the account to a new identity when the sign-in vouches for its email', async () => {
+    const { user } = await service.signIn(claims('first', 'shared@example.com'));
+    const linked = await service.signIn({ ...claims('elsewhere', 'shared@example.com'), issuer: 'https://other-idp.example' });
+    expect(linked).toMatchObject({ created: false, user: { id: user.id, oidcSubject: 'https://other-idp.example|elsewhere' } });
+    expect(await prisma.user.count()).toBe(1);
+    expect(await eventTypes()).toEqual(['auth.user.updated', 'auth.user.updated']);
   });
 
   it('records terms acceptance once, with its time', async () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseConfig } from '@snapcracks/kit';
 
 const schema = z.object({
-  /** Comma-separated emails that become administrators when they sign in. */
+  /** Comma-separated emails made administrators at sign-in, with a verified email, as a bootstrap (see AuthService.signIn). */
   ADMIN_EMAILS: z
     .string()
     .default('')

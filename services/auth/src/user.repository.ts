@@ -1,11 +1,51 @@
-import type { Outbox, Envelope } from '@snapcracks/kit';
-import { PrismaClient, type Prisma, type User } from './generated/prisma/client.js';
+import { prismaErrorCode, type Envelope, type Outbox } from '@snapcracks/kit';
+import type { Prisma, PrismaClient, User } from './generated/prisma/client.js';
 
 export type { User } from './generated/prisma/client.js';
+
+/** What a new account starts with; everything else takes the table's defaults. */
+export type NewUser = Pick<User, 'oidcSubject'> & Partial<Pick<User, 'email' | 'firstName' | 'lastName' | 'profileImageUrl' | 'isAdmin'>>;
+
+/** The columns a change may set. The subject changes only through `linkSubject`; ids and timestamps never. */
+export type UserChanges = Partial<Omit<User, 'id' | 'oidcSubject' | 'createdAt' | 'updatedAt'>>;
+
+/** Builds the event that reports a change, from the row as the change left it (or, for a deletion, as it was). */
+export type EventOf = (user: User) => Envelope;
+
+/** A change would give two accounts the same email or the same subject; the database refused it and nothing changed. */
+export class DuplicateUserError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('Another account already has this email address or identity', options);
+    this.name = 'DuplicateUserError';
+  }
+}
+
+/**
+ * The users table, in the service's own words. Every write commits the change and its event (outbox) in one
+ * transaction, so a change is never without its event. Writes to a missing account return null, and a write
+ * that would break uniqueness throws DuplicateUserError; the service turns those into the caller's errors.
+ */
+export interface UserRepository {
+  findById(id: string): Promise<User | null>;
+  findBySubject(oidcSubject: string): Promise<User | null>;
+  findByEmail(email: string): Promise<User | null>;
+  /** Newest first. */
+  list(): Promise<User[]>;
+  /** Whether at least one enabled account is an admin. */
+  hasEnabledAdmin(): Promise<boolean>;
+
+  create(user: NewUser, eventOf: EventOf): Promise<User>;
+  update(id: string, changes: UserChanges, eventOf: EventOf): Promise<User | null>;
+  /** Moves the account to another identity (`issuer|subject`), applying `changes` in the same transaction. */
+  linkSubject(id: string, oidcSubject: string, changes: UserChanges, eventOf: EventOf): Promise<User | null>;
+  /** Returns the deleted account, or null when there was none. */
+  delete(id: string, eventOf: EventOf): Promise<User | null>;
+}
+
 type Tx = Prisma.TransactionClient;
 
-/** The only module that touches the users table; every change commits together with its event. */
-export class UserRepository {
+/** The only module of the auth service that talks to Prisma. */
+export class PrismaUserRepository implements UserRepository {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly outbox: Outbox,
@@ -27,14 +67,50 @@ export class UserRepository {
     return this.prisma.user.findMany({ orderBy: { createdAt: 'desc' } });
   }
 
-  /** Runs `change` in a transaction and records the event it returns in the outbox of the same transaction. */
-  async write<T>(change: (tx: Tx) => Promise<{ result: T; event: Envelope }>): Promise<T> {
-    const result = await this.prisma.$transaction(async (tx) => {
-      const { result, event } = await change(tx);
-      await this.outbox.enqueue(tx, event);
-      return result;
-    });
+  async hasEnabledAdmin(): Promise<boolean> {
+    return (await this.prisma.user.findFirst({ where: { isAdmin: true, isEnabled: true }, select: { id: true } })) !== null;
+  }
+
+  create(user: NewUser, eventOf: EventOf): Promise<User> {
+    return this.commit((tx) => tx.user.create({ data: user }), eventOf);
+  }
+
+  update(id: string, changes: UserChanges, eventOf: EventOf): Promise<User | null> {
+    return nullIfMissing(this.commit((tx) => tx.user.update({ where: { id }, data: changes }), eventOf));
+  }
+
+  linkSubject(id: string, oidcSubject: string, changes: UserChanges, eventOf: EventOf): Promise<User | null> {
+    return nullIfMissing(this.commit((tx) => tx.user.update({ where: { id }, data: { ...changes, oidcSubject } }), eventOf));
+  }
+
+  delete(id: string, eventOf: EventOf): Promise<User | null> {
+    return nullIfMissing(this.commit((tx) => tx.user.delete({ where: { id } }), eventOf));
+  }
+
+  /** Runs one write and records its event in the outbox of the same transaction. */
+  private async commit(write: (tx: Tx) => Promise<User>, eventOf: EventOf): Promise<User> {
+    let user: User;
+    try {
+      user = await this.prisma.$transaction(async (tx) => {
+        const row = await write(tx);
+        await this.outbox.enqueue(tx, eventOf(row));
+        return row;
+      });
+    } catch (error) {
+      if (prismaErrorCode(error) === 'P2002') throw new DuplicateUserError({ cause: error });
+      throw error;
+    }
     this.outbox.nudge();
-    return result;
+    return user;
+  }
+}
+
+/** Prisma's "record to update or delete not found" (P2025) means there was no such account. */
+async function nullIfMissing(write: Promise<User>): Promise<User | null> {
+  try {
+    return await write;
+  } catch (error) {
+    if (prismaErrorCode(error) === 'P2025') return null;
+    throw error;
   }
 }

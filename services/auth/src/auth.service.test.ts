@@ -1,0 +1,239 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError, NotFoundError, PermissionDeniedError, decodeEvent, type Caller } from '@snapcracks/kit';
+import { UserDeleted, UserUpdated } from '@snapcracks/proto/events/v1';
+import type { SignInRequest } from '@snapcracks/proto/auth/v1';
+import { AuthService } from './auth.service.js';
+import { DuplicateUserError, type User } from './user.repository.js';
+import { InMemoryUserRepository } from './testing/in-memory-user.repository.js';
+import { createRecordingLogger, type LogRecord } from '@snapcracks/kit/testing';
+
+const ISSUER = 'https://idp.example';
+const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+
+let users: InMemoryUserRepository;
+let logged: LogRecord[];
+let service: AuthService;
+
+beforeEach(() => {
+  users = new InMemoryUserRepository();
+  const recording = createRecordingLogger('info');
+  logged = recording.records;
+  service = new AuthService(users, { ADMIN_EMAILS: ['chief@example.com'] }, recording.logger);
+});
+
+const claims = (subject: string, email?: string, more: Partial<SignInRequest> = {}): SignInRequest => ({
+  issuer: ISSUER,
+  subject,
+  email,
+  emailVerified: true,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  ...more,
+});
+const as = (user: User, role: Partial<Caller> = {}): Caller => ({ userId: user.id, isAdmin: user.isAdmin, hasAcceptedTerms: true, ...role });
+const adminAccount = () => users.seed({ oidcSubject: `${ISSUER}|boss`, email: 'boss@example.com', isAdmin: true });
+const memberAccount = (email = 'member@example.com') => users.seed({ oidcSubject: `${ISSUER}|${email}`, email });
+const lastUpdate = () => decodeEvent(users.events.at(-1)!, UserUpdated);
+
+describe('signing in', () => {
+  it('creates the account at the first sign-in, with the normalised email, and reports it', async () => {
+    const { user, created } = await service.signIn(claims('s1', '  Ada@Example.COM '));
+    expect(created).toBe(true);
+    expect(user).toMatchObject({ oidcSubject: `${ISSUER}|s1`, email: 'ada@example.com', firstName: 'Ada', isAdmin: false, isEnabled: true, hasAcceptedTerms: false });
+    expect(users.eventTypes()).toEqual(['auth.user.updated']);
+    expect(lastUpdate()).toMatchObject({ user: { id: user.id, firstName: 'Ada' }, email: 'ada@example.com', isAdmin: false });
+  });
+
+  it('refreshes what the provider owns at later sign-ins and keeps what the person set', async () => {
+    const first = await service.signIn(claims('s1', 'ada@example.com'));
+    await service.updateProfile(as(first.user), 'Countess');
+    const again = await service.signIn(claims('s1', 'ada@example.com', { firstName: 'Augusta', lastName: 'King', profileImageUrl: 'https://img/a.png' }));
+    expect(again).toMatchObject({ created: false, user: { id: first.user.id, firstName: 'Augusta', lastName: 'King', profileImageUrl: 'https://img/a.png', displayName: 'Countess' } });
+    expect(users.eventTypes()).toHaveLength(3);
+  });
+
+  it('creates an account without an email when the provider gives none', async () => {
+    const { user } = await service.signIn(claims('anon', undefined, { emailVerified: false }));
+    expect(user.email).toBeNull();
+  });
+
+  it('refuses an unverified email that belongs to another account, changing nothing', async () => {
+    const holder = memberAccount('shared@example.com');
+    const attempt = service.signIn(claims('stranger', 'shared@example.com', { emailVerified: false }));
+    await expect(attempt).rejects.toBeInstanceOf(FailedPreconditionError);
+    await expect(attempt).rejects.toThrow('Another account already uses this email address. Please contact support.');
+    expect(await users.findBySubject(`${ISSUER}|stranger`)).toBeNull();
+    expect(await users.findById(holder.id)).toEqual(holder);
+    expect(users.events).toEqual([]);
+  });
+
+  it('links the account that has the verified email when the issuer changed, and logs it', async () => {
+    const before = users.seed({ oidcSubject: 'http://127.0.0.1:4001|dev-sub', email: 'ada@example.com', displayName: 'Countess', hasAcceptedTerms: true });
+    const { user, created } = await service.signIn({ ...claims('real-sub', 'ada@example.com'), issuer: 'https://accounts.example' });
+    expect(created).toBe(false);
+    expect(user).toMatchObject({ id: before.id, oidcSubject: 'https://accounts.example|real-sub', displayName: 'Countess', hasAcceptedTerms: true });
+    expect(await users.findBySubject('http://127.0.0.1:4001|dev-sub')).toBeNull();
+    expect(users.eventTypes()).toEqual(['auth.user.updated']);
+    expect(logged).toEqual([
+      expect.objectContaining({ userId: before.id, from: 'http://127.0.0.1:4001|dev-sub', to: 'https://accounts.example|real-sub', msg: expect.stringMatching(/linked/) }),
+    ]);
+    // The next sign-in finds it by its new identity, with nothing more to link.
+    expect((await service.signIn({ ...claims('real-sub', 'ada@example.com'), issuer: 'https://accounts.example' })).user.id).toBe(before.id);
+    expect(logged).toHaveLength(1);
+  });
+
+  it('never merges two accounts: a known identity cannot take an email another account holds, verified or not', async () => {
+    memberAccount('taken@example.com');
+    const { user } = await service.signIn(claims('me', 'me@example.com'));
+    await expect(service.signIn(claims('me', 'taken@example.com'))).rejects.toBeInstanceOf(FailedPreconditionError);
+    expect((await users.findById(user.id))?.email).toBe('me@example.com');
+  });
+
+  it('answers a race lost to another sign-in (the database refused a duplicate) with the same refusal', async () => {
+    vi.spyOn(users, 'create').mockRejectedValueOnce(new DuplicateUserError());
+    await expect(service.signIn(claims('s1', 'ada@example.com'))).rejects.toThrow(/already uses this email/);
+  });
+});
+
+describe('ADMIN_EMAILS', () => {
+  it('makes a listed, verified email admin when the account is created (case-insensitive)', async () => {
+    expect((await service.signIn(claims('boss', 'Chief@Example.com'))).user.isAdmin).toBe(true);
+  });
+
+  it('never trusts an unverified email', async () => {
+    expect((await service.signIn(claims('boss', 'chief@example.com', { emailVerified: false }))).user.isAdmin).toBe(false);
+  });
+
+  it('makes a listed account admin when a sign-in links it', async () => {
+    users.seed({ oidcSubject: 'old|boss', email: 'chief@example.com' });
+    expect((await service.signIn(claims('boss', 'chief@example.com'))).user.isAdmin).toBe(true);
+  });
+
+  it('promotes an existing listed account at sign-in while the product has no enabled admin', async () => {
+    users.seed({ oidcSubject: `${ISSUER}|chief`, email: 'chief@example.com' }); // signed in before the operator listed the email
+    expect((await service.signIn(claims('chief', 'chief@example.com'))).user.isAdmin).toBe(true);
+  });
+
+  it('does not promote an existing account once an admin exists, so a demoted admin stays demoted', async () => {
+    const admin = adminAccount();
+    const { user: chief } = await service.signIn(claims('chief', 'chief@example.com'));
+    expect(chief.isAdmin).toBe(true);
+    await service.updateUser(as(admin), chief.id, { isAdmin: false });
+    expect((await service.signIn(claims('chief', 'chief@example.com'))).user.isAdmin).toBe(false);
+  });
+
+  it('never demotes at sign-in an admin who is not listed', async () => {
+    const { user } = await service.signIn(claims('m', 'member@example.com'));
+    await service.updateUser(as(adminAccount()), user.id, { isAdmin: true });
+    expect((await service.signIn(claims('m', 'member@example.com'))).user.isAdmin).toBe(true);
+  });
+});
+
+describe('reading users', () => {
+  it('lets the gateway read anyone, a user themself, an admin anyone, and nobody else', async () => {
+    const member = memberAccount();
+    const other = memberAccount('other@example.com');
+    expect((await service.getUser(member.id, { caller: null, service: 'gateway' })).id).toBe(member.id);
+    expect((await service.getUser(member.id, { caller: as(member), service: 'photo' })).id).toBe(member.id);
+    expect((await service.getUser(member.id, { caller: as(other, { isAdmin: true }), service: 'photo' })).id).toBe(member.id);
+    await expect(service.getUser(member.id, { caller: as(other), service: 'photo' })).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(service.getUser(member.id, { caller: null, service: 'photo' })).rejects.toBeInstanceOf(PermissionDeniedError);
+  });
+
+  it('answers not found for a missing user', async () => {
+    await expect(service.getUser(MISSING_ID, { caller: null, service: 'gateway' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('lists users newest first', async () => {
+    const a = memberAccount('a@example.com');
+    const b = memberAccount('b@example.com');
+    expect((await service.listUsers()).map((u) => u.id)).toEqual([b.id, a.id]);
+  });
+});
+
+describe('terms', () => {
+  it('records acceptance once, with its time', async () => {
+    const member = memberAccount();
+    const accepted = await service.acceptTerms(as(member, { hasAcceptedTerms: false }));
+    expect(accepted.hasAcceptedTerms).toBe(true);
+    expect(accepted.termsAcceptedAt).toBeInstanceOf(Date);
+    const again = await service.acceptTerms(as(member));
+    expect(again.termsAcceptedAt).toEqual(accepted.termsAcceptedAt);
+    expect(users.eventTypes()).toEqual(['auth.user.updated']);
+    expect(lastUpdate().hasAcceptedTerms).toBe(true);
+  });
+
+  it('answers not found for a caller whose account is gone', async () => {
+    await expect(service.acceptTerms({ userId: MISSING_ID, isAdmin: false, hasAcceptedTerms: false })).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('profile', () => {
+  it('trims the display name and stores it', async () => {
+    const member = memberAccount();
+    expect((await service.updateProfile(as(member), '  Countess  ')).displayName).toBe('Countess');
+    expect(lastUpdate().user?.displayName).toBe('Countess');
+  });
+
+  it('refuses a blank or too long display name with the spec messages, counting after trimming', async () => {
+    const member = memberAccount();
+    await expect(service.updateProfile(as(member), '   ')).rejects.toThrow('Display name is required');
+    await expect(service.updateProfile(as(member), 'x'.repeat(51))).rejects.toThrow('Display name must be 50 characters or less');
+    expect((await service.updateProfile(as(member), ` ${'y'.repeat(50)} `)).displayName).toBe('y'.repeat(50));
+    expect(users.eventTypes()).toHaveLength(1);
+  });
+
+  it('refuses an avatar name that is not a plain file name', async () => {
+    const member = memberAccount();
+    await expect(service.setAvatar(as(member), '../etc/passwd')).rejects.toBeInstanceOf(InvalidArgumentError);
+    expect((await service.setAvatar(as(member), 'avatar-1.webp')).customProfileImage).toBe('avatar-1.webp');
+  });
+
+  it('answers not found for a caller whose account is gone', async () => {
+    await expect(service.updateProfile({ userId: MISSING_ID, isAdmin: false, hasAcceptedTerms: true }, 'Ada')).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('admin user management', () => {
+  it('keeps an admin from disabling or demoting themself', async () => {
+    const admin = adminAccount();
+    for (const edit of [{ isEnabled: false }, { isAdmin: false }]) {
+      await expect(service.updateUser(as(admin), admin.id, edit)).rejects.toThrow('You cannot disable or remove admin rights from your own account');
+    }
+    expect(await users.findById(admin.id)).toMatchObject({ isAdmin: true, isEnabled: true });
+    expect((await service.updateUser(as(admin), admin.id, { displayName: 'Boss' })).displayName).toBe('Boss');
+  });
+
+  it('lets an admin change another account, normalising the email', async () => {
+    const admin = adminAccount();
+    const member = memberAccount();
+    const changed = await service.updateUser(as(admin), member.id, { email: ' New@Example.com ', isEnabled: false, isAdmin: true });
+    expect(changed).toMatchObject({ email: 'new@example.com', isEnabled: false, isAdmin: true });
+    expect(lastUpdate()).toMatchObject({ email: 'new@example.com', isEnabled: false, isAdmin: true });
+  });
+
+  it('refuses an email another account uses', async () => {
+    const admin = adminAccount();
+    const member = memberAccount();
+    const attempt = service.updateUser(as(admin), member.id, { email: 'boss@example.com' });
+    await expect(attempt).rejects.toBeInstanceOf(AlreadyExistsError);
+    await expect(attempt).rejects.toThrow('Another account already uses this email address');
+  });
+
+  it('answers not found for a missing account', async () => {
+    const admin = adminAccount();
+    await expect(service.updateUser(as(admin), MISSING_ID, { isEnabled: false })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(service.deleteUser(MISSING_ID)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('refuses to delete an admin and deletes a member with its event', async () => {
+    const admin = adminAccount();
+    const member = memberAccount();
+    await expect(service.deleteUser(admin.id)).rejects.toThrow('Admin accounts cannot be deleted');
+    expect(await users.findById(admin.id)).not.toBeNull();
+    await service.deleteUser(member.id);
+    expect(await users.findById(member.id)).toBeNull();
+    expect(users.eventTypes()).toEqual(['auth.user.deleted']);
+    expect(decodeEvent(users.events[0]!, UserDeleted)).toEqual({ userId: member.id });
+  });
+});
