@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { assertSafePath, type BlobBackend, type BlobContent, type BlobRef } from './backend.js';
+
+const CHUNK = 64 * 1024;
+
+/** Blobs as files under one directory. Writes are atomic (temporary file, fsync, rename); paths cannot leave the directory. */
+export class LocalBlobBackend implements BlobBackend {
+  readonly type = 'local' as const;
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  async put(path: string, data: Buffer, _contentType?: string): Promise<{ driveFileId?: string }> {
+    const file = this.file(path);
+    await mkdir(dirname(file), { recursive: true });
+    // Same directory, so the rename is atomic; a crash leaves at most a `.tmp-…` file, never a half-written blob.
+    const temporary = join(dirname(file), `.tmp-${randomUUID()}`);
+    try {
+      const handle = await open(temporary, 'wx', 0o640);
+      try {
+        await handle.writeFile(data);
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temporary, file);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return {};
+  }
+
+  async get(ref: BlobRef): Promise<BlobContent | null> {
+    const file = this.file(ref.path);
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) return null;
+      return { stream: createReadStream(file, { highWaterMark: CHUNK }), size: info.size };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(ref: BlobRef): Promise<void> {
+    try {
+      await unlink(this.file(ref.path));
+    } catch (error) {
+      if (!isMissing(error)) throw error;
+    }
+  }
+
+  private file(path: string): string {
+    const file = resolve(this.root, assertSafePath(path));
+    // Belt and braces: assertSafePath already refuses `..` and absolute paths.
+    if (!file.startsWith(this.root + sep)) throw new Error('Blob path escapes the storage directory');
+    return file;
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

@@ -1,0 +1,105 @@
+import { InvalidArgumentError, readHeaderAndChunks, requireAdmin, requireService, writeStream, chunksOf, type Handlers } from '@snapcracks/kit';
+import { StorageType as StorageTypeMessage } from '@snapcracks/proto/common/v1';
+import { ImagePurpose, type BlobInfo, type GetBlobResponse, type StorageServiceServer, type StoreImageRequest, type StoreImageRequest_Header } from '@snapcracks/proto/storage/v1';
+import type { Blob } from '../blob.repository.js';
+import { MAX_UPLOAD_BYTES, UPLOAD_REFUSED, type StorageService, type StoredImageResult } from '../storage.service.js';
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** Protocol edge: maps proto messages to the service's calls and back, and says which component may call what. */
+export function storageHandlers(service: StorageService): Handlers<StorageServiceServer> {
+  return {
+    async storeImage(stream, ctx) {
+      requireService(ctx, 'photo', 'auth');
+      const { header, chunks } = await readHeaderAndChunks<StoreImageRequest, StoreImageRequest_Header>(
+        stream,
+        {
+          header: (m) => (m.part?.$case === 'header' ? m.part.value : undefined),
+          chunk: (m) => (m.part?.$case === 'chunk' ? m.part.value : m.part === undefined ? new Uint8Array() : undefined),
+        },
+        { maxBytes: MAX_UPLOAD_BYTES, tooLarge: () => new InvalidArgumentError(UPLOAD_REFUSED) },
+      );
+      const purpose =
+        header.purpose === ImagePurpose.IMAGE_PURPOSE_PHOTO ? 'photo' : header.purpose === ImagePurpose.IMAGE_PURPOSE_AVATAR ? 'avatar' : undefined;
+      return { image: toStoredImage(await service.storeImage(purpose, header.bars, chunks)) };
+    },
+
+    async renderDerivatives(request, ctx) {
+      requireService(ctx, 'photo', 'auth');
+      const { display, thumbnail } = await service.renderDerivatives(request.originalKey, request.bars);
+      return { display: toBlobInfo(display), thumbnail: toBlobInfo(thumbnail) };
+    },
+
+    async getBlob(call, ctx) {
+      requireService(ctx, 'gateway');
+      const { blob, content } = await service.open(call.request.key);
+      try {
+        async function* messages(): AsyncIterable<GetBlobResponse> {
+          yield { part: { $case: 'info', value: toBlobInfo(blob) } };
+          for await (const piece of content.stream) {
+            const bytes = Buffer.isBuffer(piece) ? piece : Buffer.from(piece as Uint8Array);
+            for (const chunk of chunksOf(bytes, CHUNK_BYTES)) yield { part: { $case: 'chunk', value: Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength) } };
+          }
+        }
+        await writeStream(call, messages());
+      } finally {
+        content.stream.destroy();
+      }
+    },
+
+    async deleteBlobs(request, ctx) {
+      requireService(ctx, 'photo', 'auth', 'moderation');
+      return { deleted: await service.deleteBlobs(request.keys) };
+    },
+
+    async listBlobs(request, ctx) {
+      requireService(ctx, 'moderation');
+      const { blobs, nextPageToken } = await service.listBlobs(request);
+      return { blobs: blobs.map(toBlobInfo), nextPageToken };
+    },
+
+    async getDriveAuthUrl(request, ctx) {
+      requireService(ctx, 'gateway');
+      requireAdmin(ctx);
+      return { authUrl: service.driveAuthUrl(request.redirectUri) };
+    },
+
+    async exchangeDriveCode(request, ctx) {
+      requireService(ctx, 'gateway');
+      requireAdmin(ctx);
+      return { refreshToken: await service.exchangeDriveCode(request.code, request.redirectUri) };
+    },
+  };
+}
+
+const STORAGE_TYPES: Record<string, StorageTypeMessage> = {
+  local: StorageTypeMessage.STORAGE_TYPE_LOCAL,
+  s3: StorageTypeMessage.STORAGE_TYPE_S3,
+  drive: StorageTypeMessage.STORAGE_TYPE_DRIVE,
+};
+
+export function toBlobInfo(blob: Blob): BlobInfo {
+  return {
+    key: blob.key,
+    size: blob.size,
+    contentType: blob.contentType,
+    etag: blob.etag,
+    storageType: STORAGE_TYPES[blob.storageType] ?? StorageTypeMessage.STORAGE_TYPE_UNSPECIFIED,
+    driveFileId: blob.driveFileId ?? undefined,
+    createdAt: blob.createdAt,
+  };
+}
+
+function toStoredImage(image: StoredImageResult) {
+  return {
+    original: toBlobInfo(image.original),
+    display: image.display ? toBlobInfo(image.display) : undefined,
+    thumbnail: image.thumbnail ? toBlobInfo(image.thumbnail) : undefined,
+    width: image.width,
+    height: image.height,
+    sourceMimeType: image.sourceMimeType,
+    sourceSize: image.sourceSize,
+    contentSha256: image.contentSha256,
+    perceptualHash: image.perceptualHash,
+  };
+}

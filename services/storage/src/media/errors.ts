@@ -1,0 +1,12 @@
+/**
+ * Anything the uploader sent that we will not turn into a photo: not an image, a format we do not take,
+ * truncated or corrupt, too large, or a decompression bomb. The message is shown to people as is, so it
+ * is the same for every cause; the cause is kept for logs.
+ */
+export class UnsupportedImageError extends Error {
+  override readonly name = 'UnsupportedImageError';
+
+  constructor(options?: { cause?: unknown }) {
+    super('Only image files (PNG, JPG, JPEG) up to 10MB are accepted', options);
+  }
+}

@@ -1,0 +1,267 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImageProcessor, UnsupportedImageError, hammingDistance, type ProcessedPhoto } from './index.js';
+import { decompressionBomb, fixture, generatedPhoto, isBlack, metadataLeftIn, pixel } from './test-images.js';
+
+// These tests go through the real worker pool: they prove that the worker thread loads from vitest.
+const processor = new ImageProcessor();
+afterAll(() => processor.close());
+
+const REFUSAL = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
+
+async function expectRefused(promise: Promise<unknown>): Promise<UnsupportedImageError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(UnsupportedImageError);
+  expect((error as Error).message).toBe(REFUSAL);
+  return error as UnsupportedImageError;
+}
+
+async function expectClean(photo: ProcessedPhoto): Promise<void> {
+  for (const image of [photo.original, photo.display, photo.thumbnail]) {
+    expect(await metadataLeftIn(image.data)).toEqual([]);
+  }
+}
+
+describe('ImageProcessor.processPhoto', { timeout: 30_000 }, () => {
+  const formats = [
+    ['rotated-gps.jpg', 'image/jpeg', 'jpeg', 'image/jpeg'],
+    ['photo.png', 'image/png', 'png', 'image/png'],
+    ['photo.webp', 'image/webp', 'webp', 'image/webp'],
+    ['photo.heic', 'image/heic', 'jpeg', 'image/jpeg'],
+  ] as const;
+
+  it.each(formats)('%s: strips every piece of metadata from every output', async (name, source, originalFormat, originalType) => {
+    const input = fixture(name);
+    expect((await metadataLeftIn(input)).length).toBeGreaterThan(0);
+    const photo = await processor.processPhoto(input);
+    expect(photo.sourceMimeType).toBe(source);
+    expect(photo.original.contentType).toBe(originalType);
+    expect((await sharp(photo.original.data).metadata()).format).toBe(originalFormat);
+    for (const derived of [photo.display, photo.thumbnail]) {
+      expect(derived.contentType).toBe('image/webp');
+      expect((await sharp(derived.data).metadata()).format).toBe('webp');
+    }
+    await expectClean(photo);
+  });
+
+  it('returns an EXIF-rotated JPEG upright', async () => {
+    // Stored 160x240 with Orientation 6; upright it is 240x160, red top-left, green top-right, blue below.
+    const photo = await processor.processPhoto(fixture('rotated-gps.jpg'));
+    for (const image of [photo.original, photo.display, photo.thumbnail]) {
+      expect([image.width, image.height]).toEqual([240, 160]);
+      const meta = await sharp(image.data).metadata();
+      expect([meta.width, meta.height]).toEqual([240, 160]);
+      expect(await pixel(image.data, 10, 10)).toSatisfy(([r, g, b]: number[]) => r! > 200 && g! < 60 && b! < 60);
+      expect(await pixel(image.data, 90, 10)).toSatisfy(([r, g, b]: number[]) => r! < 60 && g! > 200 && b! < 60);
+      expect(await pixel(image.data, 50, 90)).toSatisfy(([r, g, b]: number[]) => r! < 60 && g! < 60 && b! > 200);
+    }
+  });
+
+  it('decodes HEIC, and it hashes like the same scene in PNG', async () => {
+    const [heic, png] = await Promise.all([processor.processPhoto(fixture('photo.heic')), processor.processPhoto(fixture('photo.png'))]);
+    expect([heic.original.width, heic.original.height]).toEqual([320, 240]);
+    expect([heic.display.width, heic.display.height]).toEqual([320, 240]);
+    expect(hammingDistance(heic.perceptualHash, png.perceptualHash)).toBeLessThanOrEqual(6);
+  });
+
+  it('burns privacy bars into display and thumbnail only, in upright coordinates, clamped to the image', async () => {
+    const bars = [
+      { x: 0, y: 0, width: 25, height: 25 }, // the red corner
+      { x: 90, y: 80, width: 50, height: 50 }, // runs off the bottom-right edge
+    ];
+    const photo = await processor.processPhoto(fixture('rotated-gps.jpg'), bars);
+    for (const image of [photo.display, photo.thumbnail]) {
+      expect(isBlack(await pixel(image.data, 1, 1))).toBe(true);
+      expect(isBlack(await pixel(image.data, 12, 12))).toBe(true);
+      expect(isBlack(await pixel(image.data, 24, 24))).toBe(true);
+      expect(isBlack(await pixel(image.data, 99, 99))).toBe(true);
+      expect(isBlack(await pixel(image.data, 40, 10))).toBe(false);
+      expect(isBlack(await pixel(image.data, 50, 90))).toBe(false);
+    }
+    expect(isBlack(await pixel(photo.original.data, 12, 12))).toBe(false);
+    expect(isBlack(await pixel(photo.original.data, 99, 99))).toBe(false);
+    // Bars do not change which picture this is.
+    const plain = await processor.processPhoto(fixture('rotated-gps.jpg'));
+    expect(photo.perceptualHash).toBe(plain.perceptualHash);
+  });
+
+  it('keeps long edges within 2048 (display) and 480 (thumbnail) and never enlarges', async () => {
+    const wide = await processor.processPhoto(await generatedPhoto(3000, 1000));
+    expect([wide.original.width, wide.original.height]).toEqual([3000, 1000]);
+    expect([wide.display.width, wide.display.height]).toEqual([2048, 683]);
+    expect([wide.thumbnail.width, wide.thumbnail.height]).toEqual([480, 160]);
+    const tall = await processor.processPhoto(await generatedPhoto(600, 2400, 'png'));
+    expect([tall.display.width, tall.display.height]).toEqual([512, 2048]);
+    expect([tall.thumbnail.width, tall.thumbnail.height]).toEqual([120, 480]);
+    const small = await processor.processPhoto(fixture('photo.webp'));
+    expect([small.display.width, small.display.height, small.thumbnail.width, small.thumbnail.height]).toEqual([320, 240, 320, 240]);
+    for (const photo of [wide, tall, small]) {
+      for (const image of [photo.original, photo.display, photo.thumbnail]) {
+        const meta = await sharp(image.data).metadata();
+        expect([meta.width, meta.height]).toEqual([image.width, image.height]);
+      }
+    }
+  });
+
+  it('converts colours from an embedded ICC profile to sRGB, then drops the profile', async () => {
+    const srgb = { r: 200, g: 60, b: 60 };
+    const input = await sharp({ create: { width: 64, height: 64, channels: 3, background: srgb } }).withIccProfile('p3').jpeg({ quality: 95 }).toBuffer();
+    expect((await sharp(input).metadata()).icc).toBeDefined();
+    // The file's own numbers are P3, not sRGB: showing them as they are would get the colour wrong.
+    const { data: stored } = await sharp(input, { ignoreIcc: true }).raw().toBuffer({ resolveWithObject: true });
+    expect(Math.abs(stored[0]! - srgb.r)).toBeGreaterThan(5);
+    const photo = await processor.processPhoto(input);
+    for (const image of [photo.original, photo.display, photo.thumbnail]) {
+      expect((await sharp(image.data).metadata()).icc).toBeUndefined();
+      const [r, g, b] = await pixel(image.data, 50, 50);
+      expect(Math.max(Math.abs(r - srgb.r), Math.abs(g - srgb.g), Math.abs(b - srgb.b))).toBeLessThanOrEqual(4);
+    }
+  });
+
+  it('keeps transparency in PNG originals', async () => {
+    const input = await sharp({ create: { width: 64, height: 48, channels: 4, background: { r: 40, g: 80, b: 120, alpha: 0.5 } } }).png().toBuffer();
+    const photo = await processor.processPhoto(input);
+    expect((await sharp(photo.original.data).metadata()).hasAlpha).toBe(true);
+  });
+
+  it('reports the SHA-256 of the uploaded bytes', async () => {
+    const photo = await processor.processPhoto(fixture('photo.png'));
+    const { createHash } = await import('node:crypto');
+    expect(photo.sha256).toBe(createHash('sha256').update(fixture('photo.png')).digest('hex'));
+  });
+
+  it('gives a resized, re-encoded copy a nearby perceptual hash and a different picture a distant one', async () => {
+    const original = fixture('photo.png');
+    const copy = await sharp(original).resize(200).jpeg({ quality: 60 }).toBuffer();
+    const [a, b, other] = await Promise.all([original, copy, fixture('photo.webp')].map((input) => processor.processPhoto(input)));
+    expect(a!.perceptualHash).toMatch(/^[0-9a-f]{16}$/);
+    expect(hammingDistance(a!.perceptualHash, b!.perceptualHash)).toBeLessThanOrEqual(6);
+    expect(hammingDistance(a!.perceptualHash, other!.perceptualHash)).toBeGreaterThan(20);
+  });
+
+  it('refuses files that are not images whatever their name', async () => {
+    await expectRefused(processor.processPhoto(fixture('html.jpg')));
+    await expectRefused(processor.processPhoto(fixture('pdf.jpg')));
+    await expectRefused(processor.processPhoto(Buffer.alloc(0)));
+    await expectRefused(processor.processPhoto(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>')));
+  });
+
+  it('refuses a truncated JPEG', async () => {
+    const error = await expectRefused(processor.processPhoto(fixture('truncated.jpg')));
+    expect(String((error.cause as Error).message)).toMatch(/premature end/i);
+  });
+
+  it('refuses a decompression bomb before decoding it', async () => {
+    const bomb = decompressionBomb(20_000, 20_000);
+    expect(bomb.length).toBeLessThan(100_000);
+    const error = await expectRefused(processor.processPhoto(bomb));
+    expect(String((error.cause as Error).message)).toMatch(/pixel limit/i);
+  });
+
+  it('applies maxInputPixels to HEIC too, and refuses uploads over 10 MiB unread', async () => {
+    const strict = new ImageProcessor({ maxInputPixels: 10_000, maxThreads: 1 });
+    try {
+      await expectRefused(strict.processPhoto(fixture('photo.png')));
+      await expectRefused(strict.processPhoto(fixture('photo.heic')));
+    } finally {
+      await strict.close();
+    }
+    const huge = Buffer.concat([fixture('rotated-gps.jpg'), Buffer.alloc(10 * 1024 * 1024)]);
+    await expectRefused(processor.processPhoto(huge));
+  });
+
+  it('leaves the event loop free while it works', async () => {
+    const input = await generatedPhoto(3000, 2000);
+    let longestGap = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+    }, 5);
+    const before = performance.eventLoopUtilization();
+    try {
+      await Promise.all([processor.processPhoto(input), processor.processPhoto(fixture('photo.heic'))]);
+    } finally {
+      clearInterval(timer);
+    }
+    // Utilisation rather than wall-clock gaps alone: on a busy machine the OS may stall this thread
+    // for tens of milliseconds, but it would still be idle (waiting) rather than busy.
+    expect(performance.eventLoopUtilization(before).utilization).toBeLessThan(0.5);
+    expect(longestGap).toBeLessThan(250);
+  });
+});
+
+describe('ImageProcessor.renderDerivatives', { timeout: 30_000 }, () => {
+  it('re-renders display and thumbnail from a stored original with new bars', async () => {
+    const photo = await processor.processPhoto(fixture('rotated-gps.jpg'));
+    const { display, thumbnail } = await processor.renderDerivatives(photo.original.data, [{ x: 75, y: 0, width: 25, height: 25 }]);
+    for (const image of [display, thumbnail]) {
+      expect(image.contentType).toBe('image/webp');
+      expect([image.width, image.height]).toEqual([240, 160]);
+      expect(isBlack(await pixel(image.data, 90, 10))).toBe(true);
+      expect(isBlack(await pixel(image.data, 10, 10))).toBe(false);
+      expect(await metadataLeftIn(image.data)).toEqual([]);
+    }
+  });
+
+  it('refuses what is not a stored original', async () => {
+    await expectRefused(processor.renderDerivatives(fixture('photo.heic'), []));
+    await expectRefused(processor.renderDerivatives(fixture('html.jpg'), []));
+  });
+});
+
+describe('ImageProcessor.processAvatar', { timeout: 30_000 }, () => {
+  it('centre-crops to a 512 px square WebP without metadata', async () => {
+    const avatar = await processor.processAvatar(await generatedPhoto(1200, 800));
+    expect([avatar.width, avatar.height, avatar.contentType, avatar.sourceMimeType]).toEqual([512, 512, 'image/webp', 'image/jpeg']);
+    const meta = await sharp(avatar.data).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 512, 512]);
+  });
+
+  it('turns a rotated photo upright, strips metadata and does not enlarge small pictures', async () => {
+    const avatar = await processor.processAvatar(fixture('rotated-gps.jpg'));
+    expect([avatar.width, avatar.height]).toEqual([160, 160]);
+    expect(await metadataLeftIn(avatar.data)).toEqual([]);
+    // The centre of the upright picture: red on the left of the top half, green on the right.
+    expect(await pixel(avatar.data, 10, 10)).toSatisfy(([r, g]: number[]) => r! > 200 && g! < 60);
+    expect(await pixel(avatar.data, 90, 10)).toSatisfy(([r, g]: number[]) => r! < 60 && g! > 200);
+    const png = await processor.processAvatar(fixture('photo.png'));
+    expect(png.sourceMimeType).toBe('image/png');
+  });
+
+  it('accepts only JPEG and PNG', async () => {
+    await expectRefused(processor.processAvatar(fixture('photo.webp')));
+    await expectRefused(processor.processAvatar(fixture('photo.heic')));
+    await expectRefused(processor.processAvatar(fixture('html.jpg')));
+    await expectRefused(processor.processAvatar(fixture('truncated.jpg')));
+  });
+});
+
+describe('the worker under tsx, as `pnpm start` and the production image run it', () => {
+  let output: string;
+  beforeAll(async () => {
+    const module = new URL('./index.ts', import.meta.url).href;
+    const input = fileURLToPath(new URL('../../test/fixtures/rotated-gps.jpg', import.meta.url));
+    const script = `
+      import { readFileSync } from 'node:fs';
+      const { ImageProcessor } = await import(${JSON.stringify(module)});
+      const processor = new ImageProcessor();
+      const photo = await processor.processPhoto(readFileSync(${JSON.stringify(input)}));
+      await processor.close();
+      console.log(JSON.stringify({ width: photo.original.width, height: photo.original.height, type: photo.display.contentType }));`;
+    const root = fileURLToPath(new URL('../../../..', import.meta.url));
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root });
+    output = stdout;
+  }, 30_000);
+
+  it('processes a photo', () => {
+    expect(JSON.parse(output)).toEqual({ width: 240, height: 160, type: 'image/webp' });
+  });
+});

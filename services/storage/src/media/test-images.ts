@@ -1,0 +1,68 @@
+// Helpers for the media tests: fixtures, images generated on the fly, and pixel probes.
+import { readFileSync } from 'node:fs';
+import { crc32, deflateSync } from 'node:zlib';
+import sharp from 'sharp';
+
+export function fixture(name: string): Buffer {
+  return readFileSync(new URL(`../../test/fixtures/${name}`, import.meta.url));
+}
+
+/** Strings that the fixtures' EXIF, XMP and IPTC contain; none may survive in any output. */
+const METADATA_MARKERS = ['Exif\0\0', 'GPS', 'Snap Cracks Test Camera', 'Fixture', 'http://ns.adobe.com/xap', 'Photoshop 3.0', 'Berlin', 'ICC_PROFILE'];
+
+export async function metadataLeftIn(image: Buffer): Promise<string[]> {
+  const found = METADATA_MARKERS.filter((marker) => image.includes(marker));
+  const meta = await sharp(image).metadata();
+  for (const key of ['exif', 'xmp', 'iptc', 'icc'] as const) if (meta[key]) found.push(key);
+  if (meta.orientation !== undefined && meta.orientation !== 1) found.push(`orientation ${meta.orientation}`);
+  return found;
+}
+
+export async function pixel(image: Buffer, xPercent: number, yPercent: number): Promise<[number, number, number]> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const x = Math.min(info.width - 1, Math.floor((xPercent / 100) * info.width));
+  const y = Math.min(info.height - 1, Math.floor((yPercent / 100) * info.height));
+  const at = (y * info.width + x) * info.channels;
+  return [data[at]!, data[at + 1]!, data[at + 2]!];
+}
+
+export function isBlack([r, g, b]: [number, number, number]): boolean {
+  return r < 16 && g < 16 && b < 16;
+}
+
+/** A detailed picture (noise over a gradient), the kind that costs an encoder real work. */
+export async function generatedPhoto(width: number, height: number, format: 'jpeg' | 'png' = 'jpeg', quality = 90): Promise<Buffer> {
+  const noise = await sharp({ create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 40 } } })
+    .blur(1.2)
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const image = sharp(noise.data, { raw: noise.info }).linear([0.8, 0.9, 1], [20, 10, 0]);
+  return format === 'jpeg' ? image.jpeg({ quality }).toBuffer() : image.png().toBuffer();
+}
+
+/**
+ * A valid PNG of width×height 1-bit pixels: a few tens of kB on disk that would need 3 bytes per pixel
+ * (1.2 GB for 20000×20000) once decoded.
+ */
+export function decompressionBomb(width: number, height: number): Buffer {
+  const row = 1 + Math.ceil(width / 8);
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([1, 0, 0, 0, 0], 8); // bit depth 1, greyscale, deflate, no filter, no interlace
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.alloc(row * height), { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}

@@ -1,0 +1,31 @@
+import sharp from 'sharp';
+import { UnsupportedImageError } from './errors.js';
+import { processAvatar, processPhoto, renderDerivatives } from './pipeline.js';
+import type { MediaResult, MediaTask } from './protocol.js';
+
+// Every image is different, so libvips' operation cache would only hold on to memory.
+sharp.cache(false);
+
+/** The piscina task handler; loaded through worker-entry.mjs. */
+export default async function runMediaTask(task: MediaTask): Promise<MediaResult<MediaTask['kind']>> {
+  // The input arrives as a transferred Uint8Array; viewing it as a Buffer copies nothing.
+  const input = Buffer.from(task.input.buffer, task.input.byteOffset, task.input.byteLength);
+  const limits = { maxInputPixels: task.maxInputPixels };
+  try {
+    switch (task.kind) {
+      case 'photo':
+        return { ok: true, value: await processPhoto(input, task.sourceMimeType, task.bars, limits) };
+      case 'derivatives':
+        return { ok: true, value: await renderDerivatives(input, task.bars, limits) };
+      case 'avatar':
+        return { ok: true, value: await processAvatar(input, limits) };
+    }
+  } catch (error) {
+    if (error instanceof UnsupportedImageError) return { ok: false, cause: describe(error.cause) };
+    throw error;
+  }
+}
+
+function describe(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}

@@ -1,0 +1,304 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import { InvalidArgumentError, NotFoundError, UnavailableError, type Logger } from '@snapcracks/kit';
+import { isStorageType, type Backends, type BlobBackend } from './backends/index.js';
+import type { Blob, BlobCursor, BlobRepository } from './blob.repository.js';
+import type { DriveAuthorization } from './drive-authorization.js';
+import { sniffImageType, UnsupportedImageError, type EncodedImage, type ImageProcessor, type PrivacyBar } from './media/index.js';
+
+/** The spec's words for anything we will not take: not an image, or larger than the limit. */
+export const UPLOAD_REFUSED = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Enough of the file to recognise every accepted format (the HEIF ftyp box included). */
+const SNIFF_BYTES = 256;
+
+export type ImagePurpose = 'photo' | 'avatar';
+export type ImageWork = Pick<ImageProcessor, 'processPhoto' | 'renderDerivatives' | 'processAvatar'>;
+
+export interface StoredImageResult {
+  original: Blob;
+  display?: Blob;
+  thumbnail?: Blob;
+  width: number;
+  height: number;
+  sourceMimeType: string;
+  sourceSize: number;
+  contentSha256: string;
+  perceptualHash: string;
+}
+
+const barSchema = z.object({
+  x: z.number().finite().min(0).max(100),
+  y: z.number().finite().min(0).max(100),
+  width: z.number().finite().min(0).max(100),
+  height: z.number().finite().min(0).max(100),
+});
+
+function checkBars(bars: PrivacyBar[]): PrivacyBar[] {
+  if (bars.length > 100) throw new InvalidArgumentError('At most 100 privacy bars are allowed');
+  if (!bars.every((bar) => barSchema.safeParse(bar).success)) {
+    throw new InvalidArgumentError('Privacy bars must lie within the image (percentages from 0 to 100)');
+  }
+  return bars;
+}
+
+/**
+ * The storage rules: images are cleaned and stored with their derivatives, every blob is recorded in the blobs
+ * table before its bytes are written (so no bytes ever exist that no row knows of), a failed store removes what
+ * it wrote, and a blob is always read from and deleted in the backend it was written to.
+ */
+export class StorageService {
+  constructor(
+    private readonly blobs: BlobRepository,
+    private readonly backends: Backends,
+    private readonly images: ImageWork,
+    private readonly drive: DriveAuthorization,
+    private readonly logger: Logger,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Reads an upload (at most 10 MB), refusing a non-image as soon as its first bytes are in, and stores it: a
+   * photo as its original, display and thumbnail; an avatar as one image.
+   */
+  async storeImage(purpose: ImagePurpose | undefined, rawBars: PrivacyBar[], chunks: AsyncIterable<Buffer>): Promise<StoredImageResult> {
+    if (!purpose) throw new InvalidArgumentError('The image purpose is required');
+    const bars = purpose === 'photo' ? checkBars(rawBars) : [];
+    const data = await readImageUpload(chunks);
+    const sourceSize = data.byteLength;
+    const contentSha256 = createHash('sha256').update(data).digest('hex');
+    try {
+      if (purpose === 'avatar') {
+        const avatar = await this.images.processAvatar(data);
+        const [original] = await this.storeAll([[`avatars/${randomUUID()}${extensionOf(avatar.contentType)}`, avatar]]);
+        return {
+          original: original!,
+          width: avatar.width,
+          height: avatar.height,
+          sourceMimeType: avatar.sourceMimeType,
+          sourceSize,
+          contentSha256,
+          perceptualHash: '',
+        };
+      }
+      const photo = await this.images.processPhoto(data, bars);
+      const base = `${this.monthPrefix()}/${randomUUID()}`;
+      const [original, display, thumbnail] = await this.storeAll([
+        [`${base}-original${extensionOf(photo.original.contentType)}`, photo.original],
+        [`${base}-display${extensionOf(photo.display.contentType)}`, photo.display],
+        [`${base}-thumb${extensionOf(photo.thumbnail.contentType)}`, photo.thumbnail],
+      ]);
+      return {
+        original: original!,
+        display: display!,
+        thumbnail: thumbnail!,
+        width: photo.original.width,
+        height: photo.original.height,
+        sourceMimeType: photo.sourceMimeType,
+        sourceSize,
+        contentSha256,
+        perceptualHash: photo.perceptualHash,
+      };
+    } catch (error) {
+      if (error instanceof UnsupportedImageError) throw new InvalidArgumentError(error.message);
+      throw error;
+    }
+  }
+
+  /** New display and thumbnail blobs of a stored original with `bars` burned in; the caller deletes the old ones. */
+  async renderDerivatives(originalKey: string, rawBars: PrivacyBar[]): Promise<{ display: Blob; thumbnail: Blob }> {
+    const bars = checkBars(rawBars);
+    const { content } = await this.open(originalKey);
+    const original = await readAll(content.stream, MAX_UPLOAD_BYTES * 4);
+    let rendered: { display: EncodedImage; thumbnail: EncodedImage };
+    try {
+      rendered = await this.images.renderDerivatives(original, bars);
+    } catch (error) {
+      if (error instanceof UnsupportedImageError) throw new InvalidArgumentError('The stored original is not a readable image');
+      throw error;
+    }
+    const base = `${this.monthPrefix()}/${randomUUID()}`;
+    const [display, thumbnail] = await this.storeAll([
+      [`${base}-display${extensionOf(rendered.display.contentType)}`, rendered.display],
+      [`${base}-thumb${extensionOf(rendered.thumbnail.contentType)}`, rendered.thumbnail],
+    ]);
+    return { display: display!, thumbnail: thumbnail! };
+  }
+
+  /** A blob's row and its bytes as a stream from its own backend. NOT_FOUND for an unknown key or missing bytes. */
+  async open(key: string): Promise<{ blob: Blob; content: { stream: Readable; size: number } }> {
+    const blob = await this.blobs.find(key);
+    if (!blob) throw new NotFoundError('File not found');
+    const backend = this.backendOf(blob);
+    let content;
+    try {
+      content = await backend.get({ path: pathOf(blob.key), driveFileId: blob.driveFileId });
+    } catch (error) {
+      this.logger.error({ err: error, key, storageType: blob.storageType }, 'reading a blob failed');
+      throw new UnavailableError('The file store is unavailable; please try again');
+    }
+    if (!content) {
+      this.logger.warn({ key, storageType: blob.storageType }, 'a blob row has no bytes');
+      throw new NotFoundError('File not found');
+    }
+    return { blob, content: { stream: content.stream, size: content.size ?? blob.size } };
+  }
+
+  /** Deletes the bytes, then the rows; keys that do not exist are fine. Returns how many existed. */
+  async deleteBlobs(keys: string[]): Promise<number> {
+    const unique = [...new Set(keys)];
+    if (unique.length > 1000) throw new InvalidArgumentError('At most 1000 keys at a time');
+    const rows = await this.blobs.findMany(unique);
+    // Every backend first, so a missing configuration refuses the call before anything is deleted.
+    const work = rows.map((blob) => ({ blob, backend: this.backendOf(blob) }));
+    const failed: string[] = [];
+    await Promise.all(
+      work.map(async ({ blob, backend }) => {
+        try {
+          await backend.delete({ path: pathOf(blob.key), driveFileId: blob.driveFileId });
+        } catch (error) {
+          this.logger.error({ err: error, key: blob.key }, 'deleting a blob failed');
+          failed.push(blob.key);
+        }
+      }),
+    );
+    const deleted = await this.blobs.delete(rows.map((r) => r.key).filter((key) => !failed.includes(key)));
+    if (failed.length) throw new UnavailableError('The file store is unavailable; some files were not deleted, please try again');
+    return deleted;
+  }
+
+  /** Oldest first, a page at a time; the token is opaque to callers. */
+  async listBlobs(options: { pageToken: string; pageSize: number; createdBefore?: Date | undefined }): Promise<{ blobs: Blob[]; nextPageToken: string }> {
+    const limit = options.pageSize > 0 ? Math.min(options.pageSize, 1000) : 100;
+    const after = options.pageToken ? decodeCursor(options.pageToken) : undefined;
+    const rows = await this.blobs.list({ limit: limit + 1, after, createdBefore: options.createdBefore });
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return { blobs: page, nextPageToken: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, key: last.key }) : '' };
+  }
+
+  driveAuthUrl(redirectUri: string): string {
+    return this.drive.authUrl(redirectUri);
+  }
+
+  exchangeDriveCode(code: string, redirectUri: string): Promise<string> {
+    return this.drive.exchangeCode(code, redirectUri);
+  }
+
+  /**
+   * Stores each part in the current backend; if any fails, removes the parts already stored (bytes and rows)
+   * and fails. All or nothing.
+   */
+  private async storeAll(parts: [path: string, image: EncodedImage][]): Promise<Blob[]> {
+    const backend = this.backends.current();
+    const results = await Promise.allSettled(parts.map(([path, image]) => this.storeOne(backend, path, image)));
+    const stored = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (!failure) return stored;
+    await this.removeQuietly(backend, stored);
+    this.logger.error({ err: failure.reason, storageType: backend.type }, 'storing a blob failed');
+    throw new UnavailableError('The file store is unavailable; please try again');
+  }
+
+  /** Row first, then bytes; a failed write removes its row (and anything the backend may have kept). */
+  private async storeOne(backend: BlobBackend, path: string, image: EncodedImage): Promise<Blob> {
+    const key = `${backend.type}:${path}`;
+    const etag = createHash('sha256').update(image.data).digest('hex').slice(0, 32);
+    let blob = await this.blobs.create({ key, storageType: backend.type, size: image.data.byteLength, contentType: image.contentType, etag });
+    try {
+      const { driveFileId } = await backend.put(path, image.data, image.contentType);
+      if (driveFileId) blob = await this.blobs.setDriveFileId(key, driveFileId);
+      return blob;
+    } catch (error) {
+      await this.removeQuietly(backend, [blob]);
+      throw error;
+    }
+  }
+
+  private async removeQuietly(backend: BlobBackend, blobs: Blob[]): Promise<void> {
+    for (const blob of blobs) {
+      try {
+        await backend.delete({ path: pathOf(blob.key), driveFileId: blob.driveFileId });
+        await this.blobs.delete([blob.key]);
+      } catch (error) {
+        // The row stays, so a cleanup can still find the bytes.
+        this.logger.warn({ err: error, key: blob.key }, 'could not remove a partly stored blob');
+      }
+    }
+  }
+
+  private backendOf(blob: Blob): BlobBackend {
+    if (!isStorageType(blob.storageType)) throw new Error(`Unknown storage type ${blob.storageType} of ${blob.key}`);
+    return this.backends.of(blob.storageType);
+  }
+
+  private monthPrefix(): string {
+    const now = this.now();
+    return `photos/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
+  }
+}
+
+/** `local:photos/…` → `photos/…`. */
+export function pathOf(key: string): string {
+  const colon = key.indexOf(':');
+  return key.slice(colon + 1);
+}
+
+/**
+ * Gathers an upload of at most MAX_UPLOAD_BYTES, checking its first bytes as soon as they arrive: a file that is
+ * not a PNG, JPEG, WebP or HEIC/HEIF image is refused before the rest is read.
+ */
+async function readImageUpload(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
+  const buffers: Buffer[] = [];
+  let total = 0;
+  let sniffed = false;
+  for await (const chunk of chunks) {
+    buffers.push(chunk);
+    total += chunk.byteLength;
+    if (total > MAX_UPLOAD_BYTES) throw new InvalidArgumentError(UPLOAD_REFUSED);
+    if (!sniffed && total >= SNIFF_BYTES) {
+      sniffed = true;
+      if (!sniffImageType(Buffer.concat(buffers).subarray(0, SNIFF_BYTES))) throw new InvalidArgumentError(UPLOAD_REFUSED);
+    }
+  }
+  const data = Buffer.concat(buffers);
+  if (!sniffed && !sniffImageType(data)) throw new InvalidArgumentError(UPLOAD_REFUSED);
+  return data;
+}
+
+async function readAll(stream: Readable, limit: number): Promise<Buffer> {
+  const buffers: Buffer[] = [];
+  let total = 0;
+  try {
+    for await (const chunk of stream) {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+      total += buffer.byteLength;
+      if (total > limit) throw new InvalidArgumentError('The stored original is too large');
+      buffers.push(buffer);
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(buffers);
+}
+
+const EXTENSIONS: Record<string, string> = { 'image/jpeg': '.jpg', 'image/png': '.png', 'image/webp': '.webp', 'image/avif': '.avif' };
+function extensionOf(contentType: string): string {
+  return EXTENSIONS[contentType] ?? '';
+}
+
+function encodeCursor(cursor: BlobCursor): string {
+  return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.key])).toString('base64url');
+}
+
+function decodeCursor(token: string): BlobCursor {
+  try {
+    const [createdAt, key] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown[];
+    const date = typeof createdAt === 'string' ? new Date(createdAt) : undefined;
+    if (date && !Number.isNaN(date.getTime()) && typeof key === 'string') return { createdAt: date, key };
+  } catch {
+    // falls through
+  }
+  throw new InvalidArgumentError('Invalid page token');
+}
