@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mockFetch } from '@/test/fetch-mock';
-import { api, apiJson, apiRequest, getErrorStatus, getServerMessage, isUnauthorizedError } from './api';
+import { ApiError, api, apiJson, apiRequest, getServerMessage, isUnauthorizedError } from './api';
 
 describe('API client', () => {
   it('sends credentials and no body or content type when none is given', async () => {
@@ -19,14 +19,27 @@ describe('API client', () => {
     expect(requests[0]?.json).toEqual({ hasAcceptedTerms: true });
   });
 
-  it('turns a non-ok response into "status: body text"', async () => {
+  it('turns a non-ok response into an ApiError "status: body text"', async () => {
     mockFetch({ 'POST /api/contact': { status: 400, text: '{"message":"Subject is required"}' } });
-    await expect(apiRequest('POST', '/api/contact', {})).rejects.toThrow('400: {"message":"Subject is required"}');
+    const error = await apiRequest('POST', '/api/contact', {}).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({
+      name: 'ApiError',
+      message: '400: {"message":"Subject is required"}',
+      status: 400,
+      body: '{"message":"Subject is required"}',
+      data: { message: 'Subject is required' },
+    });
   });
 
   it('uses the status text when the error body is empty', async () => {
     mockFetch({ 'GET /api/auth/user': { status: 401, text: '', statusText: 'Unauthorized' } });
-    await expect(api.auth.currentUser()).rejects.toThrow(/^401: Unauthorized$/);
+    const error = await api.auth.currentUser().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe('401: Unauthorized');
+    expect((error as ApiError).body).toBe('');
+    expect((error as ApiError).data).toBeUndefined();
   });
 
   it('parses JSON answers and treats an empty answer as undefined', async () => {
@@ -42,23 +55,64 @@ describe('API client', () => {
   });
 });
 
-describe('error helpers', () => {
-  it('recognises 401 errors by their "401: " prefix', () => {
-    expect(isUnauthorizedError(new Error('401: Unauthorized'))).toBe(true);
-    expect(isUnauthorizedError(new Error('403: {"message":"Account disabled"}'))).toBe(false);
-    expect(isUnauthorizedError(new Error('4010: odd'))).toBe(false);
-    expect(isUnauthorizedError('401: not an Error')).toBe(false);
+describe('photo, user and storage-setup calls', () => {
+  it('calls the documented endpoints with the documented bodies', async () => {
+    const bars = [{ x: 1, y: 2, width: 30, height: 10 }];
+    const requests = mockFetch({
+      'POST /api/photos/7/privacy-bars': { body: { bars } },
+      'GET /api/photos/7/privacy-bars': { body: { bars } },
+      'PATCH /api/photos/7': { body: { id: 7 } },
+      'DELETE /api/photos/7': { status: 204 },
+      'GET /api/user/photos': { body: [] },
+      'GET /api/google-drive/auth-url': { body: { authUrl: 'https://accounts.example/auth' } },
+      'POST /api/google-drive/exchange-token': { body: { refreshToken: 'r-1' } },
+    });
+    await expect(api.photos.setPrivacyBars(7, bars)).resolves.toEqual({ bars });
+    await expect(api.photos.getPrivacyBars(7)).resolves.toEqual({ bars });
+    await api.photos.update(7, { description: 'Wall' });
+    await expect(api.photos.remove(7)).resolves.toBeUndefined();
+    await expect(api.user.photos()).resolves.toEqual([]);
+    await expect(api.googleDrive.authUrl()).resolves.toEqual({ authUrl: 'https://accounts.example/auth' });
+    await expect(api.googleDrive.exchangeToken('c-1')).resolves.toEqual({ refreshToken: 'r-1' });
+    expect(requests.map((request) => [request.method, request.url, request.json])).toEqual([
+      ['POST', '/api/photos/7/privacy-bars', { bars }],
+      ['GET', '/api/photos/7/privacy-bars', undefined],
+      ['PATCH', '/api/photos/7', { description: 'Wall' }],
+      ['DELETE', '/api/photos/7', undefined],
+      ['GET', '/api/user/photos', undefined],
+      ['GET', '/api/google-drive/auth-url', undefined],
+      ['POST', '/api/google-drive/exchange-token', { code: 'c-1' }],
+    ]);
+  });
+});
+
+describe('ApiError', () => {
+  it('formats its message from the status and the body, else the status text', () => {
+    expect(new ApiError(500, 'boom', 'Internal Server Error').message).toBe('500: boom');
+    expect(new ApiError(502, '', 'Bad Gateway').message).toBe('502: Bad Gateway');
+    expect(new ApiError(503, '').message).toBe('503: ');
   });
 
-  it('reads the status of an API error', () => {
-    expect(getErrorStatus(new Error('404: Not Found'))).toBe(404);
-    expect(getErrorStatus(new Error('network down'))).toBeUndefined();
+  it('parses a JSON body into data and leaves other bodies undefined', () => {
+    expect(new ApiError(400, '{"message":"Nope","field":"x"}').data).toEqual({ message: 'Nope', field: 'x' });
+    expect(new ApiError(500, '<html>oops</html>').data).toBeUndefined();
   });
 
   it('extracts the server message from a JSON body, else falls back', () => {
-    expect(getServerMessage(new Error('400: {"message":"Already accepted"}'), 'fallback')).toBe('Already accepted');
-    expect(getServerMessage(new Error('500: Internal Server Error'), 'fallback')).toBe('fallback');
-    expect(getServerMessage(new Error('400: {"error":"x"}'), 'fallback')).toBe('fallback');
+    expect(new ApiError(400, '{"message":"Already accepted"}').serverMessage('fallback')).toBe('Already accepted');
+    expect(new ApiError(500, 'Internal Server Error').serverMessage('fallback')).toBe('fallback');
+    expect(new ApiError(400, '{"error":"x"}').serverMessage('fallback')).toBe('fallback');
+    expect(new ApiError(400, '{"message":""}').serverMessage('fallback')).toBe('fallback');
+    expect(new ApiError(400, '{"message":42}').serverMessage('fallback')).toBe('fallback');
+    expect(new ApiError(400, '"message"').serverMessage('fallback')).toBe('fallback');
+  });
+
+  it('backs the error helpers', () => {
+    expect(isUnauthorizedError(new ApiError(401, 'Unauthorized'))).toBe(true);
+    expect(isUnauthorizedError(new ApiError(403, '{"message":"Account disabled"}'))).toBe(false);
+    expect(isUnauthorizedError(new Error('401: Unauthorized'))).toBe(false);
+    expect(isUnauthorizedError('401: not an Error')).toBe(false);
+    expect(getServerMessage(new ApiError(409, '{"message":"Taken"}'), 'fallback')).toBe('Taken');
     expect(getServerMessage(new TypeError('Failed to fetch'), 'fallback')).toBe('fallback');
   });
 });

@@ -2,16 +2,79 @@
  * The one typed client for the gateway's HTTP API.
  *
  * Every call sends the session cookie, sends JSON only when a body is given, and turns any non-ok
- * response into an Error whose message is `${status}: ${body text or status text}` (SPEC §8).
+ * response into an ApiError whose message is `${status}: ${body text or status text}` (SPEC §8).
  */
-import type { ContactMessageInput, GalleryFilterId, GalleryPage, PhotoPreview, User } from './types';
+import type {
+  ContactMessageInput,
+  GalleryFilterId,
+  GalleryPage,
+  GoogleDriveAuthUrl,
+  GoogleDriveRefreshToken,
+  PhotoPreview,
+  PhotoUpdateInput,
+  PrivacyBar,
+  PrivacyBarsResponse,
+  UploadedPhoto,
+  User,
+  UserPhoto,
+} from './types';
+import { uploadWithProgress, type UploadProgress } from './upload';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-async function throwIfNotOk(response: Response): Promise<void> {
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A non-ok answer from the gateway. */
+export class ApiError extends Error {
+  /** The HTTP status code. */
+  readonly status: number;
+  /** The raw response text (may be empty). */
+  readonly body: string;
+  /** The response parsed as JSON, or undefined when it is not JSON. */
+  readonly data: unknown;
+
+  constructor(status: number, body: string, statusText = '') {
+    super(`${status}: ${body || statusText}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+    this.data = parseJson(body);
+  }
+
+  /**
+   * The `message` of a JSON error body (`{"message": "..."}`), or `fallback`. Plain text and HTML
+   * error pages are never shown to users.
+   */
+  serverMessage(fallback: string): string {
+    const data = this.data;
+    if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string' && data.message) {
+      return data.message;
+    }
+    return fallback;
+  }
+}
+
+/** True for the errors this client throws on a 401 answer. */
+export function isUnauthorizedError(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 401;
+}
+
+/** The server's `{message}` when `error` is an ApiError carrying one, else `fallback`. */
+export function getServerMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError ? error.serverMessage(fallback) : fallback;
+}
+
+/** Throws the ApiError for a non-ok response. */
+export async function throwIfNotOk(response: Response): Promise<void> {
   if (response.ok) return;
-  const text = (await response.text()) || response.statusText;
-  throw new Error(`${response.status}: ${text}`);
+  throw new ApiError(response.status, await response.text(), response.statusText);
 }
 
 /** Sends a request and returns the raw (ok) response. */
@@ -34,41 +97,21 @@ export async function apiJson<T>(method: HttpMethod, url: string, body?: unknown
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** True for the errors this client throws on a 401 answer. */
-export function isUnauthorizedError(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith('401: ');
-}
-
-/** The HTTP status carried by an error from this client, if any. */
-export function getErrorStatus(error: unknown): number | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const match = /^(\d{3}): /.exec(error.message);
-  return match ? Number(match[1]) : undefined;
-}
-
-/**
- * The `message` of a JSON error body (`{"message": "..."}`) carried by an error from this client,
- * or `fallback` when the body is not such JSON.
- */
-export function getServerMessage(error: unknown, fallback: string): string {
-  if (!(error instanceof Error)) return fallback;
-  const separator = error.message.indexOf(': ');
-  if (separator < 0) return fallback;
-  try {
-    const body: unknown = JSON.parse(error.message.slice(separator + 2));
-    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string' && body.message) {
-      return body.message;
-    }
-  } catch {
-    // Not JSON: the server sent plain text or an HTML error page, neither of which is meant for users.
-  }
-  return fallback;
-}
-
 /** Where the gateway serves uploaded photo files. */
 export function photoFileUrl(filename: string): string {
   return `/api/uploads/${encodeURIComponent(filename)}`;
 }
+
+/** The multipart body of POST /api/photos: the file as `photo`, and `description` only when not blank. */
+export function buildPhotoUploadForm(file: File, description?: string): FormData {
+  const form = new FormData();
+  form.append('photo', file, file.name);
+  const trimmed = description?.trim();
+  if (trimmed) form.append('description', trimmed);
+  return form;
+}
+
+export type { UploadProgress };
 
 export const api = {
   auth: {
@@ -78,6 +121,29 @@ export const api = {
   },
   photos: {
     list: () => apiJson<PhotoPreview[]>('GET', '/api/photos'),
+    /**
+     * Uploads one photo (multipart `photo` and optional `description`), reporting upload progress.
+     * Uses XMLHttpRequest because fetch has no upload progress events.
+     */
+    upload: (
+      file: File,
+      description?: string,
+      onProgress?: (progress: UploadProgress) => void,
+      options: { signal?: AbortSignal } = {},
+    ) =>
+      uploadWithProgress<UploadedPhoto>('/api/photos', buildPhotoUploadForm(file, description), {
+        onProgress,
+        signal: options.signal,
+      }),
+    getPrivacyBars: (id: number) => apiJson<PrivacyBarsResponse>('GET', `/api/photos/${id}/privacy-bars`),
+    setPrivacyBars: (id: number, bars: PrivacyBar[]) =>
+      apiJson<PrivacyBarsResponse>('POST', `/api/photos/${id}/privacy-bars`, { bars }),
+    update: (id: number, input: PhotoUpdateInput) => apiJson<unknown>('PATCH', `/api/photos/${id}`, input),
+    /** Deletes one of the user's own photos; the gateway answers 204. */
+    remove: (id: number) => apiJson<void>('DELETE', `/api/photos/${id}`),
+  },
+  user: {
+    photos: () => apiJson<UserPhoto[]>('GET', '/api/user/photos'),
   },
   gallery: {
     page: (filter: GalleryFilterId, page: number, limit: number) =>
@@ -85,5 +151,10 @@ export const api = {
   },
   contact: {
     send: (input: ContactMessageInput) => apiJson<unknown>('POST', '/api/contact', input),
+  },
+  googleDrive: {
+    authUrl: () => apiJson<GoogleDriveAuthUrl>('GET', '/api/google-drive/auth-url'),
+    exchangeToken: (code: string) =>
+      apiJson<GoogleDriveRefreshToken>('POST', '/api/google-drive/exchange-token', { code }),
   },
 };

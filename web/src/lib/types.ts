@@ -64,3 +64,58 @@ export type GalleryFilterId =
   | 'new-this-week'
   | 'new-this-month'
   | 'all-snaps';
+
+/** A black box hiding part of a photo; every value is a percentage (0–100) of the image's size. */
+export interface PrivacyBar {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The answer of POST /api/photos. */
+export interface UploadedPhoto {
+  id: number;
+  filename: string;
+}
+
+/** The answer of GET and POST /api/photos/{id}/privacy-bars. */
+export interface PrivacyBarsResponse {
+  bars: PrivacyBar[];
+}
+
+/** An entry of GET /api/user/photos: one of the signed-in user's own photos, at any status. */
+export interface UserPhoto {
+  id: number;
+  filename: string;
+  originalName: string;
+  description: string | null;
+  status: PhotoStatus;
+  rejectionReason: string | null;
+  privacyBars: PrivacyBar[];
+  averageRating: number;
+  voteCount: number;
+  createdAt: string;
+  approvedAt: string | null;
+  width: number;
+  height: number;
+  imageVersion: number;
+  /** Served by the gateway, e.g. `/api/uploads/{filename}?size=thumb&v=3`. */
+  thumbnailUrl: string;
+  displayUrl: string;
+  originalUrl: string;
+}
+
+export interface PhotoUpdateInput {
+  description: string;
+}
+
+/** The answer of GET /api/google-drive/auth-url. */
+export interface GoogleDriveAuthUrl {
+  authUrl: string;
+}
+
+/** The answer of POST /api/google-drive/exchange-token. */
+export interface GoogleDriveRefreshToken {
+  refreshToken: string;
+}

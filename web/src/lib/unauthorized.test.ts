@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError } from './api';
 import { redirectTo } from './browser';
 import { getToasts } from './toast';
 import { handleUnauthorizedError } from './unauthorized';
@@ -8,7 +9,7 @@ describe('unauthorized handling', () => {
   afterEach(() => vi.useRealTimers());
 
   it('toasts, then redirects to /api/login after 500 ms', () => {
-    expect(handleUnauthorizedError(new Error('401: Unauthorized'))).toBe(true);
+    expect(handleUnauthorizedError(new ApiError(401, '', 'Unauthorized'))).toBe(true);
     expect(getToasts()[0]).toMatchObject({
       variant: 'destructive',
       title: 'Unauthorized',
@@ -21,7 +22,9 @@ describe('unauthorized handling', () => {
   });
 
   it('leaves other errors alone', () => {
-    expect(handleUnauthorizedError(new Error('500: boom'))).toBe(false);
+    expect(handleUnauthorizedError(new ApiError(500, 'boom'))).toBe(false);
+    // Only a real 401 answer counts, not an error that merely reads like one.
+    expect(handleUnauthorizedError(new Error('401: Unauthorized'))).toBe(false);
     vi.runAllTimers();
     expect(getToasts()).toHaveLength(0);
     expect(redirectTo).not.toHaveBeenCalled();

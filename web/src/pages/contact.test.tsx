@@ -58,6 +58,7 @@ describe('contact page', () => {
   it('shows every required message on an empty submit and focuses the first field', async () => {
     const requests = renderContact({ body: {} });
     await userEvent.click(await screen.findByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByText('Name is required')).toBeInTheDocument();
     for (const message of ['Name is required', 'Email is required', 'Subject is required', 'Message is required']) {
       expect(screen.getByText(message)).toBeInTheDocument();
     }
@@ -70,9 +71,10 @@ describe('contact page', () => {
     renderContact({ body: {} });
     await userEvent.click(await screen.findByRole('button', { name: 'Send Message' }));
     fireEvent.change(screen.getByLabelText('Email Address'), { target: { value: 'nope' } });
-    expect(screen.getByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument();
     fireEvent.change(screen.getByLabelText('Email Address'), { target: { value: 'sam@example.com' } });
-    expect(screen.queryByText('Please enter a valid email address')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('Please enter a valid email address')).not.toBeInTheDocument());
+    expect(screen.getByLabelText('Email Address')).not.toHaveAttribute('aria-invalid');
   });
 
   it('sends the message and shows the success screen', async () => {
@@ -85,6 +87,23 @@ describe('contact page', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Send Another Message' }));
     expect(screen.getByLabelText('Full Name')).toHaveValue('');
+  });
+
+  it('sends trimmed values and shows the length limits', async () => {
+    const requests = renderContact({ status: 201, body: { id: 1 } });
+    await userEvent.type(await screen.findByLabelText('Full Name'), '  Sam  ');
+    await userEvent.type(screen.getByLabelText('Email Address'), ` ${VALID.email} `);
+    await userEvent.type(screen.getByLabelText('Subject'), `${VALID.subject}   `);
+    fireEvent.change(screen.getByLabelText('Message'), { target: { value: 'x'.repeat(2001) } });
+    expect(screen.getByText('2001/2000')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByText('Message must be 2000 characters or less')).toBeInTheDocument();
+    expect(screen.getByLabelText('Message')).toHaveFocus();
+
+    fireEvent.change(screen.getByLabelText('Message'), { target: { value: `  ${VALID.message}\n` } });
+    await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
+    expect(await screen.findByRole('heading', { name: 'Message Sent!' })).toBeInTheDocument();
+    expect(requests.find((request) => request.url === '/api/contact')?.json).toEqual(VALID);
   });
 
   it('keeps the form and toasts when sending fails', async () => {

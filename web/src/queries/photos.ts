@@ -31,3 +31,8 @@ export function useLandingPreviewPhotos() {
     select: selectLandingPreviews,
   });
 }
+
+/** The signed-in user's own photos (GET /api/user/photos), shown in the dashboard's My Uploads. */
+export const userPhotosQueryKey = ['/api/user/photos'] as const;
+/** The signed-in user's dashboard statistics (GET /api/user/stats). */
+export const userStatsQueryKey = ['/api/user/stats'] as const;

@@ -1,18 +1,32 @@
 import { z } from 'zod';
 
-/** The contact form's rules and messages (SPEC §5). */
+export const CONTACT_NAME_MAX_LENGTH = 100;
+export const CONTACT_SUBJECT_MAX_LENGTH = 200;
+export const CONTACT_MESSAGE_MAX_LENGTH = 2000;
+
+/** The contact form's rules and messages (SPEC §5); values are trimmed before they are checked and sent. */
 export const contactFormSchema = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(100, 'Name must be 100 characters or less'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Name is required')
+    .max(CONTACT_NAME_MAX_LENGTH, 'Name must be 100 characters or less'),
   email: z.string().trim().min(1, 'Email is required').pipe(z.email('Please enter a valid email address')),
-  subject: z.string().trim().min(1, 'Subject is required').max(200, 'Subject must be 200 characters or less'),
-  message: z.string().trim().min(1, 'Message is required').max(2000, 'Message must be 2000 characters or less'),
+  subject: z
+    .string()
+    .trim()
+    .min(1, 'Subject is required')
+    .max(CONTACT_SUBJECT_MAX_LENGTH, 'Subject must be 200 characters or less'),
+  message: z
+    .string()
+    .trim()
+    .min(1, 'Message is required')
+    .max(CONTACT_MESSAGE_MAX_LENGTH, 'Message must be 2000 characters or less'),
 });
 
-export type ContactFormValues = z.infer<typeof contactFormSchema>;
+export type ContactFormValues = z.input<typeof contactFormSchema>;
 export type ContactFormField = keyof ContactFormValues;
 export type ContactFormErrors = Partial<Record<ContactFormField, string>>;
-
-export const CONTACT_MESSAGE_MAX_LENGTH = 2000;
 
 /** Validates the form: the cleaned values, or the first message of each invalid field. */
 export function validateContactForm(

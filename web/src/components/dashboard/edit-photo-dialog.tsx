@@ -1,0 +1,154 @@
+import { useState, type ReactElement } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Loader2, Save } from 'lucide-react';
+import { FormField } from '@/components/contact/form-field';
+import { PrivacyBarEditor } from '@/components/privacy-bars/privacy-bar-editor';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+import { Textarea } from '@/components/ui/textarea';
+import { toast } from '@/lib/toast';
+import type { PrivacyBar, UserPhoto } from '@/lib/types';
+import { useEditUserPhotoMutation } from '@/queries/user-photos';
+import { editPhotoSchema, PHOTO_DESCRIPTION_MAX_LENGTH, type EditPhotoValues } from './edit-photo-schema';
+import { toastEditFailure } from './mutation-feedback';
+import { photoLabel } from './photo-label';
+
+function barsOf(photo: UserPhoto): PrivacyBar[] {
+  return Array.isArray(photo.privacyBars) ? photo.privacyBars : [];
+}
+
+function sameBars(a: readonly PrivacyBar[], b: readonly PrivacyBar[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (bar, index) =>
+        bar.x === b[index]?.x && bar.y === b[index]?.y && bar.width === b[index]?.width && bar.height === b[index]?.height,
+    )
+  );
+}
+
+/**
+ * Edits the description and privacy bars of one of the caller's photos. `children` is the button that
+ * opens it; focus returns there when the dialog closes.
+ */
+export function EditPhotoDialog({ photo, children }: { photo: UserPhoto; children: ReactElement }) {
+  const [open, setOpen] = useState(false);
+  const mutation = useEditUserPhotoMutation();
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        // Keep the dialog up while saving so the outcome is seen where the edit was made.
+        if (!mutation.isPending) setOpen(next);
+      }}
+    >
+      <DialogTrigger asChild>{children}</DialogTrigger>
+      <DialogContent className="max-w-2xl">
+        <DialogHeader>
+          <DialogTitle>Edit Photo</DialogTitle>
+          <DialogDescription>
+            Update the description and cover anything private, like faces or licence plates, with privacy bars.
+          </DialogDescription>
+        </DialogHeader>
+        {open && <EditPhotoForm photo={photo} mutation={mutation} onSaved={() => setOpen(false)} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function EditPhotoForm({
+  photo,
+  mutation,
+  onSaved,
+}: {
+  photo: UserPhoto;
+  mutation: ReturnType<typeof useEditUserPhotoMutation>;
+  onSaved: () => void;
+}) {
+  const initialDescription = photo.description ?? '';
+  const initialBars = barsOf(photo);
+  const [bars, setBars] = useState<PrivacyBar[]>(initialBars);
+  const {
+    register,
+    handleSubmit,
+    control,
+    formState: { errors },
+  } = useForm<EditPhotoValues>({
+    resolver: zodResolver(editPhotoSchema),
+    defaultValues: { description: initialDescription },
+  });
+  const descriptionLength = useWatch({ control, name: 'description' })?.length ?? 0;
+  const isSaving = mutation.isPending;
+
+  const onSubmit = handleSubmit(({ description }) => {
+    const descriptionChanged = description !== initialDescription;
+    const barsChanged = !sameBars(bars, initialBars);
+    if (!descriptionChanged && !barsChanged) {
+      onSaved();
+      return;
+    }
+    mutation.mutate(
+      {
+        id: photo.id,
+        description: descriptionChanged ? description : undefined,
+        bars: barsChanged ? bars : undefined,
+      },
+      {
+        onSuccess: () => {
+          toast({ title: 'Success', description: 'Your photo has been updated.' });
+          onSaved();
+        },
+        onError: toastEditFailure,
+      },
+    );
+  });
+
+  return (
+    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-6">
+      <FormField
+        id={`photo-${photo.id}-description`}
+        label="Description"
+        error={errors.description?.message}
+        hint={`${descriptionLength}/${PHOTO_DESCRIPTION_MAX_LENGTH}`}
+      >
+        <Textarea rows={3} placeholder="Describe your crack" disabled={isSaving} {...register('description')} />
+      </FormField>
+
+      <section aria-labelledby={`photo-${photo.id}-bars-title`} className="flex flex-col gap-2">
+        <h3 id={`photo-${photo.id}-bars-title`} className="text-sm leading-none font-medium">
+          Privacy Bars
+        </h3>
+        <PrivacyBarEditor
+          imageUrl={photo.originalUrl || null}
+          alt={photoLabel(photo)}
+          bars={bars}
+          onChange={setBars}
+          disabled={isSaving}
+        />
+      </section>
+
+      {/* Sticks to the bottom of the scrolling dialog so Save stays in reach below a tall photo. */}
+      <DialogFooter className="sticky -bottom-6 z-10 -mx-6 -mb-6 border-t bg-background px-6 py-4">
+        <DialogClose asChild>
+          <Button variant="outline" disabled={isSaving}>
+            Cancel
+          </Button>
+        </DialogClose>
+        <Button type="submit" disabled={isSaving}>
+          {isSaving ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />}
+          {isSaving ? 'Saving...' : 'Save Changes'}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

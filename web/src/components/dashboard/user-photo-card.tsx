@@ -1,0 +1,78 @@
+import { CalendarDays, Pencil, Star } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import type { UserPhoto } from '@/lib/types';
+import { DeletePhotoButton } from './delete-photo-button';
+import { EditPhotoDialog } from './edit-photo-dialog';
+import { formatRating, formatUploadDate, formatVoteCount } from './format';
+import { PhotoStatusBadge } from './photo-status-badge';
+import { photoLabel } from './photo-label';
+
+/** One entry of My Uploads: thumbnail, status, description, rating, date and the owner's actions. */
+export function UserPhotoCard({ photo }: { photo: UserPhoto }) {
+  const label = photoLabel(photo);
+  const uploadedOn = formatUploadDate(photo.createdAt);
+  const hasSize = photo.width > 0 && photo.height > 0;
+  const headingId = `my-photo-${photo.id}-title`;
+
+  return (
+    <li aria-labelledby={headingId} className="flex flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm">
+      <div className="relative aspect-[4/3] w-full overflow-hidden bg-muted">
+        <img
+          src={photo.thumbnailUrl}
+          alt={label}
+          width={hasSize ? photo.width : undefined}
+          height={hasSize ? photo.height : undefined}
+          loading="lazy"
+          decoding="async"
+          className="size-full object-cover"
+        />
+        <PhotoStatusBadge status={photo.status} className="absolute top-3 left-3 shadow-sm" />
+      </div>
+
+      <div className="flex flex-1 flex-col gap-3 p-4">
+        <h3 id={headingId} className={photo.description ? 'font-medium break-words' : 'font-medium text-muted-foreground italic'}>
+          {photo.description?.trim() || 'No description'}
+        </h3>
+
+        <dl className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
+          {photo.status === 'approved' && (
+            <div className="flex items-center gap-1.5">
+              <dt className="sr-only">Rating</dt>
+              <dd className="flex items-center gap-1.5">
+                <Star className="size-4 fill-amber-400 text-amber-500" aria-hidden="true" />
+                <span className="font-semibold text-foreground">{formatRating(photo.averageRating)}</span>
+                <span>({formatVoteCount(photo.voteCount)})</span>
+              </dd>
+            </div>
+          )}
+          {uploadedOn && (
+            <div className="flex items-center gap-1.5">
+              <dt className="sr-only">Uploaded</dt>
+              <dd className="flex items-center gap-1.5">
+                <CalendarDays className="size-4" aria-hidden="true" />
+                <time dateTime={photo.createdAt}>{uploadedOn}</time>
+              </dd>
+            </div>
+          )}
+        </dl>
+
+        {photo.status === 'rejected' && (
+          <div className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-400/40 dark:bg-red-400/10 dark:text-red-200">
+            <p className="font-semibold">Rejection reason</p>
+            <p className="mt-1 break-words">{photo.rejectionReason?.trim() || 'No reason was given.'}</p>
+          </div>
+        )}
+
+        <div className="mt-auto flex flex-wrap gap-2 pt-1">
+          <EditPhotoDialog photo={photo}>
+            <Button variant="outline" size="sm" aria-label={`Edit ${label}`}>
+              <Pencil aria-hidden="true" />
+              Edit
+            </Button>
+          </EditPhotoDialog>
+          <DeletePhotoButton photo={photo} />
+        </div>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,321 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import type { PrivacyBar, UserPhoto } from '@/lib/types';
+import { redirectTo } from '@/lib/browser';
+import { mockFetch, deferred, type MockHandler, type RecordedRequest } from '@/test/fetch-mock';
+import { makeUser } from '@/test/fixtures';
+import { renderApp } from '@/test/render-app';
+
+// Each test loads a lazy page and waits on several requests: allow for a busy machine.
+vi.setConfig({ testTimeout: 20_000 });
+
+// The editor's drawing is tested with the editor; here it only has to hand bars back to the dialog.
+vi.mock('@/components/privacy-bars/privacy-bar-editor', () => ({
+  PrivacyBarEditor: ({
+    imageUrl,
+    bars,
+    onChange,
+    disabled,
+  }: {
+    imageUrl: string | null;
+    bars: PrivacyBar[];
+    onChange: (bars: PrivacyBar[]) => void;
+    disabled?: boolean;
+  }) => (
+    <div data-testid="privacy-bar-editor" data-image-url={imageUrl ?? ''}>
+      <span>{bars.length} bars</span>
+      <button
+        type="button"
+        disabled={disabled}
+        onClick={() => onChange([...bars, { x: 10, y: 20, width: 30, height: 5 }])}
+      >
+        Add test bar
+      </button>
+    </div>
+  ),
+}));
+
+function makePhoto(overrides: Partial<UserPhoto> = {}): UserPhoto {
+  const id = overrides.id ?? 1;
+  return {
+    id,
+    filename: `crack-${id}.jpg`,
+    originalName: `IMG_${id}.jpg`,
+    description: 'A crack in the pavement',
+    status: 'pending',
+    rejectionReason: null,
+    privacyBars: [],
+    averageRating: 0,
+    voteCount: 0,
+    createdAt: '2025-07-28T10:00:00.000Z',
+    approvedAt: null,
+    width: 1200,
+    height: 900,
+    imageVersion: 1,
+    thumbnailUrl: `/api/uploads/thumb-${id}.webp`,
+    displayUrl: `/api/uploads/display-${id}.webp`,
+    originalUrl: `/api/uploads/original-${id}.jpg`,
+    ...overrides,
+  };
+}
+
+const PENDING = makePhoto({ id: 1, description: 'Pending crack', createdAt: '2025-07-30T10:00:00.000Z' });
+const APPROVED = makePhoto({
+  id: 2,
+  description: 'Approved crack',
+  status: 'approved',
+  averageRating: 4.25,
+  voteCount: 12,
+  approvedAt: '2025-07-29T12:00:00.000Z',
+  createdAt: '2025-07-29T10:00:00.000Z',
+});
+const REJECTED = makePhoto({
+  id: 3,
+  description: 'Rejected crack',
+  status: 'rejected',
+  rejectionReason: 'The crack is not visible.',
+  createdAt: '2025-07-28T10:00:00.000Z',
+});
+
+function renderDashboard(routes: Record<string, MockHandler> = {}, photos: UserPhoto[] = [PENDING, APPROVED, REJECTED]) {
+  const requests = mockFetch({
+    'GET /api/auth/user': { body: makeUser() },
+    'GET /api/user/photos': { body: photos },
+    ...routes,
+  });
+  const result = renderApp('/dashboard');
+  return { requests, ...result };
+}
+
+function countRequests(requests: RecordedRequest[], method: string, url: string): number {
+  return requests.filter((request) => request.method === method && request.url === url).length;
+}
+
+async function findCard(description: string): Promise<HTMLElement> {
+  return screen.findByRole('listitem', { name: description });
+}
+
+describe('dashboard: My Uploads', () => {
+  it('keeps the My Dashboard title and shows a skeleton while loading', async () => {
+    const pending = deferred<{ body: UserPhoto[] }>();
+    renderDashboard({ 'GET /api/user/photos': () => pending.promise });
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Dashboard' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'My Uploads' })).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Loading your uploads' })).toBeInTheDocument();
+    pending.resolve({ body: [PENDING] });
+    expect(await findCard('Pending crack')).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Loading your uploads' })).not.toBeInTheDocument();
+  });
+
+  it('lists each photo with its status, and rating and votes only when approved', async () => {
+    renderDashboard();
+    const pendingCard = within(await findCard('Pending crack'));
+    expect(pendingCard.getByText('Pending')).toBeInTheDocument();
+    expect(pendingCard.queryByText(/votes?\)/)).not.toBeInTheDocument();
+    expect(pendingCard.getByText('Jul 30, 2025')).toBeInTheDocument();
+
+    const approvedCard = within(await findCard('Approved crack'));
+    expect(approvedCard.getByText('Approved')).toBeInTheDocument();
+    expect(approvedCard.getByText('4.3')).toBeInTheDocument();
+    expect(approvedCard.getByText('(12 votes)')).toBeInTheDocument();
+    expect(approvedCard.getByText('Jul 29, 2025')).toBeInTheDocument();
+    expect(approvedCard.queryByText('Rejection reason')).not.toBeInTheDocument();
+
+    const rejectedCard = within(await findCard('Rejected crack'));
+    expect(rejectedCard.getByText('Rejected')).toBeInTheDocument();
+    expect(rejectedCard.getByText('Rejection reason')).toBeInTheDocument();
+    expect(rejectedCard.getByText('The crack is not visible.')).toBeInTheDocument();
+    expect(rejectedCard.queryByText(/votes?\)/)).not.toBeInTheDocument();
+
+    expect(screen.queryAllByText('Rejection reason')).toHaveLength(1);
+  });
+
+  it('shows lazy thumbnails sized to the photo, newest first', async () => {
+    renderDashboard();
+    const image = within(await findCard('Approved crack')).getByRole('img', { name: 'Approved crack' });
+    expect(image).toHaveAttribute('src', '/api/uploads/thumb-2.webp');
+    expect(image).toHaveAttribute('loading', 'lazy');
+    expect(image).toHaveAttribute('width', '1200');
+    expect(image).toHaveAttribute('height', '900');
+    const names = within(screen.getByRole('list', { name: 'My uploads' }))
+      .getAllByRole('listitem')
+      .map((item) => item.querySelector('h3')?.textContent);
+    expect(names).toEqual(['Pending crack', 'Approved crack', 'Rejected crack']);
+  });
+
+  it('shows an empty state with a Snap a Crack button', async () => {
+    renderDashboard({}, []);
+    expect(await screen.findByText('No uploads yet')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Snap a Crack' })).toHaveAttribute('href', '/upload');
+  });
+
+  it('shows an error with a retry that loads again', async () => {
+    let calls = 0;
+    renderDashboard({
+      'GET /api/user/photos': () => {
+        calls += 1;
+        return calls === 1 ? { status: 500, text: 'boom' } : { body: [PENDING] };
+      },
+    });
+    expect(await screen.findByText('Could not load your uploads')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(await findCard('Pending crack')).toBeInTheDocument();
+  });
+
+  it('signs the user in again when the list answers 401', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      renderDashboard({ 'GET /api/user/photos': { status: 401, text: 'Unauthorized' } });
+      expect(await screen.findByText('You are logged out. Logging in again...')).toBeInTheDocument();
+      await vi.advanceTimersByTimeAsync(500);
+      expect(redirectTo).toHaveBeenCalledWith('/api/login');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('dashboard: editing a photo', () => {
+  async function openEditor(description = 'Approved crack') {
+    const card = within(await findCard(description));
+    await userEvent.click(card.getByRole('button', { name: `Edit ${description}` }));
+    return within(await screen.findByRole('dialog', { name: 'Edit Photo' }));
+  }
+
+  it('shows the validation messages and sends nothing while invalid', async () => {
+    const { requests } = renderDashboard();
+    const dialog = await openEditor();
+    const description = dialog.getByLabelText('Description');
+    expect(description).toHaveValue('Approved crack');
+
+    await userEvent.clear(description);
+    await userEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    expect(await dialog.findByText('Description is required')).toBeInTheDocument();
+    expect(description).toHaveAttribute('aria-invalid', 'true');
+
+    fireEvent.change(description, { target: { value: 'x'.repeat(501) } });
+    expect(await dialog.findByText('Description must be 500 characters or less')).toBeInTheDocument();
+    expect(dialog.getByText('501/500')).toBeInTheDocument();
+
+    fireEvent.change(description, { target: { value: '   ' } });
+    await userEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    expect(await dialog.findByText('Description is required')).toBeInTheDocument();
+
+    expect(requests.some((request) => request.method !== 'GET')).toBe(false);
+  });
+
+  it('edits bars over the unredacted original and saves description and bars, then refreshes', async () => {
+    const { requests, queryClient } = renderDashboard({
+      'PATCH /api/photos/2': { body: { ...APPROVED, description: 'A better description' } },
+      'POST /api/photos/2/privacy-bars': { body: { bars: [] } },
+    });
+    const dialog = await openEditor();
+    queryClient.setQueryData(['/api/admin/photos/pending'], []);
+    queryClient.setQueryData(['/api/admin/photos', 'all'], []);
+    queryClient.setQueryData(['/api/admin/stats'], {});
+    queryClient.setQueryData(['/api/admin/contact-forms'], []);
+    expect(dialog.getByTestId('privacy-bar-editor')).toHaveAttribute('data-image-url', '/api/uploads/original-2.jpg');
+
+    fireEvent.change(dialog.getByLabelText('Description'), { target: { value: '  A better description ' } });
+    await userEvent.click(dialog.getByRole('button', { name: 'Add test bar' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+
+    expect(await screen.findByText('Success')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit Photo' })).not.toBeInTheDocument());
+    expect(requests.find((request) => request.method === 'PATCH')?.json).toEqual({ description: 'A better description' });
+    expect(requests.find((request) => request.method === 'POST')?.json).toEqual({
+      bars: [{ x: 10, y: 20, width: 30, height: 5 }],
+    });
+    expect(requests.find((request) => request.method === 'POST')?.url).toBe('/api/photos/2/privacy-bars');
+    await waitFor(() => expect(countRequests(requests, 'GET', '/api/user/photos')).toBe(2));
+    expect(queryClient.getQueryState(['/api/admin/photos/pending'])?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(['/api/admin/photos', 'all'])?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(['/api/admin/stats'])?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(['/api/admin/contact-forms'])?.isInvalidated).toBe(false);
+  });
+
+  it('sends only what changed', async () => {
+    const { requests } = renderDashboard({ 'POST /api/photos/2/privacy-bars': { body: { bars: [] } } });
+    const dialog = await openEditor();
+    await userEvent.click(dialog.getByRole('button', { name: 'Add test bar' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Success')).toBeInTheDocument();
+    expect(requests.some((request) => request.method === 'PATCH')).toBe(false);
+    expect(countRequests(requests, 'POST', '/api/photos/2/privacy-bars')).toBe(1);
+  });
+
+  it('toasts a failed description update and keeps the dialog open', async () => {
+    const { requests } = renderDashboard({ 'PATCH /api/photos/2': { status: 500, text: 'boom' } });
+    const dialog = await openEditor();
+    fireEvent.change(dialog.getByLabelText('Description'), { target: { value: 'New words' } });
+    await userEvent.click(dialog.getByRole('button', { name: 'Add test bar' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Failed to update photo. Please try again.')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Edit Photo' })).toBeInTheDocument();
+    // The bars are not saved when the description could not be.
+    expect(requests.some((request) => request.method === 'POST')).toBe(false);
+  });
+
+  it.each([
+    [{ status: 400, body: { message: 'Bars must lie inside the image' } }, 'Bars must lie inside the image'],
+    [{ status: 500, text: '<html>oops</html>' }, 'Please try again.'],
+  ])('toasts Failed to Save Privacy Bars with the server message or a fallback (%#)', async (response, detail) => {
+    renderDashboard({ 'POST /api/photos/2/privacy-bars': response });
+    const dialog = await openEditor();
+    await userEvent.click(dialog.getByRole('button', { name: 'Add test bar' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Failed to Save Privacy Bars')).toBeInTheDocument();
+    expect(screen.getByText(detail)).toBeInTheDocument();
+  });
+
+  it('closes without a request when nothing changed', async () => {
+    const { requests } = renderDashboard();
+    const dialog = await openEditor();
+    await userEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit Photo' })).not.toBeInTheDocument());
+    expect(requests.some((request) => request.method !== 'GET')).toBe(false);
+  });
+});
+
+describe('dashboard: deleting a photo', () => {
+  it('asks for confirmation, and Cancel deletes nothing', async () => {
+    const { requests } = renderDashboard();
+    await userEvent.click(within(await findCard('Pending crack')).getByRole('button', { name: 'Delete Pending crack' }));
+    const dialog = within(await screen.findByRole('alertdialog', { name: 'Delete this photo?' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(requests.some((request) => request.method === 'DELETE')).toBe(false);
+  });
+
+  it('deletes on confirmation and refreshes the list', async () => {
+    let deleted = false;
+    const { requests, queryClient } = renderDashboard({
+      'GET /api/user/photos': () => ({ body: deleted ? [APPROVED, REJECTED] : [PENDING, APPROVED, REJECTED] }),
+      'DELETE /api/photos/1': () => {
+        deleted = true;
+        return { status: 204 };
+      },
+    });
+    await userEvent.click(within(await findCard('Pending crack')).getByRole('button', { name: 'Delete Pending crack' }));
+    queryClient.setQueryData(['/api/admin/photos/pending'], []);
+    const dialog = within(await screen.findByRole('alertdialog', { name: 'Delete this photo?' }));
+    await userEvent.click(dialog.getByRole('button', { name: 'Delete Photo' }));
+
+    expect(await screen.findByText('Success')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Pending crack' })).not.toBeInTheDocument());
+    expect(countRequests(requests, 'DELETE', '/api/photos/1')).toBe(1);
+    expect(countRequests(requests, 'GET', '/api/user/photos')).toBe(2);
+    expect(queryClient.getQueryState(['/api/admin/photos/pending'])?.isInvalidated).toBe(true);
+    expect(screen.getByRole('listitem', { name: 'Approved crack' })).toBeInTheDocument();
+  });
+
+  it('toasts a failed delete and keeps the photo', async () => {
+    renderDashboard({ 'DELETE /api/photos/1': { status: 500, text: 'boom' } });
+    await userEvent.click(within(await findCard('Pending crack')).getByRole('button', { name: 'Delete Pending crack' }));
+    const dialog = within(await screen.findByRole('alertdialog'));
+    await userEvent.click(dialog.getByRole('button', { name: 'Delete Photo' }));
+    expect(await screen.findByText('Failed to delete photo. Please try again.')).toBeInTheDocument();
+    expect(screen.getByRole('listitem', { name: 'Pending crack' })).toBeInTheDocument();
+  });
+});

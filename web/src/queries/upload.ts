@@ -1,0 +1,35 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, type UploadProgress } from '@/lib/api';
+import type { PrivacyBar } from '@/lib/types';
+import { userPhotosQueryKey, userStatsQueryKey } from './photos';
+
+export interface UploadPhotoVariables {
+  file: File;
+  description?: string;
+  onProgress?: (progress: UploadProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** POST /api/photos with upload progress. A new photo shows up in My Uploads and the stats. */
+export function useUploadPhotoMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ file, description, onProgress, signal }: UploadPhotoVariables) =>
+      api.photos.upload(file, description, onProgress, { signal }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: userPhotosQueryKey });
+      void queryClient.invalidateQueries({ queryKey: userStatsQueryKey });
+    },
+  });
+}
+
+/** POST /api/photos/{id}/privacy-bars, replacing the photo's bars. */
+export function useSavePrivacyBarsMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ photoId, bars }: { photoId: number; bars: PrivacyBar[] }) => api.photos.setPrivacyBars(photoId, bars),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: userPhotosQueryKey });
+    },
+  });
+}

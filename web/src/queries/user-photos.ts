@@ -1,0 +1,92 @@
+import { useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import type { PrivacyBar } from '@/lib/types';
+
+export const userPhotosQueryKey = ['/api/user/photos'] as const;
+
+/** The signed-in user's own photos, at every status, for the dashboard's My Uploads list. */
+export function useUserPhotosQuery() {
+  return useQuery({ queryKey: userPhotosQueryKey, queryFn: api.user.photos });
+}
+
+/**
+ * Query keys whose data depends on one of the caller's photos: their own list, the admin review lists
+ * and counters (SPEC §4 Refresh: pending, all, approved-today, rejected-today), the public gallery and
+ * the dashboard stats. The admin keys are matched by prefix of their first part, so both
+ * ['/api/admin/photos/pending'] and ['/api/admin/photos', 'pending'] are refreshed.
+ */
+const DEPENDENT_KEY_PREFIXES = [
+  '/api/user/photos',
+  '/api/user/stats',
+  '/api/admin/photos',
+  '/api/admin/stats',
+  '/api/gallery',
+  '/api/photos',
+];
+
+function dependsOnUserPhotos(queryKey: QueryKey): boolean {
+  const [first] = queryKey;
+  if (typeof first !== 'string') return false;
+  return DEPENDENT_KEY_PREFIXES.some((prefix) => first === prefix || first.startsWith(`${prefix}/`));
+}
+
+/** Marks everything that shows the caller's photos as stale and refetches what is on screen. */
+export function refreshAfterUserPhotoChange(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ predicate: (query) => dependsOnUserPhotos(query.queryKey) });
+}
+
+export interface UserPhotoEdit {
+  id: number;
+  /** The new description; left out when unchanged. */
+  description?: string;
+  /** The new privacy bars; left out when unchanged. */
+  bars?: PrivacyBar[];
+}
+
+/** Which part of an edit failed, so the caller can say which (SPEC §8 has one message for each). */
+export class UserPhotoEditError extends Error {
+  constructor(
+    readonly step: 'description' | 'privacyBars',
+    /** The API client's error for that step. */
+    readonly error: unknown,
+  ) {
+    super(error instanceof Error ? error.message : String(error));
+    this.name = 'UserPhotoEditError';
+  }
+}
+
+/**
+ * Saves an edit of one's own photo: the description (PATCH), then the privacy bars (POST). The lists
+ * are refreshed afterwards whether or not both parts went through, as one of them may have.
+ */
+export function useEditUserPhotoMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, description, bars }: UserPhotoEdit) => {
+      if (description !== undefined) {
+        try {
+          await api.photos.update(id, { description });
+        } catch (error) {
+          throw new UserPhotoEditError('description', error);
+        }
+      }
+      if (bars !== undefined) {
+        try {
+          await api.photos.setPrivacyBars(id, bars);
+        } catch (error) {
+          throw new UserPhotoEditError('privacyBars', error);
+        }
+      }
+    },
+    onSettled: () => refreshAfterUserPhotoChange(queryClient),
+  });
+}
+
+/** Deletes one's own photo permanently, then refreshes every list that could show it. */
+export function useDeleteUserPhotoMutation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => api.photos.remove(id),
+    onSettled: () => refreshAfterUserPhotoChange(queryClient),
+  });
+}
