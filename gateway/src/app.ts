@@ -14,6 +14,10 @@ import currentUser from './plugins/current-user.js';
 import web, { inlineScriptHashes, type WebOptions } from './plugins/web.js';
 import authRoutes from './routes/auth.routes.js';
 import healthRoutes from './routes/health.routes.js';
+import photoRoutes from './routes/photos.routes.js';
+import imageRoutes from './routes/images.routes.js';
+import adminPhotoRoutes from './routes/admin-photos.routes.js';
+import googleDriveRoutes from './routes/google-drive.routes.js';
 
 export interface AppDependencies {
   logger: Logger;
@@ -58,6 +62,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(session, { secret: deps.sessionSecret, store: deps.sessionStore, ttlMs: deps.sessionTtlMs });
   await app.register(currentUser, { users: deps.users });
   await app.register(authRoutes, { clients: deps.clients, oidc: deps.oidc, users: deps.users, publicUrl: deps.publicUrl });
+  await app.register(photoRoutes, { clients: deps.clients });
+  await app.register(imageRoutes, { clients: deps.clients });
+  await app.register(adminPhotoRoutes, { clients: deps.clients });
+  await app.register(googleDriveRoutes, { clients: deps.clients, publicUrl: deps.publicUrl });
   if (deps.web) await app.register(web, deps.web);
   else app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found' }));
   return app;

@@ -15,6 +15,7 @@ export const MESSAGES = {
   termsRequired: 'You must accept the Terms of Service, Privacy Policy, and Community Guidelines to continue',
   crossSite: 'Cross-site request refused',
   notFound: 'Not found',
+  adminOnly: 'Administrator access required',
   internal: 'Internal server error',
   unavailable: 'Service temporarily unavailable. Please try again.',
   tooMany: 'Too many requests. Please slow down and try again shortly.',

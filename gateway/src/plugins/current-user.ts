@@ -13,6 +13,8 @@ declare module 'fastify' {
     requireCaller(): Promise<Caller>;
     /** Like requireCaller, and the terms must have been accepted (every product feature). */
     requireMember(): Promise<Caller>;
+    /** A member with the admin flag; 403 for anyone else (the services check again). */
+    requireAdmin(): Promise<Caller>;
   }
 }
 
@@ -35,6 +37,11 @@ export default fp<{ users: UserDirectory }>(async (app, { users }) => {
   app.decorateRequest('requireMember', async function (this: FastifyRequest) {
     const caller = await this.requireCaller();
     if (!caller.hasAcceptedTerms) throw new HttpError(403, MESSAGES.termsRequired);
+    return caller;
+  });
+  app.decorateRequest('requireAdmin', async function (this: FastifyRequest) {
+    const caller = await this.requireMember();
+    if (!caller.isAdmin) throw new HttpError(403, MESSAGES.adminOnly);
     return caller;
   });
 });

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyMigrations, createLogger, createMemoryEventBus, createOutbox, openDatabase, type Database } from '@snapcracks/kit';
-import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
+import { createTestDatabase, outboxEvents, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
 import { AuthService } from './auth.service.js';
 import { PrismaUserRepository } from './user.repository.js';
@@ -36,7 +36,7 @@ const claims = (subject: string, email?: string, firstName = 'Ada', lastName = '
   firstName,
   lastName,
 });
-const eventTypes = async () => (await prisma.outboxEvent.findMany({ orderBy: { createdAt: 'asc' } })).map((e) => e.type);
+const eventTypes = async () => (await outboxEvents(prisma, 'auth')).map((e) => e.type);
 
 describe('AuthService against PostgreSQL', () => {
   it('creates the account at first sign-in and refreshes provider fields later, keeping what the user set', async () => {

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { applyMigrations, createLogger, createMemoryEventBus, createOutbox, openDatabase, type Database } from '@snapcracks/kit';
-import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
+import { createTestDatabase, outboxEvents, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
 import { PrismaUserRepository } from './user.repository.js';
 import { describeUserRepositoryContract } from './testing/user.repository.contract.js';
@@ -27,5 +27,5 @@ beforeEach(async () => {
 
 describeUserRepositoryContract('PrismaUserRepository', {
   repository: () => repository,
-  eventTypes: async () => (await db.prisma.outboxEvent.findMany({ orderBy: { createdAt: 'asc' } })).map((e) => e.type),
+  eventTypes: async () => (await outboxEvents(db.prisma, 'auth')).map((e) => e.type),
 });

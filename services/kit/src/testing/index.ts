@@ -4,3 +4,4 @@ export { createTestStream, testNatsUrl, type TestStream } from './nats.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export { createRecordingLogger, type LogRecord } from './recording-logger.js';
 export { uniqueTestName } from './unique-name.js';
+export { outboxEvents, processedEvents } from './outbox-events.js';

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { PhotoStatus, StorageType, type PrivacyBar, type UserSummary } from '@snapcracks/proto/common/v1';
+import { ImageVariant, type Photo } from '@snapcracks/proto/photo/v1';
+
+/** The gateway's names for a photo's images (`?size=`), and the variant each one asks for. */
+export const IMAGE_SIZES = { thumb: ImageVariant.IMAGE_VARIANT_THUMBNAIL, display: ImageVariant.IMAGE_VARIANT_DISPLAY, original: ImageVariant.IMAGE_VARIANT_ORIGINAL } as const;
+export type ImageSize = keyof typeof IMAGE_SIZES;
+
+const STATUS_NAMES: Record<PhotoStatus, 'pending' | 'approved' | 'rejected' | null> = {
+  [PhotoStatus.PHOTO_STATUS_UNSPECIFIED]: null,
+  [PhotoStatus.PHOTO_STATUS_PENDING]: 'pending',
+  [PhotoStatus.PHOTO_STATUS_APPROVED]: 'approved',
+  [PhotoStatus.PHOTO_STATUS_REJECTED]: 'rejected',
+};
+const STORAGE_NAMES: Record<StorageType, 'local' | 'drive' | 's3'> = {
+  [StorageType.STORAGE_TYPE_UNSPECIFIED]: 'local',
+  [StorageType.STORAGE_TYPE_LOCAL]: 'local',
+  [StorageType.STORAGE_TYPE_DRIVE]: 'drive',
+  [StorageType.STORAGE_TYPE_S3]: 's3',
+};
+
+/**
+ * Where the web app fetches an image. The version makes the URL change whenever the image does (new
+ * privacy bars), so the answer to a versioned URL can be cached for good.
+ */
+export function imageUrl(filename: string, size: ImageSize, version: number): string {
+  return `/api/uploads/${encodeURIComponent(filename)}?size=${size}&v=${version}`;
+}
+
+export const privacyBarJson = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+});
+
+const uploaderJson = z.object({
+  id: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  displayName: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+  customProfileImage: z.string().nullable(),
+});
+
+/** A photo as the web app reads it (spec §3, plus its image URLs). */
+export const photoJson = z.object({
+  id: z.number(),
+  userId: z.string(),
+  filename: z.string(),
+  originalName: z.string(),
+  mimeType: z.string(),
+  size: z.number(),
+  description: z.string().nullable(),
+  status: z.enum(['pending', 'approved', 'rejected']),
+  approvedBy: z.string().nullable(),
+  approvedAt: z.string().nullable(),
+  rejectionReason: z.string().nullable(),
+  privacyBars: z.array(privacyBarJson),
+  storageType: z.enum(['local', 'drive', 's3']),
+  createdAt: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+  averageRating: z.number(),
+  voteCount: z.number(),
+  width: z.number(),
+  height: z.number(),
+  imageVersion: z.number(),
+  thumbnailUrl: z.string(),
+  displayUrl: z.string(),
+  originalUrl: z.string(),
+  user: uploaderJson.nullable(),
+});
+export type PhotoJson = z.infer<typeof photoJson>;
+
+export function toBars(bars: PrivacyBar[]): z.infer<typeof privacyBarJson>[] {
+  return bars.map(({ x, y, width, height }) => ({ x, y, width, height }));
+}
+
+function toUploader(user: UserSummary | undefined): z.infer<typeof uploaderJson> | null {
+  if (!user) return null;
+  return {
+    id: user.id,
+    firstName: user.firstName ?? null,
+    lastName: user.lastName ?? null,
+    displayName: user.displayName ?? null,
+    profileImageUrl: user.profileImageUrl ?? null,
+    customProfileImage: user.customProfileImage ?? null,
+  };
+}
+
+export function toPhotoJson(photo: Photo): PhotoJson {
+  return {
+    id: photo.id,
+    userId: photo.userId,
+    filename: photo.filename,
+    originalName: photo.originalName,
+    mimeType: photo.mimeType,
+    size: photo.size,
+    description: photo.description ?? null,
+    status: STATUS_NAMES[photo.status] ?? 'pending',
+    approvedBy: photo.approvedBy ?? null,
+    approvedAt: photo.approvedAt?.toISOString() ?? null,
+    rejectionReason: photo.rejectionReason ?? null,
+    privacyBars: toBars(photo.privacyBars),
+    storageType: STORAGE_NAMES[photo.storageType],
+    createdAt: photo.createdAt?.toISOString() ?? null,
+    updatedAt: photo.updatedAt?.toISOString() ?? null,
+    averageRating: photo.averageRating,
+    voteCount: photo.voteCount,
+    width: photo.width,
+    height: photo.height,
+    imageVersion: photo.imageVersion,
+    thumbnailUrl: imageUrl(photo.filename, 'thumb', photo.imageVersion),
+    displayUrl: imageUrl(photo.filename, 'display', photo.imageVersion),
+    originalUrl: imageUrl(photo.filename, 'original', photo.imageVersion),
+    user: toUploader(photo.user),
+  };
+}
+
+/** Photo ids in paths: positive integers only, so "1.5", "-1" or "1e3" are a 400, never a lookup. */
+export const photoIdParams = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, 'Invalid photo id')
+    .transform(Number),
+});

@@ -1,0 +1,65 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { GetBlobResponse } from '@snapcracks/proto/storage/v1';
+import type { Clients } from '../clients.js';
+import { HttpError, MESSAGES } from '../http-errors.js';
+import { IMAGE_SIZES, type ImageSize } from '../photo-json.js';
+
+/** Photo file names are 32 hex digits and .webp: anything else is not ours, and never reaches a service. */
+const PHOTO_FILENAME = /^[0-9a-f]{32}\.webp$/;
+const ONE_YEAR = 365 * 24 * 60 * 60;
+
+const imageQuery = z
+  .object({
+    size: z.enum(Object.keys(IMAGE_SIZES) as [ImageSize, ...ImageSize[]]).default('display'),
+    v: z.coerce.number().int().nonnegative().optional(),
+    // Cache-busting parameters the web app adds (spec §4, §7); accepted and ignored.
+    t: z.string().optional(),
+    time: z.string().optional(),
+    retry: z.string().optional(),
+  })
+  .loose();
+
+/**
+ * GET /api/uploads/{filename}: the photo service decides, in one small call, which blob this caller may see
+ * (approved photos to everyone with their bars burned in, the rest and every original only to the owner and
+ * admins, 404 for anyone else); the bytes then stream from storage through here once.
+ */
+export default async function imageRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+  const route = app.withTypeProvider<ZodTypeProvider>();
+  route.get('/api/uploads/:filename', { schema: { params: z.object({ filename: z.string() }), querystring: imageQuery } }, async (request, reply) => {
+    const { filename } = request.params;
+    if (!PHOTO_FILENAME.test(filename)) throw new HttpError(404, MESSAGES.notFound);
+    const user = await request.currentUser();
+    const caller = user ? { userId: user.id, isAdmin: user.isAdmin, hasAcceptedTerms: user.hasAcceptedTerms } : null;
+    const image = await clients.photo.call.resolveImage({ filename, variant: IMAGE_SIZES[request.query.size] }, { caller });
+
+    const etag = `"${image.etag}"`;
+    const versioned = request.query.v === image.imageVersion;
+    // A versioned URL names these exact bytes forever; an unversioned one is checked again each time (cheap: 304).
+    const cacheControl = `${image.public ? 'public' : 'private'}, ${versioned ? `max-age=${ONE_YEAR}, immutable` : 'no-cache'}`;
+    reply.header('cache-control', cacheControl).header('etag', etag).header('vary', 'Cookie');
+    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+
+    const stream = clients.storage.serverStream('getBlob', { key: image.blobKey }, { caller: null, deadlineMs: 60_000 });
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    if (first.done || first.value.part?.$case !== 'info') throw new Error('Storage answered without the blob info');
+    const info = first.value.part.value;
+    reply.type(info.contentType || image.contentType).header('content-length', String(info.size)).header('content-disposition', 'inline');
+    return reply.send(Readable.from(bytes(iterator)));
+  });
+}
+
+async function* bytes(iterator: AsyncIterator<GetBlobResponse>): AsyncIterable<Buffer> {
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    if (next.value.part?.$case === 'chunk') yield next.value.part.value;
+  }
+}
+
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header === '*' || header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}

@@ -1,0 +1,178 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import multipart, { type MultipartFile } from '@fastify/multipart';
+import { z } from 'zod';
+import type { Caller } from '@snapcracks/kit';
+import type { Photo } from '@snapcracks/proto/photo/v1';
+import type { Clients } from '../clients.js';
+import { HttpError } from '../http-errors.js';
+import { photoIdParams, photoJson, privacyBarJson, toBars, toPhotoJson } from '../photo-json.js';
+
+/** Spec §5: one file, JPEG, PNG, HEIC/HEIF or WebP, 10 MB at most. Every refusal of the file says this. */
+export const UPLOAD_REFUSED = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Room for the multipart framing and a description around a 10 MB file. */
+const MAX_UPLOAD_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
+const UPLOAD_DEADLINE_MS = 120_000;
+
+const MULTIPART_LIMIT_ERRORS = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT']);
+
+const descriptionEdit = z.object({
+  description: z
+    .string({ error: 'Description is required' })
+    .trim()
+    .min(1, 'Description is required')
+    .max(500, 'Description must be 500 characters or less'),
+});
+const optionalDescription = z.string().trim().max(500, 'Description must be 500 characters or less');
+
+const BAR_MESSAGE = 'Each privacy bar needs x, y, width and height between 0 and 100, and must lie inside the photo';
+const barsBody = z.object({
+  bars: z
+    .array(
+      privacyBarJson.extend({
+        x: z.number({ error: BAR_MESSAGE }).min(0, BAR_MESSAGE).max(100, BAR_MESSAGE),
+        y: z.number({ error: BAR_MESSAGE }).min(0, BAR_MESSAGE).max(100, BAR_MESSAGE),
+        width: z.number({ error: BAR_MESSAGE }).gt(0, BAR_MESSAGE).max(100, BAR_MESSAGE),
+        height: z.number({ error: BAR_MESSAGE }).gt(0, BAR_MESSAGE).max(100, BAR_MESSAGE),
+      }),
+      { error: 'bars must be a list of privacy bars' },
+    )
+    .max(20, 'At most 20 privacy bars per photo'),
+});
+const barsJson = z.object({ bars: z.array(privacyBarJson) });
+
+/**
+ * The member's own photos: upload (streamed from the browser through to storage, never held whole here),
+ * description and privacy-bar edits, deletion, and the list of their uploads.
+ */
+export default async function photoRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+  await app.register(multipart, {
+    throwFileSizeLimit: true,
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 2, parts: 3, fieldSize: 8 * 1024, headerPairs: 100 },
+  });
+  const route = app.withTypeProvider<ZodTypeProvider>();
+
+  route.post('/api/photos', { schema: { response: { 201: z.object({ id: z.number(), filename: z.string() }) } } }, async (request, reply) => {
+    const caller = await request.requireMember();
+    if (!request.isMultipart()) throw new HttpError(400, UPLOAD_REFUSED);
+    if (Number(request.headers['content-length']) > MAX_UPLOAD_REQUEST_BYTES) throw new HttpError(413, UPLOAD_REFUSED);
+    const photo = await receiveUpload(request, caller, clients);
+    return reply.code(201).send({ id: photo.id, filename: photo.filename });
+  });
+
+  route.get('/api/user/photos', { schema: { response: { 200: z.array(photoJson) } } }, async (request, reply) => {
+    const caller = await request.requireMember();
+    const { photos } = await clients.photo.call.listMyPhotos({}, { caller });
+    reply.header('cache-control', 'no-store');
+    return photos.map(toPhotoJson);
+  });
+
+  route.patch('/api/photos/:id', { schema: { params: photoIdParams, body: descriptionEdit, response: { 200: photoJson } } }, async (request) => {
+    const caller = await request.requireMember();
+    const { photo } = await clients.photo.call.updatePhoto({ id: request.params.id, description: request.body.description }, { caller });
+    return toPhotoJson(required(photo));
+  });
+
+  route.delete('/api/photos/:id', { schema: { params: photoIdParams } }, async (request, reply) => {
+    const caller = await request.requireMember();
+    await clients.photo.call.deletePhoto({ id: request.params.id }, { caller });
+    return reply.code(204).send();
+  });
+
+  route.post('/api/photos/:id/privacy-bars', { schema: { params: photoIdParams, body: barsBody, response: { 200: barsJson } } }, async (request) => {
+    const caller = await request.requireMember();
+    // Rendering the redacted images takes a moment on a large photo.
+    const { bars } = await clients.photo.call.setPrivacyBars({ id: request.params.id, bars: request.body.bars }, { caller, deadlineMs: 60_000 });
+    return { bars: toBars(bars) };
+  });
+
+  route.get('/api/photos/:id/privacy-bars', { schema: { params: photoIdParams, response: { 200: barsJson } } }, async (request, reply) => {
+    const caller = await request.requireMember();
+    const { bars } = await clients.photo.call.getPrivacyBars({ id: request.params.id }, { caller });
+    reply.header('cache-control', 'no-store');
+    return { bars: toBars(bars) };
+  });
+}
+
+function required(photo: Photo | undefined): Photo {
+  if (!photo) throw new Error('The photo service answered without a photo');
+  return photo;
+}
+
+/**
+ * Reads the multipart body part by part: the description (before or after the file) and exactly one file
+ * named `photo`, whose bytes go straight on to the photo service as they arrive. Whatever goes wrong, the
+ * rest of the body is read and dropped before answering, so the browser sees our answer, not a reset.
+ */
+async function receiveUpload(request: FastifyRequest, caller: Caller, clients: Clients): Promise<Photo> {
+  let description: string | undefined;
+  let sentDescription = false;
+  let photo: Photo | undefined;
+  let failure: unknown;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'description') description = String(part.value);
+        continue;
+      }
+      if (failure !== undefined || photo || part.fieldname !== 'photo') {
+        failure ??= new HttpError(400, UPLOAD_REFUSED);
+        part.file.resume();
+        continue;
+      }
+      try {
+        sentDescription = description !== undefined;
+        photo = await streamToPhotoService(part, checkedDescription(description), caller, clients);
+      } catch (error) {
+        failure = error;
+        part.file.resume();
+      }
+    }
+  } catch (error) {
+    failure ??= error;
+  }
+  if (failure !== undefined) {
+    const code = (failure as { code?: unknown }).code;
+    if (typeof code === 'string' && MULTIPART_LIMIT_ERRORS.has(code)) throw new HttpError(413, UPLOAD_REFUSED);
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new HttpError(400, UPLOAD_REFUSED);
+    throw failure;
+  }
+  if (!photo) throw new HttpError(400, UPLOAD_REFUSED);
+  if (description !== undefined && !sentDescription) return describeAfterUpload(photo, description, caller, clients);
+  return photo;
+}
+
+/** A description sent after the file (curl -F in that order) is applied once the photo exists, or the upload is undone. */
+async function describeAfterUpload(photo: Photo, raw: string, caller: Caller, clients: Clients): Promise<Photo> {
+  let description: string | undefined;
+  try {
+    description = checkedDescription(raw);
+  } catch (error) {
+    await clients.photo.call.deletePhoto({ id: photo.id }, { caller });
+    throw error;
+  }
+  if (!description) return photo;
+  const updated = await clients.photo.call.updatePhoto({ id: photo.id, description }, { caller });
+  return required(updated.photo);
+}
+
+function checkedDescription(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const result = optionalDescription.safeParse(raw);
+  if (!result.success) throw new HttpError(400, result.error.issues[0]?.message ?? 'Invalid description');
+  return result.data || undefined;
+}
+
+async function streamToPhotoService(part: MultipartFile, description: string | undefined, caller: Caller, clients: Clients): Promise<Photo> {
+  const upload = clients.photo.clientStream('uploadPhoto', { caller, deadlineMs: UPLOAD_DEADLINE_MS });
+  try {
+    await upload.send({ part: { $case: 'metadata', value: { originalName: part.filename, mimeType: part.mimetype, ...(description ? { description } : {}) } } });
+    for await (const chunk of part.file as AsyncIterable<Buffer>) await upload.send({ part: { $case: 'chunk', value: chunk } });
+    const { photo } = await upload.finish();
+    return required(photo);
+  } catch (error) {
+    upload.cancel();
+    throw error;
+  }
+}

@@ -1,0 +1,171 @@
+import { fileURLToPath } from 'node:url';
+import { status, type ServiceError } from '@grpc/grpc-js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  GrpcServer,
+  IdentitySigner,
+  applyMigrations,
+  createLogger,
+  createMemoryEventBus,
+  createServiceClient,
+  makeEvent,
+  openDatabase,
+  unimplemented,
+  type Caller,
+  type Database,
+  type EventBus,
+  type RunningComponent,
+  type ServiceClient,
+} from '@snapcracks/kit';
+import { createTestDatabase, processedEvents, type TestDatabase } from '@snapcracks/kit/testing';
+import { PhotoStatus } from '@snapcracks/proto/common/v1';
+import { PhotoDeleted, PhotoStatusChanged } from '@snapcracks/proto/events/v1';
+import { ModerationServiceClient } from '@snapcracks/proto/moderation/v1';
+import { PhotoServiceService, ReviewList, type PhotoServiceServer } from '@snapcracks/proto/photo/v1';
+import { PrismaClient } from './generated/prisma/client.js';
+import { moderationService } from './index.js';
+import { FakePhotoService, ONLY_PENDING, photoMessage } from './testing/fake-photo-service.js';
+
+const secret = 'moderation-integration-test-secret-0123456789';
+const logger = createLogger('test', (process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent');
+const admin: Caller = { userId: 'admin-1', isAdmin: true, hasAcceptedTerms: true };
+const member: Caller = { userId: 'member-1', isAdmin: false, hasAcceptedTerms: true };
+
+let database: TestDatabase;
+let db: Database<PrismaClient>;
+let bus: EventBus;
+let photos: FakePhotoService;
+let photoServer: GrpcServer;
+let moderation: RunningComponent;
+let client: ServiceClient<ModerationServiceClient>;
+
+beforeAll(async () => {
+  database = await createTestDatabase('moderation');
+  await applyMigrations({ databaseUrl: database.url, schema: 'moderation', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)) });
+  db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'moderation', logger });
+
+  // The photo service, stubbed: the in-memory fake behind a real gRPC server that verifies the signed identity.
+  photos = new FakePhotoService();
+  photoServer = new GrpcServer({ name: 'photo', signer: new IdentitySigner(secret, 'photo'), logger });
+  photoServer.add<PhotoServiceServer>(PhotoServiceService, {
+    ...unimplemented<PhotoServiceServer>(PhotoServiceService),
+    setPhotoStatus: (request, ctx) => photos.setPhotoStatus(request, { caller: ctx.caller }),
+    deletePhoto: (request, ctx) => photos.deletePhoto(request, { caller: ctx.caller }),
+    listPhotosForReview: (request, ctx) => photos.listPhotosForReview(request, { caller: ctx.caller }),
+  });
+  const photoPort = await photoServer.start('127.0.0.1', 0);
+
+  // No duplicate window, so a redelivered event reaches the consumer and its processed_events must drop it.
+  bus = createMemoryEventBus({ logger, historyMs: 0 });
+  moderation = await moderationService.start(
+    { nodeEnv: 'test', logger, bus, databaseUrl: database.url, dataDir: '/nonexistent', identitySecret: secret, addresses: { photo: `127.0.0.1:${photoPort}` } },
+    { host: '127.0.0.1', port: 0 },
+  );
+  client = createServiceClient(ModerationServiceClient, `127.0.0.1:${moderation.port}`, { signer: new IdentitySigner(secret, 'gateway') });
+});
+afterAll(async () => {
+  client?.close();
+  await moderation?.stop();
+  await photoServer?.shutdown(1000);
+  await bus?.close();
+  await db?.close();
+  await database?.drop();
+});
+beforeEach(async () => {
+  await db.prisma.$executeRawUnsafe('TRUNCATE moderation.moderation_actions, moderation.processed_events');
+  photos.calls.length = 0;
+  photos.events.length = 0;
+});
+
+const entries = () => db.prisma.moderationAction.findMany({ orderBy: { createdAt: 'asc' } });
+const failure = (call: Promise<unknown>) => call.then(() => expect.fail('expected the call to fail'), (e: ServiceError) => ({ code: e.code, details: e.details }));
+let nextPhotoId = 100;
+const pendingPhoto = (owner = 'owner-1') => photos.seed(photoMessage(nextPhotoId++, owner));
+
+describe('the moderation service over gRPC', () => {
+  it('approves through the photo service as the admin and records one entry, which the photo event does not repeat', async () => {
+    const photo = pendingPhoto();
+    const { photo: answered } = await client.call.reviewPhoto({ photoId: photo.id, status: PhotoStatus.PHOTO_STATUS_APPROVED }, { caller: admin });
+    expect(answered).toMatchObject({ id: photo.id, status: PhotoStatus.PHOTO_STATUS_APPROVED, approvedBy: 'admin-1' });
+    expect(photos.calls).toEqual([expect.objectContaining({ method: 'setPhotoStatus', caller: admin })]);
+    const actionId = (photos.calls[0]!.request as { actionId: string }).actionId;
+    expect(await entries()).toEqual([
+      { id: actionId, actorId: 'admin-1', action: 'approve', photoId: BigInt(photo.id), reason: null, photoOwnerId: 'owner-1', createdAt: expect.any(Date) },
+    ]);
+
+    await bus.publish(photos.events[0]!);
+    expect(await entries()).toHaveLength(1);
+  });
+
+  it('refuses a blank reason and a non-admin before calling the photo service, and passes its refusals through', async () => {
+    const photo = pendingPhoto();
+    expect(await failure(client.call.reviewPhoto({ photoId: photo.id, status: PhotoStatus.PHOTO_STATUS_REJECTED, rejectionReason: '  ' }, { caller: admin }))).toEqual({
+      code: status.INVALID_ARGUMENT,
+      details: 'Please provide a reason for rejection.',
+    });
+    expect((await failure(client.call.deletePhoto({ photoId: photo.id }, { caller: member }))).code).toBe(status.PERMISSION_DENIED);
+    expect(photos.calls).toEqual([]);
+
+    await client.call.reviewPhoto({ photoId: photo.id, status: PhotoStatus.PHOTO_STATUS_REJECTED, rejectionReason: ' Blurry ' }, { caller: admin });
+    expect(await failure(client.call.reviewPhoto({ photoId: photo.id, status: PhotoStatus.PHOTO_STATUS_APPROVED }, { caller: admin }))).toEqual({
+      code: status.FAILED_PRECONDITION,
+      details: ONLY_PENDING,
+    });
+    expect(await failure(client.call.deletePhoto({ photoId: 999_999 }, { caller: admin }))).toEqual({ code: status.NOT_FOUND, details: 'Photo not found' });
+    expect((await entries()).map((e) => [e.action, e.reason])).toEqual([['reject', 'Blurry']]);
+  });
+
+  it('deletes, lists the log newest first and passes the photo lists through', async () => {
+    const first = pendingPhoto();
+    const second = pendingPhoto('owner-2');
+    await client.call.reviewPhoto({ photoId: first.id, status: PhotoStatus.PHOTO_STATUS_REJECTED, rejectionReason: 'No' }, { caller: admin });
+    await client.call.deletePhoto({ photoId: first.id }, { caller: admin });
+    const { photos: listed, total } = await client.call.listPhotos({ list: ReviewList.REVIEW_LIST_PENDING, page: { page: 1, limit: 20 } }, { caller: admin });
+    expect({ ids: listed.map((p) => p.id), total }).toEqual({ ids: [second.id], total: 1 });
+
+    const { actions } = await client.call.listActions({ limit: 0 }, { caller: admin });
+    expect(actions.map((a) => [a.action, a.photoId, a.detail])).toEqual([
+      ['delete', first.id, undefined],
+      ['reject', first.id, 'No'],
+    ]);
+    expect((await client.call.listActions({ limit: 1, photoId: second.id }, { caller: admin })).actions).toEqual([]);
+    expect((await failure(client.call.listActions({ limit: 500 }, { caller: admin }))).code).toBe(status.INVALID_ARGUMENT);
+    expect((await failure(client.call.cleanup({ kind: 1 }, { caller: admin }))).code).toBe(status.UNIMPLEMENTED);
+  });
+});
+
+describe('the decisions consumer', () => {
+  const actionId = '5f1a2b3c-4d5e-4f60-8a7b-8c9d0e1f2a3b';
+  const changedAt = new Date('2026-05-06T07:08:09.010Z');
+  const statusChanged = () =>
+    makeEvent(
+      'photo.photo.status_changed',
+      PhotoStatusChanged,
+      {
+        photo: { photoId: 42, userId: 'owner-9', filename: 'p.jpg', status: PhotoStatus.PHOTO_STATUS_REJECTED, version: 2 },
+        previousStatus: PhotoStatus.PHOTO_STATUS_PENDING,
+        changedBy: 'admin-7',
+        rejectionReason: 'Not a crack',
+        changedAt,
+        actionId,
+      },
+      { source: 'photo' },
+    );
+
+  it('records a decision whose direct write never happened, once, however often it is delivered', async () => {
+    const event = statusChanged();
+    await bus.publish(event);
+    await bus.publish(event); // redelivery: processed_events drops it
+    await bus.publish(statusChanged()); // another event about the same decision: the action id keeps one entry
+    expect(await entries()).toEqual([
+      { id: actionId, actorId: 'admin-7', action: 'reject', photoId: 42n, reason: 'Not a crack', photoOwnerId: 'owner-9', createdAt: changedAt },
+    ]);
+    expect((await processedEvents(db.prisma, 'moderation')).filter((row) => row.consumer === 'moderation.decisions')).toHaveLength(2);
+  });
+
+  it("ignores an owner's own deletion", async () => {
+    await bus.publish(makeEvent('photo.photo.deleted', PhotoDeleted, { photo: { photoId: 43, userId: 'owner-9', filename: 'q.jpg', status: PhotoStatus.PHOTO_STATUS_APPROVED, version: 3 }, deletedBy: 'owner-9' }, { source: 'photo' }));
+    expect(await entries()).toEqual([]);
+    expect(await processedEvents(db.prisma, 'moderation')).toHaveLength(1);
+  });
+});

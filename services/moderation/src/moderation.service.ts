@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { InvalidArgumentError, type Caller, type Logger, type PromiseClient } from '@snapcracks/kit';
+import { PhotoStatus } from '@snapcracks/proto/common/v1';
+import type { ListPhotosForReviewRequest, ListPhotosForReviewResponse, Photo, PhotoServiceClient } from '@snapcracks/proto/photo/v1';
+import type { ActionQuery, ModerationAction, ModerationActionRepository, NewModerationAction } from './moderation-action.repository.js';
+
+/** The photo service's calls this service makes; the kit's client in production, a fake in unit tests. */
+export type PhotoCalls = Pick<PromiseClient<PhotoServiceClient>, 'setPhotoStatus' | 'deletePhoto' | 'listPhotosForReview'>;
+
+export const REASON_REQUIRED = 'Please provide a reason for rejection.';
+export const DEFAULT_ACTION_LIMIT = 50;
+
+const limitSchema = z
+  .number()
+  .int('Limit must be a whole number')
+  .min(1, 'Limit must be between 1 and 200')
+  .max(200, 'Limit must be between 1 and 200');
+
+export interface ReviewDecision {
+  photoId: number;
+  status: PhotoStatus;
+  rejectionReason?: string | undefined;
+}
+
+/**
+ * Review rules and the audit log. The photo service owns photos and decides whether a change is allowed
+ * (its NOT_FOUND and FAILED_PRECONDITION pass through to the caller unchanged); this service checks what it
+ * can before calling, names each decision with an action id, and records it.
+ *
+ * Every decision is recorded twice over, idempotently: directly after the photo call succeeds, and from the
+ * photo service's status or deletion event, which carries the same action id and is committed with the change
+ * (see consumers/photo-decisions.consumer.ts). So a decision whose direct write is lost still reaches the log,
+ * and one recorded both ways has one entry.
+ */
+export class ModerationService {
+  constructor(
+    private readonly actions: ModerationActionRepository,
+    private readonly photos: PhotoCalls,
+    private readonly logger: Pick<Logger, 'warn'>,
+    private readonly newActionId: () => string = randomUUID,
+  ) {}
+
+  /** Approves or rejects a pending photo as `admin`; rejecting needs a reason. Returns the photo as it now is. */
+  async reviewPhoto(admin: Caller, decision: ReviewDecision): Promise<Photo | undefined> {
+    let action: 'approve' | 'reject';
+    let reason: string | undefined;
+    if (decision.status === PhotoStatus.PHOTO_STATUS_APPROVED) {
+      action = 'approve';
+    } else if (decision.status === PhotoStatus.PHOTO_STATUS_REJECTED) {
+      action = 'reject';
+      reason = decision.rejectionReason?.trim();
+      if (!reason) throw new InvalidArgumentError(REASON_REQUIRED);
+    } else {
+      throw new InvalidArgumentError('Status must be approved or rejected');
+    }
+
+    const id = this.newActionId();
+    const { photo } = await this.photos.setPhotoStatus(
+      { id: decision.photoId, status: decision.status, rejectionReason: reason, actionId: id },
+      { caller: admin },
+    );
+    await this.record({ id, actorId: admin.userId, action, photoId: decision.photoId, reason: reason ?? null, photoOwnerId: photo?.userId ?? null });
+    return photo;
+  }
+
+  /** Deletes a photo at any status as `admin`. */
+  async deletePhoto(admin: Caller, photoId: number): Promise<void> {
+    const id = this.newActionId();
+    const { photo } = await this.photos.deletePhoto({ id: photoId, actionId: id }, { caller: admin });
+    await this.record({ id, actorId: admin.userId, action: 'delete', photoId, reason: null, photoOwnerId: photo?.userId ?? null });
+  }
+
+  /** The newest entries, all or about one photo. A limit of 0 (unset) means 50. */
+  listActions(query: { limit: number; photoId?: number | undefined }): Promise<ModerationAction[]> {
+    const limit = limitSchema.parse(query.limit === 0 ? DEFAULT_ACTION_LIMIT : query.limit);
+    const filter: ActionQuery = query.photoId === undefined ? { limit } : { limit, photoId: query.photoId };
+    return this.actions.list(filter);
+  }
+
+  /** The admin's photo lists come from the photo service, which owns them. */
+  listPhotos(admin: Caller, request: ListPhotosForReviewRequest): Promise<ListPhotosForReviewResponse> {
+    return this.photos.listPhotosForReview(request, { caller: admin });
+  }
+
+  /**
+   * The photo change has committed, so the decision stands whatever happens here: a failed write is logged and
+   * the caller still gets the answer, because the photo service's event will record the entry under the same id.
+   */
+  private async record(action: NewModerationAction): Promise<void> {
+    try {
+      await this.actions.record(action);
+    } catch (error) {
+      this.logger.warn({ err: error, actionId: action.id, photoId: action.photoId, action: action.action }, 'audit entry not written directly; the photo event will record it');
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
+import { makeEvent, type CallOptions } from '@snapcracks/kit';
+import { PhotoStatus, StorageType } from '@snapcracks/proto/common/v1';
+import { PhotoDeleted, PhotoStatusChanged, type Envelope, type PhotoState } from '@snapcracks/proto/events/v1';
+import { ReviewList, type Photo } from '@snapcracks/proto/photo/v1';
+import type { PhotoCalls } from '../moderation.service.js';
+
+export const ONLY_PENDING = 'Only pending photos can be approved or rejected';
+
+/** The error a grpc-js client rejects with when the peer answers `code`. */
+export function serviceError(code: status, details: string): ServiceError {
+  return Object.assign(new Error(`${code} ${status[code]}: ${details}`), { code, details, metadata: new Metadata() });
+}
+
+export function photoMessage(id: number, userId: string, more: Partial<Photo> = {}): Photo {
+  return {
+    id,
+    userId,
+    filename: `photo-${id}.jpg`,
+    originalName: `crack-${id}.jpg`,
+    mimeType: 'image/jpeg',
+    size: 1234,
+    status: PhotoStatus.PHOTO_STATUS_PENDING,
+    privacyBars: [],
+    storageType: StorageType.STORAGE_TYPE_LOCAL,
+    averageRating: 0,
+    voteCount: 0,
+    imageVersion: 1,
+    width: 640,
+    height: 480,
+    createdAt: new Date('2026-01-01T00:00:00.000Z'),
+    ...more,
+  };
+}
+
+export interface PhotoCall {
+  method: keyof PhotoCalls;
+  request: unknown;
+  caller: CallOptions['caller'];
+}
+
+/**
+ * The photo service as moderation sees it, in memory: the calls it answers, its refusals (NOT_FOUND, only
+ * pending photos can be reviewed) as the gRPC errors a client receives, and the event each committed change
+ * writes to its outbox, carrying the action id. `calls` records every call, refused or not.
+ */
+export class FakePhotoService implements PhotoCalls {
+  readonly calls: PhotoCall[] = [];
+  readonly events: Envelope[] = [];
+  readonly #photos = new Map<number, Photo & { version: number }>();
+
+  seed(photo: Photo): Photo {
+    this.#photos.set(photo.id, { ...structuredClone(photo), version: 1 });
+    return structuredClone(photo);
+  }
+
+  get(id: number): Photo | undefined {
+    const photo = this.#photos.get(id);
+    return photo ? stripVersion(photo) : undefined;
+  }
+
+  setPhotoStatus: PhotoCalls['setPhotoStatus'] = async (request, options) => {
+    this.calls.push({ method: 'setPhotoStatus', request: structuredClone(request), caller: options.caller });
+    const photo = this.#photos.get(request.id);
+    if (!photo) throw serviceError(status.NOT_FOUND, 'Photo not found');
+    if (photo.status !== PhotoStatus.PHOTO_STATUS_PENDING) throw serviceError(status.FAILED_PRECONDITION, ONLY_PENDING);
+    const previousStatus = photo.status;
+    const now = new Date();
+    photo.status = request.status;
+    photo.rejectionReason = request.rejectionReason;
+    photo.version += 1;
+    if (request.status === PhotoStatus.PHOTO_STATUS_APPROVED) Object.assign(photo, { approvedBy: options.caller?.userId, approvedAt: now });
+    this.events.push(
+      makeEvent(
+        'photo.photo.status_changed',
+        PhotoStatusChanged,
+        { photo: state(photo), previousStatus, changedBy: options.caller?.userId, rejectionReason: request.rejectionReason, changedAt: now, actionId: request.actionId },
+        { source: 'photo' },
+      ),
+    );
+    return { photo: stripVersion(photo) };
+  };
+
+  deletePhoto: PhotoCalls['deletePhoto'] = async (request, options) => {
+    this.calls.push({ method: 'deletePhoto', request: structuredClone(request), caller: options.caller });
+    const photo = this.#photos.get(request.id);
+    if (!photo) throw serviceError(status.NOT_FOUND, 'Photo not found');
+    this.#photos.delete(request.id);
+    this.events.push(
+      makeEvent('photo.photo.deleted', PhotoDeleted, { photo: state(photo), deletedBy: options.caller?.userId, actionId: request.actionId, deletedAt: new Date() }, { source: 'photo' }),
+    );
+    return { photo: stripVersion(photo) };
+  };
+
+  listPhotosForReview: PhotoCalls['listPhotosForReview'] = async (request, options) => {
+    this.calls.push({ method: 'listPhotosForReview', request: structuredClone(request), caller: options.caller });
+    const photos = [...this.#photos.values()]
+      .filter((p) => request.list !== ReviewList.REVIEW_LIST_PENDING || p.status === PhotoStatus.PHOTO_STATUS_PENDING)
+      .map(stripVersion);
+    return { photos, total: photos.length, totalPages: 1 };
+  };
+}
+
+function state(photo: Photo & { version: number }): PhotoState {
+  return { photoId: photo.id, userId: photo.userId, filename: photo.filename, status: photo.status, createdAt: photo.createdAt, approvedAt: photo.approvedAt, version: photo.version };
+}
+
+function stripVersion(photo: Photo & { version: number }): Photo {
+  const { version: _version, ...rest } = structuredClone(photo);
+  return rest;
+}
