@@ -105,9 +105,10 @@ export function photoFileUrl(filename: string): string {
 /** The multipart body of POST /api/photos: the file as `photo`, and `description` only when not blank. */
 export function buildPhotoUploadForm(file: File, description?: string): FormData {
   const form = new FormData();
-  form.append('photo', file, file.name);
+  // The description goes first, so the server knows it before the file's bytes start streaming.
   const trimmed = description?.trim();
   if (trimmed) form.append('description', trimmed);
+  form.append('photo', file, file.name);
   return form;
 }
 
