@@ -1,9 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { once } from 'node:events';
+import { setTimeout } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
-import type { Caller } from '@snapcracks/kit';
-import type { Photo } from '@snapcracks/proto/photo/v1';
+import type { Caller, OutgoingStream } from '@snapcracks/kit';
+import type { Photo, UploadPhotoRequest, UploadPhotoResponse } from '@snapcracks/proto/photo/v1';
 import type { Clients } from '../clients.js';
 import { HttpError } from '../http-errors.js';
 import { photoIdParams, photoJson, privacyBarJson, toBars, toPhotoJson } from '../photo-json.js';
@@ -14,6 +16,8 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Room for the multipart framing and a description around a 10 MB file. */
 const MAX_UPLOAD_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
 const UPLOAD_DEADLINE_MS = 120_000;
+/** How long a refused upload's remaining bytes are read before the connection is closed instead. */
+const DISCARD_WAIT_MS = 10_000;
 
 const MULTIPART_LIMIT_ERRORS = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT']);
 
@@ -56,9 +60,17 @@ export default async function photoRoutes(app: FastifyInstance, { clients }: { c
   route.post('/api/photos', { schema: { response: { 201: z.object({ id: z.number(), filename: z.string() }) } } }, async (request, reply) => {
     const caller = await request.requireMember();
     if (!request.isMultipart()) throw new HttpError(400, UPLOAD_REFUSED);
-    if (Number(request.headers['content-length']) > MAX_UPLOAD_REQUEST_BYTES) throw new HttpError(413, UPLOAD_REFUSED);
-    const photo = await receiveUpload(request, caller, clients);
-    return reply.code(201).send({ id: photo.id, filename: photo.filename });
+    if (Number(request.headers['content-length']) > MAX_UPLOAD_REQUEST_BYTES) {
+      reply.header('connection', 'close');
+      throw new HttpError(413, UPLOAD_REFUSED);
+    }
+    try {
+      const photo = await receiveUpload(request, caller, clients);
+      return await reply.code(201).send({ id: photo.id, filename: photo.filename });
+    } catch (error) {
+      await discardRest(request, reply);
+      throw error;
+    }
   });
 
   route.get('/api/user/photos', { schema: { response: { 200: z.array(photoJson) } } }, async (request, reply) => {
@@ -102,13 +114,15 @@ function required(photo: Photo | undefined): Photo {
 
 /**
  * Reads the multipart body part by part: the description (before or after the file) and exactly one file
- * named `photo`, whose bytes go straight on to the photo service as they arrive. Whatever goes wrong, the
- * rest of the body is read and dropped before answering, so the browser sees our answer, not a reset.
+ * named `photo`, whose bytes go straight on to the photo service as they arrive. The upload is finished, and
+ * so the photo stored, only once the whole body has been read and found sound: a second file, a file cut at
+ * the size limit or any other problem cancels it, so a refused request stores nothing. Whatever goes wrong,
+ * the rest of the body is read and dropped before answering, so the browser sees our answer, not a reset.
  */
 async function receiveUpload(request: FastifyRequest, caller: Caller, clients: Clients): Promise<Photo> {
   let description: string | undefined;
   let sentDescription = false;
-  let photo: Photo | undefined;
+  let upload: OutgoingStream<UploadPhotoRequest, UploadPhotoResponse> | undefined;
   let failure: unknown;
   try {
     for await (const part of request.parts()) {
@@ -116,14 +130,15 @@ async function receiveUpload(request: FastifyRequest, caller: Caller, clients: C
         if (part.fieldname === 'description') description = String(part.value);
         continue;
       }
-      if (failure !== undefined || photo || part.fieldname !== 'photo') {
+      if (failure !== undefined || upload || part.fieldname !== 'photo') {
         failure ??= new HttpError(400, UPLOAD_REFUSED);
         part.file.resume();
         continue;
       }
       try {
         sentDescription = description !== undefined;
-        photo = await streamToPhotoService(part, checkedDescription(description), caller, clients);
+        upload = clients.photo.clientStream('uploadPhoto', { caller, deadlineMs: UPLOAD_DEADLINE_MS });
+        await sendFile(upload, part, checkedDescription(description));
       } catch (error) {
         failure = error;
         part.file.resume();
@@ -133,12 +148,14 @@ async function receiveUpload(request: FastifyRequest, caller: Caller, clients: C
     failure ??= error;
   }
   if (failure !== undefined) {
+    upload?.cancel();
     const code = (failure as { code?: unknown }).code;
     if (typeof code === 'string' && MULTIPART_LIMIT_ERRORS.has(code)) throw new HttpError(413, UPLOAD_REFUSED);
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new HttpError(400, UPLOAD_REFUSED);
     throw failure;
   }
-  if (!photo) throw new HttpError(400, UPLOAD_REFUSED);
+  if (!upload) throw new HttpError(400, UPLOAD_REFUSED);
+  const photo = required((await upload.finish()).photo);
   if (description !== undefined && !sentDescription) return describeAfterUpload(photo, description, caller, clients);
   return photo;
 }
@@ -157,6 +174,22 @@ async function describeAfterUpload(photo: Photo, raw: string, caller: Caller, cl
   return required(updated.photo);
 }
 
+/**
+ * After a refusal the parser may have stopped half-way through the body, leaving bytes that would block the
+ * next request on this keep-alive connection. Reads and drops them when they are bounded; otherwise (or if
+ * they take too long) the connection closes after the answer.
+ */
+async function discardRest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const raw = request.raw;
+  if (raw.complete) return;
+  raw.unpipe();
+  raw.resume();
+  if (Number(raw.headers['content-length']) <= MAX_UPLOAD_REQUEST_BYTES) {
+    await Promise.race([once(raw, 'end'), setTimeout(DISCARD_WAIT_MS)]).catch(() => undefined);
+  }
+  if (!raw.complete) reply.header('connection', 'close');
+}
+
 function checkedDescription(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
   const result = optionalDescription.safeParse(raw);
@@ -164,15 +197,9 @@ function checkedDescription(raw: string | undefined): string | undefined {
   return result.data || undefined;
 }
 
-async function streamToPhotoService(part: MultipartFile, description: string | undefined, caller: Caller, clients: Clients): Promise<Photo> {
-  const upload = clients.photo.clientStream('uploadPhoto', { caller, deadlineMs: UPLOAD_DEADLINE_MS });
-  try {
-    await upload.send({ part: { $case: 'metadata', value: { originalName: part.filename, mimeType: part.mimetype, ...(description ? { description } : {}) } } });
-    for await (const chunk of part.file as AsyncIterable<Buffer>) await upload.send({ part: { $case: 'chunk', value: chunk } });
-    const { photo } = await upload.finish();
-    return required(photo);
-  } catch (error) {
-    upload.cancel();
-    throw error;
-  }
+async function sendFile(upload: OutgoingStream<UploadPhotoRequest, UploadPhotoResponse>, part: MultipartFile, description: string | undefined): Promise<void> {
+  await upload.send({ part: { $case: 'metadata', value: { originalName: part.filename, mimeType: part.mimetype, ...(description ? { description } : {}) } } });
+  for await (const chunk of part.file as AsyncIterable<Buffer>) await upload.send({ part: { $case: 'chunk', value: chunk } });
+  // At the size limit the stream ends quietly, marked truncated: never let a cut file through.
+  if (part.file.truncated) throw new HttpError(413, UPLOAD_REFUSED);
 }

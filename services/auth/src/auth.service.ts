@@ -166,6 +166,7 @@ function userUpdatedEvent(user: User) {
       isEnabled: user.isEnabled,
       hasAcceptedTerms: user.hasAcceptedTerms,
       createdAt: user.createdAt,
+      updatedAt: user.updatedAt,
     },
     { source: SOURCE },
   );

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { InvalidArgumentError } from '../errors.js';
+import { status } from '@grpc/grpc-js';
+import { DomainError, InvalidArgumentError } from '../errors.js';
 
 /**
  * The server side of streaming calls. Both helpers respect back-pressure: reading pulls one message at a
@@ -42,6 +43,8 @@ export async function readHeaderAndChunks<Req, H>(
       if (total > limits.maxBytes) throw limits.tooLarge();
       yield Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }
+    // A cancelled call may end like a finished one: never take a cut-off stream for the whole.
+    if ((stream as { cancelled?: boolean }).cancelled) throw new DomainError(status.CANCELLED, 'The upload was cancelled');
   }
   return { header, chunks: chunks() };
 }

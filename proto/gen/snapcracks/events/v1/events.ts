@@ -37,6 +37,7 @@ export interface UserUpdated {
   isEnabled: boolean;
   hasAcceptedTerms: boolean;
   createdAt?: Date | undefined;
+  updatedAt?: Date | undefined;
 }
 
 /** auth.user.deleted */
@@ -260,6 +261,7 @@ function createBaseUserUpdated(): UserUpdated {
     isEnabled: false,
     hasAcceptedTerms: false,
     createdAt: undefined,
+    updatedAt: undefined,
   };
 }
 
@@ -282,6 +284,9 @@ export const UserUpdated: MessageFns<UserUpdated> = {
     }
     if (message.createdAt !== undefined) {
       Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(50).fork()).join();
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(58).fork()).join();
     }
     return writer;
   },
@@ -347,6 +352,14 @@ export const UserUpdated: MessageFns<UserUpdated> = {
             message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -383,6 +396,11 @@ export const UserUpdated: MessageFns<UserUpdated> = {
         : isSet(object.created_at)
         ? fromJsonTimestamp(object.created_at)
         : undefined,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+        ? fromJsonTimestamp(object.updated_at)
+        : undefined,
     };
   },
 
@@ -405,6 +423,9 @@ export const UserUpdated: MessageFns<UserUpdated> = {
     }
     if (message.createdAt !== undefined) {
       obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
     }
     return obj;
   },

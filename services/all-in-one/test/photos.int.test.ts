@@ -1,0 +1,311 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestBrowser } from '@snapcracks/dev-idp/testing';
+import { startTestSystem } from './test-system.js';
+import { signIn } from './sign-in.js';
+
+/** The little of sharp this test uses: it lives with the storage service, the test only reads images with it. */
+interface SharpImage {
+  metadata(): Promise<{ width?: number; height?: number; exif?: Buffer; orientation?: number }>;
+  removeAlpha(): SharpImage;
+  raw(): SharpImage;
+  toBuffer(options: { resolveWithObject: true }): Promise<{ data: Buffer; info: { width: number; height: number; channels: number } }>;
+}
+const sharp = createRequire(import.meta.resolve('@snapcracks/storage'))('sharp') as (input: Buffer) => SharpImage;
+const fixture = (name: string) => readFileSync(new URL(`../../storage/test/fixtures/${name}`, import.meta.url));
+const UPLOAD_REFUSED = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
+
+interface PhotoJson {
+  id: number;
+  filename: string;
+  status: string;
+  description: string | null;
+  rejectionReason: string | null;
+  privacyBars: { x: number; y: number; width: number; height: number }[];
+  imageVersion: number;
+  thumbnailUrl: string;
+  displayUrl: string;
+  originalUrl: string;
+  mimeType: string;
+  width: number;
+  height: number;
+}
+
+let system: Awaited<ReturnType<typeof startTestSystem>>;
+let alice: TestBrowser;
+let bob: TestBrowser;
+let admin: TestBrowser;
+let newcomer: TestBrowser;
+const anonymous = { request: (url: string, init: RequestInit = {}) => fetch(url, init) };
+
+const api = (path: string) => `${system.url}${path}`;
+type Client = Pick<TestBrowser, 'request'>;
+const send = (client: Client, method: string, path: string, body?: unknown) =>
+  client.request(api(path), body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const get = (client: Client, path: string, headers: Record<string, string> = {}) => client.request(api(path), { headers });
+
+function upload(client: Client, file: Buffer, name: string, description?: string): Promise<Response> {
+  const form = new FormData();
+  if (description !== undefined) form.append('description', description);
+  form.append('photo', new Blob([new Uint8Array(file)]), name);
+  return client.request(api('/api/photos'), { method: 'POST', body: form });
+}
+
+async function myPhotos(client: Client): Promise<PhotoJson[]> {
+  const response = await get(client, '/api/user/photos');
+  expect(response.status).toBe(200);
+  return (await response.json()) as PhotoJson[];
+}
+
+async function member(email: string, name: string): Promise<TestBrowser> {
+  const { browser } = await signIn(system.url, email, name);
+  expect((await send(browser, 'POST', '/api/auth/accept-terms', { hasAcceptedTerms: true })).status).toBe(200);
+  return browser;
+}
+
+/** The RGB of one pixel of an image, at a fraction of its width and height. */
+async function pixelAt(image: Buffer, fx: number, fy: number): Promise<number[]> {
+  const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const x = Math.min(info.width - 1, Math.floor(fx * info.width));
+  const y = Math.min(info.height - 1, Math.floor(fy * info.height));
+  const offset = (y * info.width + x) * info.channels;
+  return [data[offset]!, data[offset + 1]!, data[offset + 2]!];
+}
+const isBlack = (rgb: number[]) => rgb.every((channel) => channel < 16);
+
+function storedFiles(): string[] {
+  const root = join(system.platform.dataDir, 'uploads');
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
+  try {
+    return walk(root);
+  } catch {
+    return [];
+  }
+}
+
+beforeAll(async () => {
+  system = await startTestSystem({ ADMIN_EMAILS: 'boss@example.com' });
+  [alice, bob, admin] = await Promise.all([
+    member('alice@example.com', 'Alice Example'),
+    member('bob@example.com', 'Bob Example'),
+    member('boss@example.com', 'Boss Example'),
+  ]);
+  ({ browser: newcomer } = await signIn(system.url, 'new@example.com', 'New Comer'));
+}, 120_000);
+afterAll(async () => {
+  await system?.stop();
+});
+
+describe('uploading', () => {
+  it('refuses the signed out (401) and members who have not accepted the terms (403)', async () => {
+    expect((await upload(anonymous, fixture('rotated-gps.jpg'), 'crack.jpg')).status).toBe(401);
+    expect((await upload(newcomer, fixture('rotated-gps.jpg'), 'crack.jpg')).status).toBe(403);
+  });
+
+  it('stores a photo as pending, upright and without metadata, and lists it for its owner', async () => {
+    const response = await upload(alice, fixture('rotated-gps.jpg'), 'IMG_0001.jpg', '  A crack across the pavement  ');
+    expect(response.status).toBe(201);
+    const { id, filename } = (await response.json()) as { id: number; filename: string };
+    expect(filename).toMatch(/^[0-9a-f]{32}\.webp$/);
+    const photo = (await myPhotos(alice)).find((p) => p.id === id)!;
+    expect(photo).toMatchObject({ status: 'pending', description: 'A crack across the pavement', mimeType: 'image/jpeg', privacyBars: [] });
+
+    const original = await get(alice, photo.originalUrl);
+    expect(original.status).toBe(200);
+    expect(original.headers.get('content-type')).toBe('image/jpeg');
+    const bytes = Buffer.from(await original.arrayBuffer());
+    const meta = await sharp(bytes).metadata();
+    // The fixture is 160 × 240 with Orientation 6: upright it is 240 wide.
+    expect([meta.width, meta.height]).toEqual([240, 160]);
+    expect(meta.exif).toBeUndefined();
+    expect(meta.orientation).toBeUndefined();
+    expect(bytes.includes(Buffer.from('GPS'))).toBe(false);
+
+    const display = await get(alice, photo.displayUrl);
+    expect(display.headers.get('content-type')).toBe('image/webp');
+  });
+
+  it('describes a photo when the description comes after the file', async () => {
+    const form = new FormData();
+    form.append('photo', new Blob([new Uint8Array(fixture('photo.png'))]), 'crack.png');
+    form.append('description', 'Sent last');
+    const response = await alice.request(api('/api/photos'), { method: 'POST', body: form });
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: number };
+    expect((await myPhotos(alice)).find((p) => p.id === id)?.description).toBe('Sent last');
+  });
+
+  it('accepts HEIC from a phone', async () => {
+    const response = await upload(bob, fixture('photo.heic'), 'IMG_1234.HEIC');
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: number };
+    expect((await myPhotos(bob)).find((p) => p.id === id)).toMatchObject({ mimeType: 'image/heic', status: 'pending' });
+  });
+
+  it('refuses what is not really an image, a damaged image and more than 10 MB, storing nothing', async () => {
+    const before = { photos: (await myPhotos(bob)).length, files: storedFiles().length };
+    for (const [name, file] of [
+      ['page.jpg', fixture('html.jpg')],
+      ['document.jpg', fixture('pdf.jpg')],
+      ['broken.jpg', fixture('truncated.jpg')],
+    ] as const) {
+      const response = await upload(bob, file, name);
+      expect(response.status, name).toBe(400);
+      expect(await response.json()).toEqual({ message: UPLOAD_REFUSED });
+    }
+    const tooLarge = Buffer.concat([fixture('rotated-gps.jpg'), Buffer.alloc(10 * 1024 * 1024 + 1 - fixture('rotated-gps.jpg').length)]);
+    const response = await upload(bob, tooLarge, 'huge.jpg');
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ message: UPLOAD_REFUSED });
+    expect((await myPhotos(bob)).length).toBe(before.photos);
+    expect(storedFiles().length).toBe(before.files);
+  });
+
+  it('refuses a request without a file', async () => {
+    const empty = new FormData();
+    empty.append('description', 'no file');
+    const response = await alice.request(api('/api/photos'), { method: 'POST', body: empty });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ message: UPLOAD_REFUSED });
+  });
+
+  it('refuses two files, storing neither', async () => {
+    const before = (await myPhotos(alice)).length;
+    const two = new FormData();
+    two.append('photo', new Blob([new Uint8Array(fixture('photo.png'))]), 'a.png');
+    two.append('photo', new Blob([new Uint8Array(fixture('photo.png'))]), 'b.png');
+    const response = await alice.request(api('/api/photos'), { method: 'POST', body: two });
+    expect([400, 413]).toContain(response.status);
+    expect(await response.json()).toEqual({ message: UPLOAD_REFUSED });
+    expect((await myPhotos(alice)).length).toBe(before);
+  });
+
+  it('refuses a body that is not multipart', async () => {
+    expect((await send(alice, 'POST', '/api/photos', { photo: 'x' })).status).toBe(400);
+  });
+
+  it('refuses a description over 500 characters', async () => {
+    const long = await upload(alice, fixture('photo.png'), 'a.png', 'x'.repeat(501));
+    expect(long.status).toBe(400);
+    expect(await long.json()).toEqual({ message: 'Description must be 500 characters or less' });
+  });
+});
+
+describe('the life of a photo', () => {
+  let photo: PhotoJson;
+  beforeAll(async () => {
+    const response = await upload(alice, fixture('photo.png'), 'wall.png', 'Wall crack');
+    const { id } = (await response.json()) as { id: number };
+    photo = (await myPhotos(alice)).find((p) => p.id === id)!;
+  });
+
+  it('shows a pending photo only to its owner and admins', async () => {
+    for (const size of ['thumb', 'display', 'original']) {
+      const path = `/api/uploads/${photo.filename}?size=${size}`;
+      expect((await get(alice, path)).status, `owner ${size}`).toBe(200);
+      expect((await get(admin, path)).status, `admin ${size}`).toBe(200);
+      expect((await get(bob, path)).status, `member ${size}`).toBe(404);
+      expect((await get(anonymous, path)).status, `signed out ${size}`).toBe(404);
+    }
+    expect((await get(anonymous, '/api/uploads/..%2F..%2Fetc%2Fpasswd')).status).toBe(404);
+    expect((await get(anonymous, '/api/uploads/0123456789abcdef0123456789abcdef.webp')).status).toBe(404);
+  });
+
+  it('validates privacy bars and changes nothing on a refusal', async () => {
+    for (const bars of [[{ x: 90, y: 0, width: 20, height: 10 }], [{ x: -1, y: 0, width: 5, height: 5 }], Array.from({ length: 21 }, () => ({ x: 0, y: 0, width: 5, height: 5 })), 'nope']) {
+      expect((await send(alice, 'POST', `/api/photos/${photo.id}/privacy-bars`, { bars })).status).toBe(400);
+    }
+    expect(await (await get(alice, `/api/photos/${photo.id}/privacy-bars`)).json()).toEqual({ bars: [] });
+  });
+
+  it("refuses another member's edits and deletion, and changes nothing", async () => {
+    expect([403, 404]).toContain((await send(bob, 'PATCH', `/api/photos/${photo.id}`, { description: 'mine now' })).status);
+    expect([403, 404]).toContain((await send(bob, 'POST', `/api/photos/${photo.id}/privacy-bars`, { bars: [] })).status);
+    expect([403, 404]).toContain((await send(bob, 'DELETE', `/api/photos/${photo.id}`)).status);
+    expect((await send(anonymous, 'DELETE', `/api/photos/${photo.id}`)).status).toBe(401);
+    expect((await myPhotos(alice)).find((p) => p.id === photo.id)).toMatchObject({ description: 'Wall crack', status: 'pending' });
+  });
+
+  it('edits the description with the spec messages', async () => {
+    expect(await (await send(alice, 'PATCH', `/api/photos/${photo.id}`, { description: '   ' })).json()).toEqual({ message: 'Description is required' });
+    expect((await send(alice, 'PATCH', `/api/photos/${photo.id}`, { description: 'y'.repeat(501) })).status).toBe(400);
+    const response = await send(alice, 'PATCH', `/api/photos/${photo.id}`, { description: 'A long crack in the wall' });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as PhotoJson).description).toBe('A long crack in the wall');
+  });
+
+  it('burns privacy bars into every image others can fetch, but not into the owner\'s original', async () => {
+    const bar = { x: 0, y: 0, width: 50, height: 50 };
+    const response = await send(alice, 'POST', `/api/photos/${photo.id}/privacy-bars`, { bars: [bar] });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ bars: [bar] });
+    const updated = (await myPhotos(alice)).find((p) => p.id === photo.id)!;
+    expect(updated.imageVersion).toBeGreaterThan(photo.imageVersion);
+    photo = updated;
+    for (const size of ['thumb', 'display']) {
+      const image = Buffer.from(await (await get(alice, `/api/uploads/${photo.filename}?size=${size}`)).arrayBuffer());
+      expect(isBlack(await pixelAt(image, 0.2, 0.2)), size).toBe(true);
+      expect(isBlack(await pixelAt(image, 0.8, 0.8)), size).toBe(false);
+    }
+    const original = Buffer.from(await (await get(alice, photo.originalUrl)).arrayBuffer());
+    expect(isBlack(await pixelAt(original, 0.2, 0.2))).toBe(false);
+  });
+
+  it('lets only admins decide, and only once', async () => {
+    const path = `/api/admin/photos/${photo.id}/status`;
+    expect((await send(anonymous, 'PATCH', path, { status: 'approved' })).status).toBe(401);
+    expect((await send(bob, 'PATCH', path, { status: 'approved' })).status).toBe(403);
+    expect((await send(admin, 'PATCH', path, { status: 'published' })).status).toBe(400);
+    const noReason = await send(admin, 'PATCH', path, { status: 'rejected', rejectionReason: '  ' });
+    expect(noReason.status).toBe(400);
+    expect(await noReason.json()).toEqual({ message: 'Please provide a reason for rejection.' });
+    expect((await myPhotos(alice)).find((p) => p.id === photo.id)?.status).toBe('pending');
+
+    const approved = await send(admin, 'PATCH', path, { status: 'approved' });
+    expect(approved.status).toBe(200);
+    expect(await approved.json()).toMatchObject({ status: 'approved', approvedBy: expect.any(String), approvedAt: expect.any(String) });
+    expect((await send(admin, 'PATCH', path, { status: 'rejected', rejectionReason: 'too late' })).status).toBe(409);
+    expect((await send(admin, 'PATCH', `/api/admin/photos/999999/status`, { status: 'approved' })).status).toBe(404);
+  });
+
+  it('serves an approved photo to everyone with its bars burned in, cached by version, never its original', async () => {
+    const display = await get(anonymous, photo.displayUrl);
+    expect(display.status).toBe(200);
+    expect(display.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const bytes = Buffer.from(await display.arrayBuffer());
+    expect(isBlack(await pixelAt(bytes, 0.2, 0.2))).toBe(true);
+    expect((await get(anonymous, `/api/uploads/${photo.filename}?t=123&time=456&retry=1`)).status).toBe(200);
+    expect((await get(bob, photo.originalUrl)).status).toBe(404);
+    expect((await get(anonymous, photo.originalUrl)).status).toBe(404);
+
+    const unversioned = await get(anonymous, `/api/uploads/${photo.filename}`);
+    expect(unversioned.headers.get('cache-control')).toBe('public, no-cache');
+    const etag = unversioned.headers.get('etag')!;
+    expect(etag).toMatch(/^"[0-9a-f]+"$/);
+    expect((await get(anonymous, `/api/uploads/${photo.filename}`, { 'if-none-match': etag })).status).toBe(304);
+  });
+
+  it('shows the rejection reason to the owner', async () => {
+    const response = await upload(bob, fixture('photo.webp'), 'floor.webp');
+    const { id } = (await response.json()) as { id: number };
+    const rejected = await send(admin, 'PATCH', `/api/admin/photos/${id}/status`, { status: 'rejected', rejectionReason: 'Not a crack' });
+    expect(rejected.status).toBe(200);
+    expect((await myPhotos(bob)).find((p) => p.id === id)).toMatchObject({ status: 'rejected', rejectionReason: 'Not a crack' });
+  });
+
+  it('deletes a photo with its images: by its owner, or by an admin at any status', async () => {
+    const files = storedFiles().length;
+    expect((await send(alice, 'DELETE', `/api/photos/${photo.id}`)).status).toBe(204);
+    expect((await get(anonymous, photo.displayUrl)).status).toBe(404);
+    expect((await myPhotos(alice)).some((p) => p.id === photo.id)).toBe(false);
+    expect(storedFiles().length).toBeLessThan(files);
+
+    const { id } = (await (await upload(bob, fixture('photo.png'), 'x.png')).json()) as { id: number };
+    expect((await send(bob, 'DELETE', `/api/admin/photos/${id}`)).status).toBe(403);
+    expect((await send(admin, 'DELETE', `/api/admin/photos/${id}`)).status).toBe(204);
+    expect((await myPhotos(bob)).some((p) => p.id === id)).toBe(false);
+  });
+});

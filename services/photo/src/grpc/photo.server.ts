@@ -1,0 +1,157 @@
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { DomainError, InvalidArgumentError, readHeaderAndChunks, requireAdmin, requireMember, requireService, type Handlers } from '@snapcracks/kit';
+import { StorageType as StorageTypeMessage } from '@snapcracks/proto/common/v1';
+import {
+  ImageVariant as ImageVariantMessage,
+  ReviewList as ReviewListMessage,
+  type Photo as PhotoMessage,
+  type PhotoServiceServer,
+  type UploadPhotoRequest,
+  type UploadPhotoRequest_Metadata,
+} from '@snapcracks/proto/photo/v1';
+import type { Photo, StorageType } from '../photo.repository.js';
+import {
+  MAX_UPLOAD_BYTES,
+  UPLOAD_REFUSED,
+  parseBars,
+  statusFromMessage,
+  statusToMessage,
+  type ImageVariant,
+  type PhotoService,
+  type ReviewList,
+} from '../photo.service.js';
+
+const VARIANTS: Partial<Record<ImageVariantMessage, ImageVariant>> = {
+  [ImageVariantMessage.IMAGE_VARIANT_UNSPECIFIED]: 'display',
+  [ImageVariantMessage.IMAGE_VARIANT_DISPLAY]: 'display',
+  [ImageVariantMessage.IMAGE_VARIANT_THUMBNAIL]: 'thumbnail',
+  [ImageVariantMessage.IMAGE_VARIANT_ORIGINAL]: 'original',
+};
+
+const REVIEW_LISTS: Partial<Record<ReviewListMessage, ReviewList>> = {
+  [ReviewListMessage.REVIEW_LIST_PENDING]: 'pending',
+  [ReviewListMessage.REVIEW_LIST_APPROVED_TODAY]: 'approved_today',
+  [ReviewListMessage.REVIEW_LIST_REJECTED_TODAY]: 'rejected_today',
+  [ReviewListMessage.REVIEW_LIST_ALL]: 'all',
+};
+
+const STORAGE_TYPES: Record<StorageType, StorageTypeMessage> = {
+  local: StorageTypeMessage.STORAGE_TYPE_LOCAL,
+  drive: StorageTypeMessage.STORAGE_TYPE_DRIVE,
+  s3: StorageTypeMessage.STORAGE_TYPE_S3,
+};
+
+/** Protocol edge: maps proto messages to the service's calls and back, and says which component may call what. */
+export function photoHandlers(service: PhotoService): Handlers<PhotoServiceServer> {
+  return {
+    async uploadPhoto(stream, ctx) {
+      const caller = requireMember(ctx);
+      const { header, chunks } = await readHeaderAndChunks<UploadPhotoRequest, UploadPhotoRequest_Metadata>(
+        stream,
+        {
+          header: (m) => (m.part?.$case === 'metadata' ? m.part.value : undefined),
+          chunk: (m) => (m.part?.$case === 'chunk' ? m.part.value : m.part === undefined ? new Uint8Array() : undefined),
+        },
+        { maxBytes: MAX_UPLOAD_BYTES, tooLarge: () => new InvalidArgumentError(UPLOAD_REFUSED) },
+      );
+      return { photo: toMessage(await service.upload(caller, header, chunks)) };
+    },
+
+    async listPublicPhotos() {
+      throw new DomainError(GrpcStatus.UNIMPLEMENTED, 'The gallery is not available yet');
+    },
+
+    async getGalleryPage() {
+      throw new DomainError(GrpcStatus.UNIMPLEMENTED, 'The gallery is not available yet');
+    },
+
+    async getPhoto(request, ctx) {
+      return { photo: toMessage(await service.get(ctx.caller, request.id)) };
+    },
+
+    async listMyPhotos(_request, ctx) {
+      return { photos: (await service.listMine(requireMember(ctx))).map(toMessage) };
+    },
+
+    async updatePhoto(request, ctx) {
+      return { photo: toMessage(await service.updateDescription(requireMember(ctx), request.id, request.description)) };
+    },
+
+    async setPrivacyBars(request, ctx) {
+      const { bars, photo } = await service.setPrivacyBars(requireMember(ctx), request.id, request.bars);
+      return { bars, photo: toMessage(photo) };
+    },
+
+    async getPrivacyBars(request, ctx) {
+      return { bars: await service.getPrivacyBars(requireMember(ctx), request.id) };
+    },
+
+    async deletePhoto(request, ctx) {
+      const caller = requireMember(ctx);
+      // Only the moderation service records deletions in its audit log; an action id from anyone else means nothing.
+      const actionId = ctx.service === 'moderation' ? request.actionId || undefined : undefined;
+      return { photo: toMessage(await service.delete(caller, request.id, actionId)) };
+    },
+
+    async resolveImage(request, ctx) {
+      requireService(ctx, 'gateway');
+      const variant = VARIANTS[request.variant];
+      if (!variant) throw new InvalidArgumentError('Unknown image variant');
+      return service.resolveImage(ctx.caller, request.filename, variant);
+    },
+
+    async setPhotoStatus(request, ctx) {
+      requireService(ctx, 'moderation');
+      const admin = requireAdmin(ctx);
+      const photo = await service.setStatus(admin, request.id, {
+        status: statusFromMessage(request.status),
+        rejectionReason: request.rejectionReason,
+        actionId: request.actionId,
+      });
+      return { photo: toMessage(photo) };
+    },
+
+    async listPhotosForReview(request, ctx) {
+      requireService(ctx, 'moderation');
+      requireAdmin(ctx);
+      const { photos, total, totalPages } = await service.listForReview(REVIEW_LISTS[request.list] ?? null, request.page ?? {});
+      return { photos: photos.map(toMessage), total, totalPages };
+    },
+  };
+}
+
+export function toMessage(photo: Photo): PhotoMessage {
+  return {
+    id: photo.id,
+    userId: photo.userId,
+    filename: photo.filename,
+    originalName: photo.originalName,
+    mimeType: photo.mimeType,
+    size: photo.size,
+    description: photo.description ?? undefined,
+    status: statusToMessage(photo.status),
+    approvedBy: photo.approvedBy ?? undefined,
+    approvedAt: photo.approvedAt ?? undefined,
+    rejectionReason: photo.rejectionReason ?? undefined,
+    privacyBars: parseBars(photo.privacyBars),
+    driveFileId: photo.driveFileId ?? undefined,
+    storageType: STORAGE_TYPES[photo.storageType],
+    createdAt: photo.createdAt,
+    updatedAt: photo.updatedAt,
+    averageRating: photo.voteCount > 0 ? photo.ratingSum / photo.voteCount : 0,
+    voteCount: photo.voteCount,
+    user: photo.uploader
+      ? {
+          id: photo.uploader.id,
+          firstName: photo.uploader.firstName ?? undefined,
+          lastName: photo.uploader.lastName ?? undefined,
+          displayName: photo.uploader.displayName ?? undefined,
+          profileImageUrl: photo.uploader.profileImageUrl ?? undefined,
+          customProfileImage: photo.uploader.customProfileImage ?? undefined,
+        }
+      : undefined,
+    imageVersion: photo.imageVersion,
+    width: photo.width ?? 0,
+    height: photo.height ?? 0,
+  };
+}

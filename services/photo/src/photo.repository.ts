@@ -1,0 +1,273 @@
+import type { Envelope, Outbox } from '@snapcracks/kit';
+import { prismaErrorCode } from '@snapcracks/kit';
+import type { Prisma, PrismaClient, Photo as PhotoRow, PhotoStatus, Uploader } from './generated/prisma/client.js';
+
+export type { PhotoStatus, StorageType, Uploader } from './generated/prisma/client.js';
+
+/** A photo as the service sees it: its row (version as a plain number) and its uploader's public names, when known. */
+export type Photo = Omit<PhotoRow, 'version'> & { version: number; uploader: Uploader | null };
+
+/** What an upload stores; everything else takes the table's defaults (pending, version 1, image version 1). */
+export type NewPhoto = Pick<
+  PhotoRow,
+  | 'userId'
+  | 'filename'
+  | 'originalName'
+  | 'mimeType'
+  | 'size'
+  | 'description'
+  | 'storageType'
+  | 'driveFileId'
+  | 'originalKey'
+  | 'originalEtag'
+  | 'originalSize'
+  | 'originalType'
+  | 'displayKey'
+  | 'displayEtag'
+  | 'displaySize'
+  | 'thumbnailKey'
+  | 'thumbnailEtag'
+  | 'thumbnailSize'
+  | 'width'
+  | 'height'
+  | 'contentSha256'
+  | 'perceptualHash'
+>;
+
+/** The columns a change may set. Every change also adds 1 to `version`; ids, owner, filename and originals never change. */
+export type PhotoChanges = Partial<
+  Pick<
+    PhotoRow,
+    | 'description'
+    | 'status'
+    | 'approvedBy'
+    | 'approvedAt'
+    | 'rejectionReason'
+    | 'reviewedAt'
+    | 'privacyBars'
+    | 'displayKey'
+    | 'displayEtag'
+    | 'displaySize'
+    | 'thumbnailKey'
+    | 'thumbnailEtag'
+    | 'thumbnailSize'
+  >
+>;
+
+export interface UpdateOptions {
+  /** Change the row only while it still has these values (one atomic UPDATE … WHERE); otherwise nothing changes and null is answered. */
+  when?: { status?: PhotoStatus; imageVersion?: number };
+  /** The images changed: add 1 to `image_version` too. */
+  newImages?: boolean;
+}
+
+/** Builds the event that reports a change, from the row as the change left it (or, for a deletion, as it was). */
+export type EventOf = (photo: Photo) => Envelope;
+
+export interface BlobRef {
+  key: string;
+  etag: string;
+  size: number;
+  contentType: string;
+}
+
+/** What ResolveImage needs about a photo's images, read with one indexed query by filename. */
+export interface PhotoImages {
+  id: number;
+  userId: string;
+  status: PhotoStatus;
+  imageVersion: number;
+  original: BlobRef | null;
+  display: BlobRef | null;
+  thumbnail: BlobRef | null;
+}
+
+export interface ReviewQuery {
+  status?: PhotoStatus;
+  /** reviewed_at in [reviewedFrom, reviewedBefore). */
+  reviewedFrom?: Date;
+  reviewedBefore?: Date;
+  order: 'oldest' | 'newest' | 'newest_reviewed';
+  offset: number;
+  limit: number;
+}
+
+/**
+ * The photos table and the uploaders projection, in the service's own words. Every write commits the change and its
+ * event (outbox) in one transaction, so a change is never without its event. A write to a missing photo, or one
+ * whose `when` condition no longer holds, changes nothing and answers null.
+ */
+export interface PhotoRepository {
+  findById(id: number): Promise<Photo | null>;
+  findImages(filename: string): Promise<PhotoImages | null>;
+  /** One owner's photos, every status, newest first. */
+  listByUser(userId: string): Promise<Photo[]>;
+  listForReview(query: ReviewQuery): Promise<{ photos: Photo[]; total: number }>;
+
+  create(photo: NewPhoto, eventOf: EventOf): Promise<Photo>;
+  update(id: number, changes: PhotoChanges, eventOf: EventOf, options?: UpdateOptions): Promise<Photo | null>;
+  /** Returns the deleted photo, or null when there was none. */
+  delete(id: number, eventOf: EventOf): Promise<Photo | null>;
+}
+
+/** The uploaders projection, written by the consumer of auth's user events inside its transaction. */
+export interface UploaderStore {
+  /** Stores the names unless the stored ones are as new or newer (by the user's updated_at); answers whether it stored. */
+  saveIfNewer(uploader: Uploader): Promise<boolean>;
+  delete(id: string): Promise<void>;
+}
+
+type Tx = Prisma.TransactionClient;
+
+const IMAGE_COLUMNS = {
+  id: true,
+  userId: true,
+  status: true,
+  imageVersion: true,
+  originalKey: true,
+  originalEtag: true,
+  originalSize: true,
+  originalType: true,
+  displayKey: true,
+  displayEtag: true,
+  displaySize: true,
+  thumbnailKey: true,
+  thumbnailEtag: true,
+  thumbnailSize: true,
+} as const;
+
+const WEBP = 'image/webp';
+
+/** The only module of the photo service that talks to Prisma or SQL. */
+export class PrismaPhotoRepository implements PhotoRepository {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async findById(id: number): Promise<Photo | null> {
+    const row = await this.prisma.photo.findUnique({ where: { id } });
+    return row ? (await this.withUploaders([row]))[0]! : null;
+  }
+
+  async findImages(filename: string): Promise<PhotoImages | null> {
+    const row = await this.prisma.photo.findUnique({ where: { filename }, select: IMAGE_COLUMNS });
+    if (!row) return null;
+    const ref = (key: string | null, etag: string | null, size: number | null, contentType: string | null): BlobRef | null =>
+      key && etag !== null && size !== null && contentType ? { key, etag, size, contentType } : null;
+    return {
+      id: row.id,
+      userId: row.userId,
+      status: row.status,
+      imageVersion: row.imageVersion,
+      original: ref(row.originalKey, row.originalEtag, row.originalSize, row.originalType),
+      display: ref(row.displayKey, row.displayEtag, row.displaySize, WEBP),
+      thumbnail: ref(row.thumbnailKey, row.thumbnailEtag, row.thumbnailSize, WEBP),
+    };
+  }
+
+  async listByUser(userId: string): Promise<Photo[]> {
+    return this.withUploaders(await this.prisma.photo.findMany({ where: { userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }));
+  }
+
+  async listForReview(query: ReviewQuery): Promise<{ photos: Photo[]; total: number }> {
+    const where: Prisma.PhotoWhereInput = {
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.reviewedFrom || query.reviewedBefore ? { reviewedAt: { gte: query.reviewedFrom, lt: query.reviewedBefore } } : {}),
+    };
+    const orderBy: Prisma.PhotoOrderByWithRelationInput[] =
+      query.order === 'oldest'
+        ? [{ createdAt: 'asc' }, { id: 'asc' }]
+        : query.order === 'newest'
+          ? [{ createdAt: 'desc' }, { id: 'desc' }]
+          : [{ reviewedAt: 'desc' }, { id: 'desc' }];
+    const [rows, total] = await Promise.all([
+      this.prisma.photo.findMany({ where, orderBy, skip: query.offset, take: query.limit }),
+      this.prisma.photo.count({ where }),
+    ]);
+    return { photos: await this.withUploaders(rows), total };
+  }
+
+  async create(photo: NewPhoto, eventOf: EventOf): Promise<Photo> {
+    const row = await this.commit((tx) => tx.photo.create({ data: photo }), eventOf);
+    return (await this.withUploaders([row]))[0]!;
+  }
+
+  async update(id: number, changes: PhotoChanges, eventOf: EventOf, options: UpdateOptions = {}): Promise<Photo | null> {
+    const { when = {}, newImages = false } = options;
+    const where: Prisma.PhotoWhereUniqueInput = {
+      id,
+      ...(when.status !== undefined ? { status: when.status } : {}),
+      ...(when.imageVersion !== undefined ? { imageVersion: when.imageVersion } : {}),
+    };
+    const data: Prisma.PhotoUpdateInput = { ...changes, version: { increment: 1 }, ...(newImages ? { imageVersion: { increment: 1 } } : {}) };
+    const row = await nullIfMissing(this.commit((tx) => tx.photo.update({ where, data }), eventOf));
+    return row ? (await this.withUploaders([row]))[0]! : null;
+  }
+
+  async delete(id: number, eventOf: EventOf): Promise<Photo | null> {
+    const row = await nullIfMissing(this.commit((tx) => tx.photo.delete({ where: { id } }), eventOf));
+    return row ? (await this.withUploaders([row]))[0]! : null;
+  }
+
+  /** The uploaders projection inside a consumer's transaction (or, in tests, on the client itself). */
+  static uploaders(db: Pick<Tx, '$executeRaw'>): UploaderStore {
+    return new PrismaUploaderStore(db);
+  }
+
+  /** Runs one write and records its event in the outbox of the same transaction. */
+  private async commit(write: (tx: Tx) => Promise<PhotoRow>, eventOf: EventOf): Promise<PhotoRow> {
+    const row = await this.prisma.$transaction(async (tx) => {
+      const written = await write(tx);
+      await this.outbox.enqueue(tx, eventOf(toPhoto(written, null)));
+      return written;
+    });
+    this.outbox.nudge();
+    return row;
+  }
+
+  private async withUploaders(rows: PhotoRow[]): Promise<Photo[]> {
+    if (rows.length === 0) return [];
+    const ids = [...new Set(rows.map((r) => r.userId))];
+    const uploaders = new Map((await this.prisma.uploader.findMany({ where: { id: { in: ids } } })).map((u) => [u.id, u]));
+    return rows.map((row) => toPhoto(row, uploaders.get(row.userId) ?? null));
+  }
+}
+
+class PrismaUploaderStore implements UploaderStore {
+  constructor(private readonly db: Pick<Tx, '$executeRaw'>) {}
+
+  // Order-safe: an event older than what is stored (redelivered late, or overtaken) changes nothing.
+  async saveIfNewer(u: Uploader): Promise<boolean> {
+    const stored = await this.db.$executeRaw`
+      INSERT INTO "photo"."uploaders" ("id", "first_name", "last_name", "display_name", "profile_image_url", "custom_profile_image", "updated_at")
+      VALUES (${u.id}, ${u.firstName}, ${u.lastName}, ${u.displayName}, ${u.profileImageUrl}, ${u.customProfileImage}, ${u.updatedAt})
+      ON CONFLICT ("id") DO UPDATE SET
+        "first_name" = EXCLUDED."first_name",
+        "last_name" = EXCLUDED."last_name",
+        "display_name" = EXCLUDED."display_name",
+        "profile_image_url" = EXCLUDED."profile_image_url",
+        "custom_profile_image" = EXCLUDED."custom_profile_image",
+        "updated_at" = EXCLUDED."updated_at"
+      WHERE "uploaders"."updated_at" < EXCLUDED."updated_at"`;
+    return stored > 0;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.$executeRaw`DELETE FROM "photo"."uploaders" WHERE "id" = ${id}`;
+  }
+}
+
+export function toPhoto(row: PhotoRow, uploader: Uploader | null): Photo {
+  return { ...row, version: Number(row.version), uploader };
+}
+
+/** Prisma's "record to update or delete not found" (P2025): no such photo, or its condition no longer held. */
+async function nullIfMissing(write: Promise<PhotoRow>): Promise<PhotoRow | null> {
+  try {
+    return await write;
+  } catch (error) {
+    if (prismaErrorCode(error) === 'P2025') return null;
+    throw error;
+  }
+}

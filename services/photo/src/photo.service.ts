@@ -1,0 +1,393 @@
+import { randomBytes } from 'node:crypto';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import {
+  DomainError,
+  FailedPreconditionError,
+  InvalidArgumentError,
+  NotFoundError,
+  PermissionDeniedError,
+  makeEvent,
+  type Caller,
+  type Logger,
+} from '@snapcracks/kit';
+import { PhotoStatus as PhotoStatusMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
+import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, type PhotoState } from '@snapcracks/proto/events/v1';
+import type { EventOf, Photo, PhotoChanges, PhotoImages, PhotoRepository, PhotoStatus, ReviewQuery } from './photo.repository.js';
+import type { PhotoStorage } from './storage.client.js';
+
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const UPLOAD_REFUSED = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
+export const MAX_DESCRIPTION = 500;
+export const MAX_BARS = 20;
+export const PHOTO_NOT_FOUND = 'Photo not found';
+export const CHANGED_MEANWHILE = 'The photo changed meanwhile. Please try again.';
+const SOURCE = 'photo';
+/** Rounding slack for x + width and y + height (clients compute percentages in floating point). */
+const EDGE_SLACK = 1e-9;
+const MAX_ORIGINAL_NAME = 255;
+const DEFAULT_PAGE_SIZE = 20;
+const MAX_PAGE_SIZE = 100;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type ImageVariant = 'display' | 'thumbnail' | 'original';
+export type ReviewList = 'pending' | 'approved_today' | 'rejected_today' | 'all';
+
+/** The header of an upload, as the client sent it. */
+export interface UploadHeader {
+  originalName: string;
+  description?: string | undefined;
+}
+
+export interface ResolvedImage {
+  blobKey: string;
+  contentType: string;
+  etag: string;
+  size: number;
+  /** Anyone may see it (an approved photo's redacted derivative). */
+  public: boolean;
+  imageVersion: number;
+}
+
+/** The service's ABORTED: a concurrent change won; the caller may try again. */
+export class AbortedError extends DomainError {
+  constructor(message: string) {
+    super(GrpcStatus.ABORTED, message);
+  }
+}
+
+/**
+ * Photo rules: who may see and change which photo, what a description and privacy bars may be, and how a photo
+ * moves from pending to approved or rejected. It decides; the repository stores each change together with the event
+ * this class builds for it, and storage keeps the bytes.
+ */
+export class PhotoService {
+  constructor(
+    private readonly photos: PhotoRepository,
+    private readonly storage: PhotoStorage,
+    private readonly logger: Pick<Logger, 'warn'>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * Stores the upload in storage, then the row and its event in one transaction. Nothing is sent to storage before
+   * the header is valid, and if the row cannot be stored the blobs are deleted: a failed upload leaves neither.
+   */
+  async upload(caller: Caller, header: UploadHeader, chunks: AsyncIterable<Buffer>): Promise<Photo> {
+    const description = optionalDescription(header.description);
+    const originalName = safeBasename(header.originalName);
+    const image = await this.storage.storeImage(caller, chunks);
+    const keys = [image.original.key, image.display.key, image.thumbnail.key];
+    try {
+      return await this.photos.create(
+        {
+          userId: caller.userId,
+          filename: `${randomBytes(16).toString('hex')}.webp`,
+          originalName,
+          mimeType: image.sourceMimeType,
+          size: image.sourceSize,
+          description,
+          storageType: image.original.storageType,
+          driveFileId: image.original.driveFileId,
+          originalKey: image.original.key,
+          originalEtag: image.original.etag,
+          originalSize: image.original.size,
+          originalType: image.original.contentType,
+          displayKey: image.display.key,
+          displayEtag: image.display.etag,
+          displaySize: image.display.size,
+          thumbnailKey: image.thumbnail.key,
+          thumbnailEtag: image.thumbnail.etag,
+          thumbnailSize: image.thumbnail.size,
+          width: image.width,
+          height: image.height,
+          contentSha256: image.contentSha256,
+          perceptualHash: image.perceptualHash,
+        },
+        (photo) => makeEvent('photo.photo.uploaded', PhotoUploaded, { photo: photoState(photo) }, { source: SOURCE }),
+      );
+    } catch (error) {
+      await this.deleteBlobs(caller, keys, 'after a failed upload');
+      throw error;
+    }
+  }
+
+  listMine(caller: Caller): Promise<Photo[]> {
+    return this.photos.listByUser(caller.userId);
+  }
+
+  /** Owners and admins see any photo; everyone else only approved ones. */
+  async get(caller: Caller | null, id: number): Promise<Photo> {
+    const photo = await this.findPhoto(id);
+    if (!photo || !mayView(photo, caller)) throw new NotFoundError(PHOTO_NOT_FOUND);
+    return photo;
+  }
+
+  async updateDescription(caller: Caller, id: number, rawDescription: string): Promise<Photo> {
+    await this.editable(caller, id);
+    const description = requiredDescription(rawDescription);
+    return found(await this.photos.update(id, { description }, updatedEvent(caller)));
+  }
+
+  /**
+   * Burns the bars into new derivatives before answering, so the acknowledged bars are in every image anyone else
+   * can fetch. The row changes only if no other image change happened meanwhile; the replaced derivatives are
+   * deleted after the commit.
+   */
+  async setPrivacyBars(caller: Caller, id: number, rawBars: readonly PrivacyBar[]): Promise<{ bars: PrivacyBar[]; photo: Photo }> {
+    const photo = await this.editable(caller, id);
+    const bars = validateBars(rawBars);
+    if (!photo.originalKey) throw new FailedPreconditionError('This photo has no stored original to redact');
+    const rendered = await this.storage.renderDerivatives(caller, photo.originalKey, bars);
+    const newKeys = [rendered.display.key, rendered.thumbnail.key];
+    const changes: PhotoChanges = {
+      privacyBars: JSON.stringify(bars),
+      displayKey: rendered.display.key,
+      displayEtag: rendered.display.etag,
+      displaySize: rendered.display.size,
+      thumbnailKey: rendered.thumbnail.key,
+      thumbnailEtag: rendered.thumbnail.etag,
+      thumbnailSize: rendered.thumbnail.size,
+    };
+    let updated: Photo | null;
+    try {
+      updated = await this.photos.update(id, changes, updatedEvent(caller), { when: { imageVersion: photo.imageVersion }, newImages: true });
+    } catch (error) {
+      await this.deleteBlobs(caller, newKeys, 'after a failed privacy-bar change');
+      throw error;
+    }
+    if (!updated) {
+      await this.deleteBlobs(caller, newKeys, 'after a conflicting privacy-bar change');
+      throw new AbortedError(CHANGED_MEANWHILE);
+    }
+    const oldKeys = [photo.displayKey, photo.thumbnailKey].filter((key): key is string => !!key && !newKeys.includes(key));
+    await this.deleteBlobs(caller, oldKeys, 'replaced by new privacy bars');
+    return { bars, photo: updated };
+  }
+
+  async getPrivacyBars(caller: Caller, id: number): Promise<PrivacyBar[]> {
+    return parseBars((await this.editable(caller, id)).privacyBars);
+  }
+
+  /**
+   * The owner, or an admin (the moderation service passes its audit entry as `actionId`). The row and its event go in
+   * one transaction; the blobs are deleted afterwards, and a failure there is only logged (cleanup removes orphans).
+   */
+  async delete(caller: Caller, id: number, actionId?: string): Promise<Photo> {
+    await this.editable(caller, id);
+    const deletedAt = this.now();
+    const deleted = found(
+      await this.photos.delete(id, (photo) =>
+        makeEvent(
+          'photo.photo.deleted',
+          PhotoDeleted,
+          // The deletion is a change too: its state is one version past the last one consumers saw.
+          { photo: { ...photoState(photo), version: photo.version + 1 }, deletedBy: caller.userId, actionId, deletedAt },
+          { source: SOURCE },
+        ),
+      ),
+    );
+    const keys = [deleted.originalKey, deleted.displayKey, deleted.thumbnailKey].filter((key): key is string => !!key);
+    await this.deleteBlobs(caller, keys, 'of a deleted photo');
+    return deleted;
+  }
+
+  /**
+   * Which blob answers an image request. Approved photos' redacted images are for everyone; originals, and every
+   * image of a photo not approved, only for the owner and admins. Anyone else learns nothing, not even that it exists.
+   */
+  async resolveImage(caller: Caller | null, filename: string, variant: ImageVariant): Promise<ResolvedImage> {
+    const images = filename.length > 0 && filename.length <= 255 ? await this.photos.findImages(filename) : null;
+    if (!images) throw new NotFoundError(PHOTO_NOT_FOUND);
+    const privileged = isOwnerOrAdmin(images, caller);
+    const isPublic = images.status === 'approved' && variant !== 'original';
+    if (!isPublic && !privileged) throw new NotFoundError(PHOTO_NOT_FOUND);
+    const blob = imageOf(images, variant);
+    if (!blob) throw new NotFoundError(PHOTO_NOT_FOUND);
+    return { blobKey: blob.key, contentType: blob.contentType, etag: blob.etag, size: blob.size, public: isPublic, imageVersion: images.imageVersion };
+  }
+
+  /** An admin's decision on a pending photo (through the moderation service, which passes its audit entry). */
+  async setStatus(admin: Caller, id: number, decision: { status: PhotoStatus | null; rejectionReason?: string | undefined; actionId: string }): Promise<Photo> {
+    const { status } = decision;
+    if (status !== 'approved' && status !== 'rejected') throw new InvalidArgumentError('Status must be approved or rejected');
+    let reason: string | null = null;
+    if (status === 'rejected') {
+      reason = decision.rejectionReason?.trim() ?? '';
+      if (!reason) throw new InvalidArgumentError('Please provide a reason for rejection.');
+      if (reason.length > MAX_DESCRIPTION) throw new InvalidArgumentError(`Rejection reason must be ${MAX_DESCRIPTION} characters or less`);
+    }
+    if (!isPhotoId(id)) throw new NotFoundError(PHOTO_NOT_FOUND);
+    const at = this.now();
+    const changes: PhotoChanges =
+      status === 'approved'
+        ? { status, approvedBy: admin.userId, approvedAt: at, rejectionReason: null, reviewedAt: at }
+        : { status, rejectionReason: reason, reviewedAt: at };
+    const updated = await this.photos.update(
+      id,
+      changes,
+      (photo) =>
+        makeEvent(
+          'photo.photo.status_changed',
+          PhotoStatusChanged,
+          {
+            photo: photoState(photo),
+            previousStatus: PhotoStatusMessage.PHOTO_STATUS_PENDING,
+            changedBy: admin.userId,
+            rejectionReason: reason ?? undefined,
+            changedAt: at,
+            actionId: decision.actionId,
+          },
+          { source: SOURCE },
+        ),
+      { when: { status: 'pending' } },
+    );
+    if (updated) return updated;
+    if (!(await this.photos.findById(id))) throw new NotFoundError(PHOTO_NOT_FOUND);
+    throw new FailedPreconditionError('Only pending photos can be approved or rejected');
+  }
+
+  /** The admin lists: pending oldest first, today's decisions (UTC day) newest first, everything newest first. */
+  async listForReview(list: ReviewList | null, page: { page?: number; limit?: number } = {}): Promise<{ photos: Photo[]; total: number; totalPages: number }> {
+    const pageNumber = page.page || 1;
+    const limit = page.limit || DEFAULT_PAGE_SIZE;
+    if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > 1_000_000) throw new InvalidArgumentError('Page must be a whole number from 1');
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw new InvalidArgumentError(`Limit must be between 1 and ${MAX_PAGE_SIZE}`);
+    const now = this.now();
+    const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+    const today = { reviewedFrom: dayStart, reviewedBefore: new Date(dayStart.getTime() + DAY_MS) };
+    const filters: Record<ReviewList, Omit<ReviewQuery, 'offset' | 'limit'>> = {
+      pending: { status: 'pending', order: 'oldest' },
+      approved_today: { status: 'approved', ...today, order: 'newest_reviewed' },
+      rejected_today: { status: 'rejected', ...today, order: 'newest_reviewed' },
+      all: { order: 'newest' },
+    };
+    if (!list || !(list in filters)) throw new InvalidArgumentError('Unknown review list');
+    const { photos, total } = await this.photos.listForReview({ ...filters[list], offset: (pageNumber - 1) * limit, limit });
+    return { photos, total, totalPages: Math.ceil(total / limit) };
+  }
+
+  /** A photo the caller may change: someone else's is NOT_FOUND when they cannot see it, PERMISSION_DENIED otherwise. */
+  private async editable(caller: Caller, id: number): Promise<Photo> {
+    const photo = await this.findPhoto(id);
+    if (!photo || !mayView(photo, caller)) throw new NotFoundError(PHOTO_NOT_FOUND);
+    if (!isOwnerOrAdmin(photo, caller)) throw new PermissionDeniedError('You can only change your own photos');
+    return photo;
+  }
+
+  /** Ids are SERIAL: anything that cannot be one is simply not found. */
+  private findPhoto(id: number): Promise<Photo | null> {
+    return isPhotoId(id) ? this.photos.findById(id) : Promise.resolve(null);
+  }
+
+  private async deleteBlobs(caller: Caller | null, keys: string[], why: string): Promise<void> {
+    if (keys.length === 0) return;
+    try {
+      await this.storage.deleteBlobs(caller, keys);
+    } catch (error) {
+      this.logger.warn({ err: error, keys }, `could not delete blobs ${why}; the orphan cleanup will remove them`);
+    }
+  }
+}
+
+function isPhotoId(id: number): boolean {
+  return Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;
+}
+
+function isOwnerOrAdmin(photo: { userId: string }, caller: Caller | null): boolean {
+  return caller !== null && (caller.isAdmin || caller.userId === photo.userId);
+}
+
+function mayView(photo: { userId: string; status: PhotoStatus }, caller: Caller | null): boolean {
+  return photo.status === 'approved' || isOwnerOrAdmin(photo, caller);
+}
+
+function imageOf(images: PhotoImages, variant: ImageVariant) {
+  return variant === 'original' ? images.original : variant === 'thumbnail' ? images.thumbnail : images.display;
+}
+
+function found(photo: Photo | null): Photo {
+  if (!photo) throw new NotFoundError(PHOTO_NOT_FOUND);
+  return photo;
+}
+
+function optionalDescription(raw: string | undefined): string | null {
+  const description = raw?.trim() ?? '';
+  if (description.length > MAX_DESCRIPTION) throw new InvalidArgumentError(`Description must be ${MAX_DESCRIPTION} characters or less`);
+  return description || null;
+}
+
+function requiredDescription(raw: string): string {
+  const description = raw.trim();
+  if (!description) throw new InvalidArgumentError('Description is required');
+  if (description.length > MAX_DESCRIPTION) throw new InvalidArgumentError(`Description must be ${MAX_DESCRIPTION} characters or less`);
+  return description;
+}
+
+/** The client's file name reduced to a safe base name: no path, no control characters, at most 255 characters. */
+export function safeBasename(raw: string): string {
+  const base = raw.split(/[/\\]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '').trim();
+  const name = Array.from(clean).slice(0, MAX_ORIGINAL_NAME).join('');
+  return name === '' || name === '.' || name === '..' ? 'photo' : name;
+}
+
+/** Checks and normalises privacy bars; anything else is refused with a message the user sees, and nothing changes. */
+export function validateBars(bars: readonly PrivacyBar[]): PrivacyBar[] {
+  if (bars.length > MAX_BARS) throw new InvalidArgumentError(`At most ${MAX_BARS} privacy bars are allowed`);
+  return bars.map((bar) => {
+    const { x, y, width, height } = bar;
+    if (![x, y, width, height].every((value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100)) {
+      throw new InvalidArgumentError('Privacy bar positions and sizes must be numbers from 0 to 100');
+    }
+    if (width <= 0 || height <= 0) throw new InvalidArgumentError('Privacy bars must be wider and taller than 0');
+    if (x + width > 100 + EDGE_SLACK || y + height > 100 + EDGE_SLACK) throw new InvalidArgumentError('Privacy bars must lie within the photo');
+    return { x, y, width, height };
+  });
+}
+
+/** The stored bars (JSON text); an unreadable value reads as none. */
+export function parseBars(text: string | null): PrivacyBar[] {
+  if (!text) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!Array.isArray(value)) return [];
+    return value
+      .filter((b): b is PrivacyBar => typeof b === 'object' && b !== null && ['x', 'y', 'width', 'height'].every((k) => typeof (b as Record<string, unknown>)[k] === 'number'))
+      .map(({ x, y, width, height }) => ({ x, y, width, height }));
+  } catch {
+    return [];
+  }
+}
+
+const STATUS_TO_MESSAGE: Record<PhotoStatus, PhotoStatusMessage> = {
+  pending: PhotoStatusMessage.PHOTO_STATUS_PENDING,
+  approved: PhotoStatusMessage.PHOTO_STATUS_APPROVED,
+  rejected: PhotoStatusMessage.PHOTO_STATUS_REJECTED,
+};
+
+export function statusToMessage(status: PhotoStatus): PhotoStatusMessage {
+  return STATUS_TO_MESSAGE[status];
+}
+
+export function statusFromMessage(status: PhotoStatusMessage): PhotoStatus | null {
+  return (Object.entries(STATUS_TO_MESSAGE).find(([, value]) => value === status)?.[0] as PhotoStatus | undefined) ?? null;
+}
+
+/** The state every photo event carries. */
+export function photoState(photo: Photo): PhotoState {
+  return {
+    photoId: photo.id,
+    userId: photo.userId,
+    filename: photo.filename,
+    status: statusToMessage(photo.status),
+    createdAt: photo.createdAt,
+    approvedAt: photo.approvedAt ?? undefined,
+    version: photo.version,
+    description: photo.description ?? undefined,
+  };
+}
+
+function updatedEvent(caller: Caller): EventOf {
+  return (photo) => makeEvent('photo.photo.updated', PhotoUpdated, { photo: photoState(photo), changedBy: caller.userId }, { source: SOURCE });
+}
