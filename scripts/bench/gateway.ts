@@ -3,15 +3,11 @@
  * machine's PostgreSQL and NATS. Prints figures; asserts nothing. Each endpoint gets a warm-up and then
  * DURATION seconds (default 10) of load from CONNECTIONS (default 50) keep-alive connections.
  */
-import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { startProduct } from '../../services/all-in-one/e2e/product.js';
-import { signIn } from '../../services/all-in-one/test/sign-in.js';
+import { rssMb, signedInCookie, startBenchProduct } from './lib.js';
 
 const duration = Number(process.env.DURATION ?? 10);
 const connections = Number(process.env.CONNECTIONS ?? 50);
-
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
 async function load(title: string, url: string, headers: Record<string, string> = {}) {
   await autocannon({ url, connections, duration: 2, headers });
@@ -22,11 +18,10 @@ async function load(title: string, url: string, headers: Record<string, string> 
   );
 }
 
-const product = await startProduct({ LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '100000000' });
+const product = await startBenchProduct();
 try {
   console.log(`Snap Cracks gateway benchmark: ${connections} connections, ${duration} s per endpoint, RSS at start ${rssMb(product.pid).toFixed(0)} MB\n`);
-  const { browser } = await signIn(product.url, 'bench@example.com', 'Ben Chmark');
-  const cookie = `snapcracks.sid=${browser.cookie(product.url, 'snapcracks.sid')}`;
+  const cookie = await signedInCookie(product.url, 'bench@example.com', 'Ben Chmark');
   await load('GET /healthz', `${product.url}/healthz`);
   await load('GET / (the web app)', `${product.url}/`);
   await load('GET /api/auth/user (signed out)', `${product.url}/api/auth/user`);

@@ -34,7 +34,8 @@ describe('memory event bus', () => {
   });
 
   it('keeps publish waiting while a durable subscriber fails, and rejects it when the bus closes first', async () => {
-    newBus();
+    // Retries far apart, so the bus is still waiting to retry when it closes.
+    bus = createMemoryEventBus({ logger, retry: { initialDelayMs: 60_000, maxDelayMs: 60_000, maxDeliveries: 4 } });
     await bus.subscribe(
       async () => {
         throw new Error('down');

@@ -40,8 +40,14 @@ export function UserPhotoCard({ photo }: { photo: UserPhoto }) {
               <dt className="sr-only">Rating</dt>
               <dd className="flex items-center gap-1.5">
                 <Star className="size-4 fill-amber-400 text-amber-500" aria-hidden="true" />
-                <span className="font-semibold text-foreground">{formatRating(photo.averageRating)}</span>
-                <span>({formatVoteCount(photo.voteCount)})</span>
+                {photo.voteCount > 0 ? (
+                  <>
+                    <span className="font-semibold text-foreground">{formatRating(photo.averageRating)}</span>
+                    <span>({formatVoteCount(photo.voteCount)})</span>
+                  </>
+                ) : (
+                  <span>No ratings yet</span>
+                )}
               </dd>
             </div>
           )}

@@ -1,0 +1,31 @@
+/**
+ * What the benchmarks share: the product started as `pnpm start` runs it (one process, on the machine's
+ * PostgreSQL and NATS, rate limit out of the way), a signed-in session, and the product's memory.
+ */
+import { readFileSync } from 'node:fs';
+import { startProduct, type RunningProduct } from '../../services/all-in-one/e2e/product.js';
+import { signIn } from '../../services/all-in-one/test/sign-in.js';
+
+export type { RunningProduct };
+
+/** Starts the product for a benchmark; `env` adds to (or overrides) the benchmark's settings. */
+export function startBenchProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
+  return startProduct({ LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '100000000', ...env });
+}
+
+/** Signs in through the development identity provider; returns the `cookie` header of that session. */
+export async function signedInCookie(url: string, email: string, name: string): Promise<string> {
+  const { browser } = await signIn(url, email, name);
+  const sid = browser.cookie(url, 'snapcracks.sid');
+  if (!sid) throw new Error(`Signing in as ${email} gave no session cookie`);
+  return `snapcracks.sid=${sid}`;
+}
+
+/** A `Vm*` field of /proc/<pid>/status (VmRSS, VmHWM, …) in MB. */
+export function procStatusMb(pid: number, field: string): number {
+  const kb = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  if (kb === undefined) throw new Error(`/proc/${pid}/status has no ${field}`);
+  return Number(kb) / 1024;
+}
+
+export const rssMb = (pid: number) => procStatusMb(pid, 'VmRSS');
