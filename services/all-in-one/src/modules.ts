@@ -13,18 +13,5 @@ export const SERVICES: ServiceModule[] = [authService, photoService, voteService
 /** Every schema and its migrations: the seven services and the gateway's sessions. */
 export const DATABASES = [...SERVICES.flatMap((s) => (s.database ? [s.database] : [])), gatewayDatabase];
 
-/** Services ordered so each starts after the peers it calls. */
-export function startOrder(services: ServiceModule[]): ServiceModule[] {
-  const ordered: ServiceModule[] = [];
-  const visit = (service: ServiceModule, path: string[]) => {
-    if (ordered.includes(service)) return;
-    if (path.includes(service.name)) throw new Error(`Service dependency cycle: ${[...path, service.name].join(' → ')}`);
-    for (const name of service.dependsOn ?? []) {
-      const peer = services.find((s) => s.name === name);
-      if (peer) visit(peer, [...path, service.name]);
-    }
-    ordered.push(service);
-  };
-  for (const service of services) visit(service, []);
-  return ordered;
-}
+// Lives in the kit so that tests start services in the same order (startTestServices).
+export { startOrder } from '@snapcracks/kit';

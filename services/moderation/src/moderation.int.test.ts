@@ -1,23 +1,19 @@
-import { fileURLToPath } from 'node:url';
 import { status, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   GrpcServer,
   IdentitySigner,
-  applyMigrations,
   createLogger,
   createMemoryEventBus,
-  createServiceClient,
   makeEvent,
-  openDatabase,
   unimplemented,
   type Caller,
   type Database,
   type EventBus,
-  type RunningComponent,
   type ServiceClient,
+  type ServiceModule,
 } from '@snapcracks/kit';
-import { createTestDatabase, processedEvents, type TestDatabase } from '@snapcracks/kit/testing';
+import { processedEvents, startTestServices, type TestServices } from '@snapcracks/kit/testing';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged } from '@snapcracks/proto/events/v1';
 import { ModerationServiceClient } from '@snapcracks/proto/moderation/v1';
@@ -26,50 +22,42 @@ import { PrismaClient } from './generated/prisma/client.js';
 import { moderationService } from './index.js';
 import { FakePhotoService, ONLY_PENDING, photoMessage } from './testing/fake-photo-service.js';
 
-const secret = 'moderation-integration-test-secret-0123456789';
 const logger = createLogger('test', (process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent');
 const admin: Caller = { userId: 'admin-1', isAdmin: true, hasAcceptedTerms: true };
 const member: Caller = { userId: 'member-1', isAdmin: false, hasAcceptedTerms: true };
 
-let database: TestDatabase;
+let services: TestServices;
 let db: Database<PrismaClient>;
 let bus: EventBus;
 let photos: FakePhotoService;
-let photoServer: GrpcServer;
-let moderation: RunningComponent;
 let client: ServiceClient<ModerationServiceClient>;
 
 beforeAll(async () => {
-  database = await createTestDatabase('moderation');
-  await applyMigrations({ databaseUrl: database.url, schema: 'moderation', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)) });
-  db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'moderation', logger });
-
   // The photo service, stubbed: the in-memory fake behind a real gRPC server that verifies the signed identity.
   photos = new FakePhotoService();
-  photoServer = new GrpcServer({ name: 'photo', signer: new IdentitySigner(secret, 'photo'), logger });
-  photoServer.add<PhotoServiceServer>(PhotoServiceService, {
-    ...unimplemented<PhotoServiceServer>(PhotoServiceService),
-    setPhotoStatus: (request, ctx) => photos.setPhotoStatus(request, { caller: ctx.caller }),
-    deletePhoto: (request, ctx) => photos.deletePhoto(request, { caller: ctx.caller }),
-    listPhotosForReview: (request, ctx) => photos.listPhotosForReview(request, { caller: ctx.caller }),
-  });
-  const photoPort = await photoServer.start('127.0.0.1', 0);
+  const photoStub: ServiceModule = {
+    name: 'photo',
+    async start(platform, listen) {
+      const server = new GrpcServer({ name: 'photo', signer: new IdentitySigner(platform.identitySecret, 'photo'), logger: platform.logger });
+      server.add<PhotoServiceServer>(PhotoServiceService, {
+        ...unimplemented<PhotoServiceServer>(PhotoServiceService),
+        setPhotoStatus: (request, ctx) => photos.setPhotoStatus(request, { caller: ctx.caller }),
+        deletePhoto: (request, ctx) => photos.deletePhoto(request, { caller: ctx.caller }),
+        listPhotosForReview: (request, ctx) => photos.listPhotosForReview(request, { caller: ctx.caller }),
+      });
+      return { port: await server.start(listen.host, listen.port), stop: () => server.shutdown(1000) };
+    },
+  };
 
   // No duplicate window, so a redelivered event reaches the consumer and its processed_events must drop it.
   bus = createMemoryEventBus({ logger, historyMs: 0 });
-  moderation = await moderationService.start(
-    { nodeEnv: 'test', logger, bus, databaseUrl: database.url, dataDir: '/nonexistent', identitySecret: secret, addresses: { photo: `127.0.0.1:${photoPort}` } },
-    { host: '127.0.0.1', port: 0 },
-  );
-  client = createServiceClient(ModerationServiceClient, `127.0.0.1:${moderation.port}`, { signer: new IdentitySigner(secret, 'gateway') });
+  services = await startTestServices({ services: [photoStub, moderationService], bus });
+  db = services.openDatabase(PrismaClient, 'moderation');
+  client = services.client(ModerationServiceClient, { as: 'gateway' });
 });
 afterAll(async () => {
-  client?.close();
-  await moderation?.stop();
-  await photoServer?.shutdown(1000);
+  await services?.stop();
   await bus?.close();
-  await db?.close();
-  await database?.drop();
 });
 beforeEach(async () => {
   await db.prisma.$executeRawUnsafe('TRUNCATE moderation.moderation_actions, moderation.processed_events');

@@ -1,27 +1,11 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  IdentitySigner,
-  applyMigrations,
-  chunksOf,
-  createLogger,
-  createMemoryEventBus,
-  createServiceClient,
-  decodeEvent,
-  makeEvent,
-  openDatabase,
-  type Caller,
-  type Database,
-  type Platform,
-  type RunningComponent,
-  type ServiceClient,
-} from '@snapcracks/kit';
-import { createTestDatabase, outboxEvents, type TestDatabase } from '@snapcracks/kit/testing';
+import { chunksOf, decodeEvent, makeEvent, type Caller, type Database, type EventBus, type ServiceClient } from '@snapcracks/kit';
+import { outboxEvents, startTestServices, type TestServices } from '@snapcracks/kit/testing';
 import { createStorageService } from '@snapcracks/storage';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { Envelope, PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, UserDeleted, UserUpdated } from '@snapcracks/proto/events/v1';
@@ -30,8 +14,6 @@ import { StorageServiceClient } from '@snapcracks/proto/storage/v1';
 import { PrismaClient } from './generated/prisma/client.js';
 import { photoService } from './index.js';
 
-const secret = 'photo-integration-test-secret-0123456789';
-const logger = createLogger('test', (process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent');
 const owner: Caller = { userId: 'owner-1', isAdmin: false, hasAcceptedTerms: true };
 const other: Caller = { userId: 'other-1', isAdmin: false, hasAcceptedTerms: true };
 const admin: Caller = { userId: 'admin-1', isAdmin: true, hasAcceptedTerms: true };
@@ -44,45 +26,28 @@ interface RawImage {
 }
 type Sharp = (input: Buffer) => { removeAlpha(): { raw(): { toBuffer(options: { resolveWithObject: true }): Promise<RawImage> } } };
 
-let database: TestDatabase;
+let services: TestServices;
 let db: Database<PrismaClient>;
 let dataDir: string;
-let storage: RunningComponent;
-let photo: RunningComponent;
-let bus: ReturnType<typeof createMemoryEventBus>;
+let bus: EventBus;
 let gateway: ServiceClient<PhotoServiceClient>;
 let moderation: ServiceClient<PhotoServiceClient>;
 let blobs: ServiceClient<StorageServiceClient>;
 let sharp: Sharp;
 
 beforeAll(async () => {
-  database = await createTestDatabase('photo');
-  const storageModule = createStorageService({ env: {} });
-  for (const module of [storageModule, photoService]) await applyMigrations({ databaseUrl: database.url, ...module.database! });
-  db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'photo', logger });
-  dataDir = await mkdtemp(join(tmpdir(), 'photo-data-'));
-  bus = createMemoryEventBus({ logger });
-  const platform: Platform = { nodeEnv: 'test', logger, bus, databaseUrl: database.url, dataDir, identitySecret: secret, addresses: {} };
-  storage = await storageModule.start(platform, { host: '127.0.0.1', port: 0 });
-  platform.addresses.storage = `127.0.0.1:${storage.port}`;
-  photo = await photoService.start(platform, { host: '127.0.0.1', port: 0 });
-  const photoClient = (name: string) => createServiceClient(PhotoServiceClient, `127.0.0.1:${photo.port}`, { signer: new IdentitySigner(secret, name), deadlineMs: 30_000 });
-  gateway = photoClient('gateway');
-  moderation = photoClient('moderation');
-  blobs = createServiceClient(StorageServiceClient, `127.0.0.1:${storage.port}`, { signer: new IdentitySigner(secret, 'gateway'), deadlineMs: 30_000 });
+  services = await startTestServices({ services: [createStorageService({ env: {} }), photoService] });
+  dataDir = services.dataDir;
+  bus = services.platform.bus;
+  db = services.openDatabase(PrismaClient, 'photo');
+  gateway = services.client(PhotoServiceClient, { as: 'gateway', deadlineMs: 30_000 });
+  moderation = services.client(PhotoServiceClient, { as: 'moderation', deadlineMs: 30_000 });
+  blobs = services.client(StorageServiceClient, { as: 'gateway', of: 'storage', deadlineMs: 30_000 });
   // sharp is storage's dependency, not ours: load it from there.
   const fromStorage = createRequire(fileURLToPath(new URL('../../storage/package.json', import.meta.url)));
   sharp = ((await import(pathToFileURL(fromStorage.resolve('sharp')).href)) as { default: Sharp }).default;
 });
-afterAll(async () => {
-  for (const client of [gateway, moderation, blobs]) client?.close();
-  await photo?.stop();
-  await storage?.stop();
-  await bus?.close();
-  await db?.close();
-  await database?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => services?.stop());
 
 async function upload(caller: Caller, bytes: Buffer, originalName = 'rotated-gps.jpg', description?: string): Promise<UploadPhotoResponse> {
   const stream = gateway.clientStream('uploadPhoto', { caller, deadlineMs: 60_000 });

@@ -2,24 +2,10 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  IdentitySigner,
-  applyMigrations,
-  chunksOf,
-  createLogger,
-  createMemoryEventBus,
-  createServiceClient,
-  openDatabase,
-  type Caller,
-  type Database,
-  type Platform,
-  type RunningComponent,
-  type ServiceClient,
-} from '@snapcracks/kit';
-import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
+import { chunksOf, createLogger, openDatabase, type Caller, type Database, type ServiceClient } from '@snapcracks/kit';
+import { createTestDatabase, startTestServices, type TestDatabase } from '@snapcracks/kit/testing';
 import { StorageType } from '@snapcracks/proto/common/v1';
 import { ImagePurpose, StorageServiceClient, type BlobInfo, type StoreImageResponse } from '@snapcracks/proto/storage/v1';
 import { FAKE_CLIENT, GOOD_CODE, REFRESH_TOKEN_FROM_CODE, startFakeGoogle, type FakeGoogle } from '../test/support/fake-google.js';
@@ -29,7 +15,6 @@ import { PrismaClient } from './generated/prisma/client.js';
 import { createStorageService } from './index.js';
 
 const REFUSED = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
-const secret = 'storage-integration-test-secret-0123456789';
 const logger = createLogger('test', (process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent');
 const admin: Caller = { userId: 'admin-1', isAdmin: true, hasAcceptedTerms: true };
 const member: Caller = { userId: 'member-1', isAdmin: false, hasAcceptedTerms: true };
@@ -42,8 +27,8 @@ let jpeg: Buffer;
 const cleanups: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
+  // One database for every storage instance below; each start applies the migrations (again: a no-op).
   database = await createTestDatabase('storage');
-  await applyMigrations({ databaseUrl: database.url, schema: 'storage', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)) });
   db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'storage', logger });
   [s3, google, jpeg] = await Promise.all([startTestS3(), startFakeGoogle(), makeJpeg(64, 48)]);
 });
@@ -57,37 +42,17 @@ afterAll(async () => {
 
 type Client = ServiceClient<StorageServiceClient>;
 interface Instance {
-  running: RunningComponent;
   dataDir: string;
   as: Record<'photo' | 'gateway' | 'moderation' | 'auth' | 'vote', Client>;
   stop(): Promise<void>;
 }
 
 async function startStorage(env: Record<string, string>, dataDir?: string): Promise<Instance> {
-  const dir = dataDir ?? (await mkdtemp(join(tmpdir(), 'storage-data-')));
-  const platform: Platform = {
-    nodeEnv: 'test',
-    logger,
-    bus: createMemoryEventBus({ logger }),
-    databaseUrl: database.url,
-    dataDir: dir,
-    identitySecret: secret,
-    addresses: {},
-  };
-  const running = await createStorageService({ env }).start(platform, { host: '127.0.0.1', port: 0 });
-  const client = (name: string) => createServiceClient(StorageServiceClient, `127.0.0.1:${running.port}`, { signer: new IdentitySigner(secret, name), deadlineMs: 20_000 });
+  const services = await startTestServices({ services: [createStorageService({ env })], database, dataDir });
+  cleanups.push(services.stop);
+  const client = (as: string) => services.client(StorageServiceClient, { as, deadlineMs: 20_000 });
   const as = { photo: client('photo'), gateway: client('gateway'), moderation: client('moderation'), auth: client('auth'), vote: client('vote') };
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
-    for (const c of Object.values(as)) c.close();
-    await running.stop();
-    await platform.bus.close();
-  };
-  cleanups.push(stop);
-  if (!dataDir) cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return { running, dataDir: dir, as, stop };
+  return { dataDir: services.dataDir, as, stop: services.stop };
 }
 
 async function storeImage(client: Client, bytes: Buffer, purpose = ImagePurpose.IMAGE_PURPOSE_PHOTO, bars = [] as { x: number; y: number; width: number; height: number }[]): Promise<StoreImageResponse> {

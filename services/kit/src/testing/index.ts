@@ -5,3 +5,4 @@ export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export { createRecordingLogger, type LogRecord } from './recording-logger.js';
 export { uniqueTestName } from './unique-name.js';
 export { outboxEvents, processedEvents } from './outbox-events.js';
+export { startTestServices, type TestServices } from './services.js';
