@@ -1,5 +1,3 @@
-import type { ServiceModule } from './component.js';
-
 export * from './config.js';
 export * from './logger.js';
 export * from './errors.js';

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router-dom';
 import { AlertTriangle, FileImage, ImageUp, RefreshCw, X } from 'lucide-react';
@@ -88,13 +88,12 @@ export function UploadPage() {
     control,
     register,
     handleSubmit,
-    watch,
     formState: { errors },
   } = useForm<UploadFormInput, unknown, UploadFormValues>({
     resolver: zodResolver(uploadFormSchema),
     defaultValues: { description: '', agreeToTerms: false },
   });
-  const descriptionLength = watch('description')?.length ?? 0;
+  const descriptionLength = useWatch({ control, name: 'description' })?.length ?? 0;
 
   // Leaving the page cancels an upload still in flight.
   useEffect(() => () => abortRef.current?.abort(), []);
@@ -180,7 +179,7 @@ export function UploadPage() {
       <form
         noValidate
         aria-label="Upload a photo"
-        onSubmit={handleSubmit(submit)}
+        onSubmit={(event) => void handleSubmit(submit)(event)}
         className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start"
       >
         <Card>

@@ -1,4 +1,4 @@
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Send } from 'lucide-react';
 import { Button } from '@/components/ui/button';
@@ -22,9 +22,9 @@ export function ContactForm({
   onSubmit: (input: ContactMessageInput) => void;
 }) {
   const {
+    control,
     register,
     handleSubmit,
-    watch,
     formState: { errors },
   } = useForm({
     resolver: zodResolver(contactFormSchema),
@@ -32,7 +32,7 @@ export function ContactForm({
     mode: 'onSubmit',
     reValidateMode: 'onChange',
   });
-  const messageLength = watch('message')?.length ?? 0;
+  const messageLength = useWatch({ control, name: 'message' })?.length ?? 0;
 
   return (
     // The resolver hands over the trimmed values.
