@@ -61,12 +61,21 @@ describe('microservices mode', () => {
 
   it.each(SERVICE_NAMES)('SERVICE=%s starts alone, reports SERVING over gRPC health and stops cleanly on SIGTERM', async (name) => {
     const port = await freePort();
-    const { child, exited } = run({ SERVICE: name, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port) });
+    // Peers are dialled lazily: a service starts while they are away, as pods do in any order.
+    const peers = Object.fromEntries(SERVICE_NAMES.map((peer) => [`${peer.toUpperCase()}_SERVICE_ADDR`, '127.0.0.1:9']));
+    const { child, exited } = run({ SERVICE: name, GRPC_HOST: '127.0.0.1', GRPC_PORT: String(port), ...peers });
     await expect.poll(() => servingStatus(port), { timeout: 60_000, interval: 250 }).toBe(HealthCheckResponse_ServingStatus.SERVING);
     child.kill('SIGTERM');
     const { code, output } = await exited;
     expect(code, output).toBe(0);
   }, 90_000);
+
+  it('a service whose peer has no address stops start-up with one clear line', async () => {
+    const { exited } = run({ SERVICE: 'photo', GRPC_HOST: '127.0.0.1', GRPC_PORT: String(await freePort()) });
+    const { code, output } = await exited;
+    expect(code).toBe(78);
+    expect(output).toMatch(/^Invalid configuration: STORAGE_SERVICE_ADDR: .+$/m);
+  }, 60_000);
 
   it('a wrong setting stops start-up with one clear line', async () => {
     const { exited } = run({ SERVICE: 'vote', GRPC_PORT: 'eighty' });

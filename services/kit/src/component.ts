@@ -1,4 +1,5 @@
 import type { EventBus } from './bus/event-bus.js';
+import { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
 
 export const SERVICE_NAMES = ['auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'] as const;
@@ -41,6 +42,6 @@ export interface ServiceModule {
 
 export function peerAddress(platform: Platform, name: ServiceName): string {
   const address = platform.addresses[name];
-  if (!address) throw new Error(`No address for the ${name} service (set ${name.toUpperCase()}_SERVICE_ADDR)`);
+  if (!address) throw new ConfigError(`Invalid configuration: ${name.toUpperCase()}_SERVICE_ADDR: required, the ${name} service's host:port`);
   return address;
 }

@@ -23,10 +23,23 @@ export function exitOnConfigError<T>(load: () => T): T {
   try {
     return load();
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(78);
+    return exitIfConfigError(error);
   }
+}
+
+/** Like exitOnConfigError, for a start-up step that finds a missing setting only once it runs. */
+export async function exitOnConfigErrorAsync<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    return exitIfConfigError(error);
+  }
+}
+
+function exitIfConfigError(error: unknown): never {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(78);
 }
 
 /** Empty strings count as unset, so `FOO=` in a .env file means "use the default". */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseConfigSchema, loadConfig, optionalString, port } from './config.js';
+import { baseConfigSchema, exitOnConfigErrorAsync, loadConfig, optionalString, port } from './config.js';
 import { SERVICE_NAMES, type Platform, type ServiceModule, type ServiceName } from './component.js';
 import { createLogger } from './logger.js';
 import { Lifecycle } from './lifecycle.js';
@@ -54,7 +54,7 @@ export async function runStandalone(module: ServiceModule): Promise<void> {
     identitySecret: config.IDENTITY_SECRET,
     addresses: addressesFromEnv(config),
   };
-  const running = await module.start(platform, { host: config.GRPC_HOST, port: config.GRPC_PORT });
+  const running = await exitOnConfigErrorAsync(() => module.start(platform, { host: config.GRPC_HOST, port: config.GRPC_PORT }));
   running.activate?.();
   lifecycle.onStop(module.name, () => running.stop());
   lifecycle.stopOnSignals();
