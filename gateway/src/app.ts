@@ -15,6 +15,7 @@ import web, { inlineScriptHashes, type WebOptions } from './plugins/web.js';
 import authRoutes from './routes/auth.routes.js';
 import healthRoutes from './routes/health.routes.js';
 import photoRoutes from './routes/photos.routes.js';
+import voteRoutes from './routes/votes.routes.js';
 import imageRoutes from './routes/images.routes.js';
 import adminPhotoRoutes from './routes/admin-photos.routes.js';
 import googleDriveRoutes from './routes/google-drive.routes.js';
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(currentUser, { users: deps.users });
   await app.register(authRoutes, { clients: deps.clients, oidc: deps.oidc, users: deps.users, publicUrl: deps.publicUrl });
   await app.register(photoRoutes, { clients: deps.clients });
+  await app.register(voteRoutes, { clients: deps.clients });
   await app.register(imageRoutes, { clients: deps.clients });
   await app.register(adminPhotoRoutes, { clients: deps.clients });
   await app.register(googleDriveRoutes, { clients: deps.clients, publicUrl: deps.publicUrl });

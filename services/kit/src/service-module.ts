@@ -1,4 +1,5 @@
 import type * as grpc from '@grpc/grpc-js';
+import type pg from 'pg';
 import type { PrismaPg } from '@prisma/adapter-pg';
 import { openDatabase } from './db.js';
 import { GrpcServer } from './grpc/server.js';
@@ -27,6 +28,8 @@ export interface ServiceSetup<P> {
   server: GrpcServer;
   /** The service's Prisma client, bound to its own schema. */
   prisma: P;
+  /** The connection pool under it, for a hot path where Prisma's per-call cost matters (raw SQL; name the schema). */
+  pool: pg.Pool;
   outbox: Outbox;
   /**
    * A client for a peer named in `dependsOn`, e.g. `connect('storage', StorageServiceClient)`: deadlines, trace
@@ -51,7 +54,8 @@ export function defineService<P extends ServicePrismaClient>(spec: {
   name: ServiceName;
   /** The peers it calls; they start first in one process. */
   dependsOn?: ServiceName[];
-  database: { schema: string; migrationsDir: string; PrismaClient: new (options: { adapter: PrismaPg }) => P };
+  /** `poolSize`: connections for this service (5 by default); a hot path may want more. */
+  database: { schema: string; migrationsDir: string; PrismaClient: new (options: { adapter: PrismaPg }) => P; poolSize?: number };
   setup(context: ServiceSetup<P>): Promise<{ stop?(): Promise<void> } | void>;
 }): ServiceModule {
   const { name, database } = spec;
@@ -62,7 +66,7 @@ export function defineService<P extends ServicePrismaClient>(spec: {
     database: { schema: database.schema, migrationsDir: database.migrationsDir },
     async start(platform, listen) {
       const logger = platform.logger.child({ component: name });
-      const db = openDatabase(database.PrismaClient, { databaseUrl: platform.databaseUrl, schema: database.schema, logger });
+      const db = openDatabase(database.PrismaClient, { databaseUrl: platform.databaseUrl, schema: database.schema, logger, max: database.poolSize });
       const { prisma } = db;
       const outbox = createOutbox({ prisma, schema: database.schema, bus: platform.bus, logger });
       const signer = new IdentitySigner(platform.identitySecret, name);
@@ -80,7 +84,7 @@ export function defineService<P extends ServicePrismaClient>(spec: {
         consumers.push({ name: consumer, types, handle: handle as (event: DecodedEvent, tx: TransactionOf<P>) => Promise<void> });
       };
 
-      const extra = (await spec.setup({ platform, logger, server, prisma, outbox, connect, consume })) ?? {};
+      const extra = (await spec.setup({ platform, logger, server, prisma, pool: db.pool, outbox, connect, consume })) ?? {};
       const subscriptions: Subscription[] = [];
       for (const consumer of consumers) {
         const consumerName = `${name}.${consumer.name}`;

@@ -8,6 +8,7 @@ import { PhotoService } from './photo.service.js';
 import { GrpcPhotoStorage } from './storage.client.js';
 import { photoHandlers } from './grpc/photo.server.js';
 import { UPLOADER_EVENTS, applyUploaderEvent } from './consumers/uploaders.consumer.js';
+import { RATING_EVENTS, applyRatingEvent } from './consumers/ratings.consumer.js';
 
 export const photoService = defineService<PrismaClient>({
   name: 'photo',
@@ -18,6 +19,7 @@ export const photoService = defineService<PrismaClient>({
     const service = new PhotoService(new PrismaPhotoRepository(prisma, outbox), storage, logger);
     server.add(PhotoServiceService, photoHandlers(service));
     consume('uploaders', UPLOADER_EVENTS, (event, tx) => applyUploaderEvent(event, PrismaPhotoRepository.uploaders(tx)));
+    consume('ratings', RATING_EVENTS, (event, tx) => applyRatingEvent(event, PrismaPhotoRepository.ratings(tx)));
   },
 });
 

@@ -4,8 +4,11 @@ import type { Prisma, PrismaClient, Photo as PhotoRow, PhotoStatus, Uploader } f
 
 export type { PhotoStatus, StorageType, Uploader } from './generated/prisma/client.js';
 
-/** A photo as the service sees it: its row (version as a plain number) and its uploader's public names, when known. */
-export type Photo = Omit<PhotoRow, 'version'> & { version: number; uploader: Uploader | null };
+/**
+ * A photo as the service sees it: its row (version as a plain number) and its uploader's public names, when known.
+ * `rating_version` is only the ratings projection's bookkeeping, so it is left out.
+ */
+export type Photo = Omit<PhotoRow, 'version' | 'ratingVersion'> & { version: number; uploader: Uploader | null };
 
 /** What an upload stores; everything else takes the table's defaults (pending, version 1, image version 1). */
 export type NewPhoto = Pick<
@@ -108,6 +111,20 @@ export interface PhotoRepository {
   update(id: number, changes: PhotoChanges, eventOf: EventOf, options?: UpdateOptions): Promise<Photo | null>;
   /** Returns the deleted photo, or null when there was none. */
   delete(id: number, eventOf: EventOf): Promise<Photo | null>;
+}
+
+/** A photo's rating totals as the vote service last reported them (vote.vote.cast), with their version. */
+export interface PhotoRatingTotals {
+  photoId: number;
+  voteCount: number;
+  ratingSum: number;
+  version: number;
+}
+
+/** The photos' rating totals, written by the consumer of the vote events inside its transaction. */
+export interface RatingStore {
+  /** Sets the totals unless the stored ones are as new or newer (by version), or the photo is gone; answers whether it set them. */
+  setIfNewer(totals: PhotoRatingTotals): Promise<boolean>;
 }
 
 /** The uploaders projection, written by the consumer of auth's user events inside its transaction. */
@@ -215,6 +232,11 @@ export class PrismaPhotoRepository implements PhotoRepository {
     return new PrismaUploaderStore(db);
   }
 
+  /** The rating totals projection inside a consumer's transaction (or, in tests, on the client itself). */
+  static ratings(db: Pick<Tx, '$executeRaw'>): RatingStore {
+    return new PrismaRatingStore(db);
+  }
+
   /** Runs one write and records its event in the outbox of the same transaction. */
   private async commit(write: (tx: Tx) => Promise<PhotoRow>, eventOf: EventOf): Promise<PhotoRow> {
     const row = await this.prisma.$transaction(async (tx) => {
@@ -231,6 +253,19 @@ export class PrismaPhotoRepository implements PhotoRepository {
     const ids = [...new Set(rows.map((r) => r.userId))];
     const uploaders = new Map((await this.prisma.uploader.findMany({ where: { id: { in: ids } } })).map((u) => [u.id, u]));
     return rows.map((row) => toPhoto(row, uploaders.get(row.userId) ?? null));
+  }
+}
+
+class PrismaRatingStore implements RatingStore {
+  constructor(private readonly db: Pick<Tx, '$executeRaw'>) {}
+
+  // Order-safe: the vote service's events carry absolute totals with a version; an older or repeated one changes
+  // nothing. The photo's own version and updated_at are left alone: ratings are not an edit of the photo.
+  async setIfNewer(t: PhotoRatingTotals): Promise<boolean> {
+    const set = await this.db.$executeRaw`
+      UPDATE "photo"."photos" SET "vote_count" = ${t.voteCount}, "rating_sum" = ${t.ratingSum}, "rating_version" = ${t.version}::bigint
+      WHERE "id" = ${t.photoId} AND "rating_version" < ${t.version}::bigint`;
+    return set > 0;
   }
 }
 
@@ -259,7 +294,8 @@ class PrismaUploaderStore implements UploaderStore {
 }
 
 export function toPhoto(row: PhotoRow, uploader: Uploader | null): Photo {
-  return { ...row, version: Number(row.version), uploader };
+  const { ratingVersion: _ratingVersion, ...rest } = row;
+  return { ...rest, version: Number(row.version), uploader };
 }
 
 /** Prisma's "record to update or delete not found" (P2025): no such photo, or its condition no longer held. */

@@ -1,12 +1,21 @@
 import { fileURLToPath } from 'node:url';
-import { defineService, unimplemented } from '@snapcracks/kit';
-import { VoteServiceService, type VoteServiceServer } from '@snapcracks/proto/vote/v1';
+import { defineService } from '@snapcracks/kit';
+import { VoteServiceService } from '@snapcracks/proto/vote/v1';
 import { PrismaClient } from './generated/prisma/client.js';
+import { PrismaVoteRepository } from './vote.repository.js';
+import { VoteService } from './vote.service.js';
+import { voteHandlers } from './grpc/vote.server.js';
+import { VOTABLE_PHOTO_EVENTS, applyVotablePhotoEvent } from './consumers/votable-photos.consumer.js';
 
 export const voteService = defineService<PrismaClient>({
   name: 'vote',
-  database: { schema: 'vote', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient },
-  async setup({ server }) {
-    server.add(VoteServiceService, unimplemented<VoteServiceServer>(VoteServiceService));
+  // Votes are the busiest writes: each holds a connection for one short transaction.
+  database: { schema: 'vote', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient, poolSize: 10 },
+  async setup({ server, prisma, pool, outbox, consume }) {
+    // Casting a vote is raw SQL on the pool, not Prisma: the hot path (see PrismaVoteRepository).
+    server.add(VoteServiceService, voteHandlers(new VoteService(new PrismaVoteRepository(prisma, outbox, pool))));
+    consume('photos', VOTABLE_PHOTO_EVENTS, (event, tx) => applyVotablePhotoEvent(event, PrismaVoteRepository.votablePhotos(tx)));
   },
 });
+
+export { VoteService } from './vote.service.js';

@@ -95,12 +95,20 @@ export interface PhotoDeleted {
   deletedAt?: Date | undefined;
 }
 
-/** vote.vote.cast: a new vote or a changed one (previous_rating set). */
+/**
+ * vote.vote.cast: a new vote or a changed one (previous_rating set). It carries the photo's totals after the
+ * vote, absolute, with `version` (growing with every vote on the photo, from 1): a projection sets them unless it
+ * holds a newer version, so redelivered or reordered events never skew a rating. The vote service always sets all
+ * three; they are optional only so that an event without them reads as "no totals", never as zeros.
+ */
 export interface VoteCast {
   photoId: number;
   userId: string;
   rating: number;
   previousRating?: number | undefined;
+  voteCount?: number | undefined;
+  ratingSum?: number | undefined;
+  version?: number | undefined;
 }
 
 /** support.contact_form.submitted */
@@ -1102,7 +1110,15 @@ export const PhotoDeleted: MessageFns<PhotoDeleted> = {
 };
 
 function createBaseVoteCast(): VoteCast {
-  return { photoId: 0, userId: "", rating: 0, previousRating: undefined };
+  return {
+    photoId: 0,
+    userId: "",
+    rating: 0,
+    previousRating: undefined,
+    voteCount: undefined,
+    ratingSum: undefined,
+    version: undefined,
+  };
 }
 
 export const VoteCast: MessageFns<VoteCast> = {
@@ -1118,6 +1134,15 @@ export const VoteCast: MessageFns<VoteCast> = {
     }
     if (message.previousRating !== undefined) {
       writer.uint32(32).int32(message.previousRating);
+    }
+    if (message.voteCount !== undefined) {
+      writer.uint32(40).int32(message.voteCount);
+    }
+    if (message.ratingSum !== undefined) {
+      writer.uint32(48).int64(message.ratingSum);
+    }
+    if (message.version !== undefined) {
+      writer.uint32(56).int64(message.version);
     }
     return writer;
   },
@@ -1167,6 +1192,30 @@ export const VoteCast: MessageFns<VoteCast> = {
             message.previousRating = reader.int32();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.voteCount = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.ratingSum = longToNumber(reader.int64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1197,6 +1246,17 @@ export const VoteCast: MessageFns<VoteCast> = {
         : isSet(object.previous_rating)
         ? globalThis.Number(object.previous_rating)
         : undefined,
+      voteCount: isSet(object.voteCount)
+        ? globalThis.Number(object.voteCount)
+        : isSet(object.vote_count)
+        ? globalThis.Number(object.vote_count)
+        : undefined,
+      ratingSum: isSet(object.ratingSum)
+        ? globalThis.Number(object.ratingSum)
+        : isSet(object.rating_sum)
+        ? globalThis.Number(object.rating_sum)
+        : undefined,
+      version: isSet(object.version) ? globalThis.Number(object.version) : undefined,
     };
   },
 
@@ -1213,6 +1273,15 @@ export const VoteCast: MessageFns<VoteCast> = {
     }
     if (message.previousRating !== undefined) {
       obj.previousRating = Math.round(message.previousRating);
+    }
+    if (message.voteCount !== undefined) {
+      obj.voteCount = Math.round(message.voteCount);
+    }
+    if (message.ratingSum !== undefined) {
+      obj.ratingSum = Math.round(message.ratingSum);
+    }
+    if (message.version !== undefined) {
+      obj.version = Math.round(message.version);
     }
     return obj;
   },

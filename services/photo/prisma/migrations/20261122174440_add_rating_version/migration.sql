@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "photos" ADD COLUMN     "rating_version" BIGINT NOT NULL DEFAULT 0;
+

@@ -1,0 +1,56 @@
+import type { Envelope } from '@snapcracks/kit';
+import type { CastResult, EventOf, NewVote, Totals, VotablePhoto, VotablePhotoStore, VoteRepository } from '../vote.repository.js';
+
+/** The VoteRepository in memory, for the service's unit tests; the contract tests hold it to PrismaVoteRepository's behaviour. */
+export class InMemoryVoteRepository implements VoteRepository {
+  readonly photos = new Map<number, VotablePhoto>();
+  readonly votes = new Map<string, number>();
+  readonly ratings = new Map<number, Totals>();
+  readonly events: Envelope[] = [];
+
+  readonly votablePhotos: VotablePhotoStore = {
+    saveIfNewer: async (photo) => {
+      const stored = this.photos.get(photo.photoId);
+      if (stored && stored.version >= photo.version) return false;
+      this.photos.set(photo.photoId, { ...photo });
+      return true;
+    },
+    forgetVotes: async (photoId) => {
+      for (const key of this.votes.keys()) if (key.startsWith(`${photoId}|`)) this.votes.delete(key);
+      this.ratings.delete(photoId);
+    },
+  };
+
+  async findVotable(photoId: number): Promise<VotablePhoto | null> {
+    const photo = this.photos.get(photoId);
+    return photo ? { ...photo } : null;
+  }
+
+  async cast(vote: NewVote, eventOf: EventOf): Promise<CastResult | null> {
+    const photo = this.photos.get(vote.photoId);
+    if (!photo || !photo.approved || photo.deleted || photo.ownerId === vote.userId) return null;
+    const key = `${vote.photoId}|${vote.userId}`;
+    const previousRating = this.votes.get(key) ?? null;
+    const before = this.ratings.get(vote.photoId) ?? { voteCount: 0, ratingSum: 0, version: 0 };
+    const totals: Totals = {
+      voteCount: before.voteCount + (previousRating === null ? 1 : 0),
+      ratingSum: before.ratingSum + vote.rating - (previousRating ?? 0),
+      version: before.version + 1,
+    };
+    const cast: CastResult = { ...vote, previousRating, totals };
+    const event = eventOf(cast);
+    this.votes.set(key, vote.rating);
+    this.ratings.set(vote.photoId, totals);
+    this.events.push(event);
+    return { ...cast, totals: { ...totals } };
+  }
+
+  async findRating(photoId: number, userId: string): Promise<number | null> {
+    return this.votes.get(`${photoId}|${userId}`) ?? null;
+  }
+
+  async totals(photoId: number): Promise<Totals | null> {
+    const totals = this.ratings.get(photoId);
+    return totals ? { ...totals } : null;
+  }
+}

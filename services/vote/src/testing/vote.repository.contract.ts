@@ -1,0 +1,87 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { makeEvent } from '@snapcracks/kit';
+import { VoteCast } from '@snapcracks/proto/events/v1';
+import type { CastResult, EventOf, VotablePhotoStore, VoteRepository } from '../vote.repository.js';
+
+export interface ContractSubject {
+  /** The repository under test, over empty tables. */
+  repository(): VoteRepository;
+  /** The votable-photos projection of the same store. */
+  votablePhotos(): VotablePhotoStore;
+  /** Types of the events committed so far. */
+  eventTypes(): Promise<string[]>;
+}
+
+/**
+ * What every VoteRepository promises, run against PostgreSQL (integration) and against the in-memory fake (unit),
+ * so the fake the service's unit tests rely on cannot drift from the real thing.
+ */
+export function describeVoteRepositoryContract(name: string, subject: ContractSubject): void {
+  describe(`${name} keeps the VoteRepository contract`, () => {
+    let repo: VoteRepository;
+    let photos: VotablePhotoStore;
+    let seen: CastResult[];
+    const eventOf: EventOf = (cast) => {
+      seen.push(cast);
+      return makeEvent('vote.vote.cast', VoteCast, { photoId: cast.photoId, userId: cast.userId, rating: cast.rating, voteCount: 0, ratingSum: 0, version: 0 }, { source: 'test' });
+    };
+
+    beforeEach(() => {
+      repo = subject.repository();
+      photos = subject.votablePhotos();
+      seen = [];
+    });
+
+    const approved = (photoId: number, ownerId = 'owner', version = 2) => photos.saveIfNewer({ photoId, ownerId, approved: true, deleted: false, version });
+
+    it('keeps the newest state of a photo, whatever order states arrive in', async () => {
+      expect(await photos.saveIfNewer({ photoId: 7, ownerId: 'owner', approved: true, deleted: false, version: 3 })).toBe(true);
+      expect(await photos.saveIfNewer({ photoId: 7, ownerId: 'owner', approved: false, deleted: false, version: 1 })).toBe(false);
+      expect(await photos.saveIfNewer({ photoId: 7, ownerId: 'owner', approved: false, deleted: false, version: 3 })).toBe(false);
+      expect(await repo.findVotable(7)).toEqual({ photoId: 7, ownerId: 'owner', approved: true, deleted: false, version: 3 });
+      expect(await photos.saveIfNewer({ photoId: 7, ownerId: 'owner', approved: false, deleted: true, version: 4 })).toBe(true);
+      expect(await repo.findVotable(7)).toMatchObject({ approved: false, deleted: true, version: 4 });
+      expect(await repo.findVotable(8)).toBeNull();
+    });
+
+    it('stores a first vote, then a changed one, moving the totals by the difference, each with its event', async () => {
+      await approved(1);
+      const first = await repo.cast({ photoId: 1, userId: 'a', rating: 4 }, eventOf);
+      expect(first).toEqual({ photoId: 1, userId: 'a', rating: 4, previousRating: null, totals: { voteCount: 1, ratingSum: 4, version: 1 } });
+      const second = await repo.cast({ photoId: 1, userId: 'b', rating: 2 }, eventOf);
+      expect(second?.totals).toEqual({ voteCount: 2, ratingSum: 6, version: 2 });
+      const changed = await repo.cast({ photoId: 1, userId: 'a', rating: 1 }, eventOf);
+      expect(changed).toEqual({ photoId: 1, userId: 'a', rating: 1, previousRating: 4, totals: { voteCount: 2, ratingSum: 3, version: 3 } });
+      expect(seen).toEqual([first, second, changed]);
+      expect(await subject.eventTypes()).toEqual(['vote.vote.cast', 'vote.vote.cast', 'vote.vote.cast']);
+      expect(await repo.findRating(1, 'a')).toBe(1);
+      expect(await repo.findRating(1, 'b')).toBe(2);
+      expect(await repo.findRating(1, 'c')).toBeNull();
+      expect(await repo.totals(1)).toEqual({ voteCount: 2, ratingSum: 3, version: 3 });
+    });
+
+    it('changes nothing for an unknown, unapproved, deleted or own photo', async () => {
+      await photos.saveIfNewer({ photoId: 2, ownerId: 'owner', approved: false, deleted: false, version: 1 });
+      await photos.saveIfNewer({ photoId: 3, ownerId: 'owner', approved: false, deleted: true, version: 4 });
+      await approved(4);
+      for (const [photoId, userId] of [[1, 'a'], [2, 'a'], [3, 'a'], [4, 'owner']] as const) {
+        expect(await repo.cast({ photoId, userId, rating: 5 }, eventOf)).toBeNull();
+        expect(await repo.totals(photoId)).toBeNull();
+      }
+      expect(seen).toEqual([]);
+      expect(await subject.eventTypes()).toEqual([]);
+    });
+
+    it('forgets a photo’s votes and totals, and no other photo’s', async () => {
+      await approved(1);
+      await approved(2);
+      await repo.cast({ photoId: 1, userId: 'a', rating: 5 }, eventOf);
+      await repo.cast({ photoId: 2, userId: 'a', rating: 3 }, eventOf);
+      await photos.forgetVotes(1);
+      expect(await repo.findRating(1, 'a')).toBeNull();
+      expect(await repo.totals(1)).toBeNull();
+      expect(await repo.findRating(2, 'a')).toBe(3);
+      expect(await repo.totals(2)).toEqual({ voteCount: 1, ratingSum: 3, version: 1 });
+    });
+  });
+}

@@ -1,0 +1,67 @@
+import { InvalidArgumentError, NotFoundError, PermissionDeniedError, makeEvent, type Caller } from '@snapcracks/kit';
+import { VoteCast } from '@snapcracks/proto/events/v1';
+import type { CastResult, EventOf, VoteRepository } from './vote.repository.js';
+
+export const RATING_INVALID = 'Rating must be a whole number from 1 to 5';
+export const PHOTO_NOT_FOUND = 'Photo not found';
+export const OWN_PHOTO = 'You cannot vote on your own photo';
+const SOURCE = 'vote';
+
+/** The answer to a vote: the rating stored and the photo's totals after it. */
+export interface VoteOutcome {
+  rating: number;
+  averageRating: number;
+  voteCount: number;
+}
+
+/**
+ * Vote rules: who may rate which photo and what a rating may be. It decides; the repository stores the vote, the
+ * photo's totals and the event in one transaction. Callers are members (the gRPC edge checks signed-in and terms).
+ */
+export class VoteService {
+  constructor(private readonly votes: VoteRepository) {}
+
+  async cast(caller: Caller, photoId: number, rating: number): Promise<VoteOutcome> {
+    if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw new InvalidArgumentError(RATING_INVALID);
+    if (!isPhotoId(photoId)) throw new NotFoundError(PHOTO_NOT_FOUND);
+    // The hot path asks once: the repository stores the vote only while the photo is approved, not deleted and not
+    // the voter's own (checked under a lock, so a deletion meanwhile cannot leave a stray vote). Only a refused vote
+    // looks at the photo, to say why.
+    const cast = await this.votes.cast({ photoId, userId: caller.userId, rating }, voteCastEvent);
+    if (!cast) {
+      const photo = await this.votes.findVotable(photoId);
+      if (photo?.approved && !photo.deleted && photo.ownerId === caller.userId) throw new PermissionDeniedError(OWN_PHOTO);
+      // Pending, rejected, deleted and unknown photos look alike: their existence is not revealed.
+      throw new NotFoundError(PHOTO_NOT_FOUND);
+    }
+    const { voteCount, ratingSum } = cast.totals;
+    return { rating: cast.rating, averageRating: voteCount > 0 ? ratingSum / voteCount : 0, voteCount };
+  }
+
+  /** The caller's rating of the photo, or null when they have not rated it. */
+  async myVote(caller: Caller, photoId: number): Promise<number | null> {
+    if (!isPhotoId(photoId)) return null;
+    return this.votes.findRating(photoId, caller.userId);
+  }
+}
+
+function isPhotoId(id: number): boolean {
+  return Number.isSafeInteger(id) && id > 0;
+}
+
+/** vote.vote.cast: the vote and the photo's absolute totals after it, ordered by the totals' version. */
+export const voteCastEvent: EventOf = (cast: CastResult) =>
+  makeEvent(
+    'vote.vote.cast',
+    VoteCast,
+    {
+      photoId: cast.photoId,
+      userId: cast.userId,
+      rating: cast.rating,
+      previousRating: cast.previousRating ?? undefined,
+      voteCount: cast.totals.voteCount,
+      ratingSum: cast.totals.ratingSum,
+      version: cast.totals.version,
+    },
+    { source: SOURCE },
+  );
