@@ -16,7 +16,7 @@ import authRoutes from './routes/auth.routes.js';
 import healthRoutes from './routes/health.routes.js';
 import photoRoutes from './routes/photos.routes.js';
 import voteRoutes from './routes/votes.routes.js';
-import imageRoutes from './routes/images.routes.js';
+import imageRoutes, { avatarRoutes } from './routes/images.routes.js';
 import adminPhotoRoutes from './routes/admin-photos.routes.js';
 import googleDriveRoutes from './routes/google-drive.routes.js';
 
@@ -66,6 +66,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(photoRoutes, { clients: deps.clients });
   await app.register(voteRoutes, { clients: deps.clients });
   await app.register(imageRoutes, { clients: deps.clients });
+  await app.register(avatarRoutes, { clients: deps.clients });
   await app.register(adminPhotoRoutes, { clients: deps.clients });
   await app.register(googleDriveRoutes, { clients: deps.clients, publicUrl: deps.publicUrl });
   if (deps.web) await app.register(web, deps.web);

@@ -53,6 +53,31 @@ export default async function imageRoutes(app: FastifyInstance, { clients }: { c
   });
 }
 
+/** Avatars are stored as `avatars/<uuid>.webp`; the name never changes for other bytes, so they are cached for good. */
+const AVATAR_FILENAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
+
+/** GET /uploads/{customProfileImage}: members' avatars, public like the names shown beside them. */
+export async function avatarRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
+  const route = app.withTypeProvider<ZodTypeProvider>();
+  route.get('/uploads/:filename', { schema: { params: z.object({ filename: z.string() }) } }, async (request, reply) => {
+    const { filename } = request.params;
+    if (!AVATAR_FILENAME.test(filename)) throw new HttpError(404, MESSAGES.notFound);
+    const stream = clients.storage.serverStream('getBlob', { key: `avatars/${filename}` }, { caller: null, deadlineMs: 30_000 });
+    const iterator = stream[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    if (first.done || first.value.part?.$case !== 'info') throw new Error('Storage answered without the blob info');
+    const info = first.value.part.value;
+    const etag = `"${info.etag}"`;
+    reply.header('cache-control', `public, max-age=${ONE_YEAR}, immutable`).header('etag', etag);
+    if (matchesEtag(request.headers['if-none-match'], etag)) {
+      await iterator.return?.();
+      return reply.code(304).send();
+    }
+    reply.type(info.contentType).header('content-length', String(info.size)).header('content-disposition', 'inline');
+    return reply.send(Readable.from(bytes(iterator)));
+  });
+}
+
 async function* bytes(iterator: AsyncIterator<GetBlobResponse>): AsyncIterable<Buffer> {
   for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
     if (next.value.part?.$case === 'chunk') yield next.value.part.value;

@@ -126,9 +126,12 @@ export class StorageService {
     return { display: display!, thumbnail: thumbnail! };
   }
 
-  /** A blob's row and its bytes as a stream from its own backend. NOT_FOUND for an unknown key or missing bytes. */
+  /**
+   * A blob's row and its bytes as a stream from its own backend. NOT_FOUND for an unknown key or missing bytes.
+   * A key without its backend (`avatars/….webp`, as public avatar URLs name them) is looked for on every backend.
+   */
   async open(key: string): Promise<{ blob: Blob; content: { stream: Readable; size: number } }> {
-    const blob = await this.blobs.find(key);
+    const blob = key.includes(':') ? await this.blobs.find(key) : (await this.blobs.findMany(STORAGE_PREFIXES.map((prefix) => `${prefix}:${key}`)))[0];
     if (!blob) throw new NotFoundError('File not found');
     const backend = this.backendOf(blob);
     let content;
@@ -238,6 +241,9 @@ export class StorageService {
     return `photos/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
   }
 }
+
+/** Every backend's key prefix. */
+const STORAGE_PREFIXES = ['local', 's3', 'drive'] as const;
 
 /** `local:photos/…` → `photos/…`. */
 export function pathOf(key: string): string {

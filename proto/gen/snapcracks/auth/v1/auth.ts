@@ -82,7 +82,7 @@ export interface UpdateProfileResponse {
 }
 
 export interface SetAvatarRequest {
-  /** Blob key of the already stored, processed avatar image. */
+  /** File name of the stored avatar (storage path avatars/<name>), served at /uploads/<name>. */
   customProfileImage: string;
 }
 
