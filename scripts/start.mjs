@@ -29,7 +29,11 @@ const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'services/a
   cwd: root,
   // The IPC channel lets the product notice if this launcher is killed, and stop with it.
   stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-  env: { ...process.env, ...(dev ? { WEB_DEV: 'true' } : {}) },
+  // MALLOC_ARENA_MAX=2: without it glibc gives each of the many threads that libvips (sharp) and the
+  // media worker pool run on an allocation arena of its own, and the memory freed after a photo stays
+  // scattered over them; measured with `pnpm bench:upload`, about 100 MB less growth under 4 uploads at
+  // once. A value the user set is kept.
+  env: { MALLOC_ARENA_MAX: '2', ...process.env, ...(dev ? { WEB_DEV: 'true' } : {}) },
 });
 // Ctrl-C reaches the child through the terminal's process group; pass on a SIGTERM sent to this process.
 process.on('SIGINT', () => {});

@@ -10,7 +10,9 @@ export type { RunningProduct };
 
 /** Starts the product for a benchmark; `env` adds to (or overrides) the benchmark's settings. */
 export function startBenchProduct(env: Record<string, string> = {}): Promise<RunningProduct> {
-  return startProduct({ LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '100000000', ...env });
+  // As scripts/start.mjs and the image run it: glibc limited to two malloc arenas, unless set otherwise.
+  const mallocArenaMax = process.env.MALLOC_ARENA_MAX ?? '2';
+  return startProduct({ LOG_LEVEL: 'error', RATE_LIMIT_PER_MINUTE: '100000000', MALLOC_ARENA_MAX: mallocArenaMax, ...env });
 }
 
 /** Signs in through the development identity provider; returns the `cookie` header of that session. */

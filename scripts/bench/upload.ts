@@ -12,7 +12,8 @@
  * 3. GET /api/auth/user (signed in) p50/p99 with autocannon, CONNECTIONS (default 10) connections for
  *    DURATION (default 10) seconds, idle and while uploads run continuously two at a time.
  *
- * IMAGE_WORKERS and the other product settings pass through from the environment.
+ * IMAGE_WORKERS, MALLOC_ARENA_MAX (default 2, as `pnpm start` sets it) and the other product settings pass
+ * through from the environment.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -300,7 +301,7 @@ async function authUserLatency(product: RunningProduct, cookie: string, photo: P
 const workDir = mkdtempSync(join(tmpdir(), 'snapcracks-bench-upload-'));
 let product: RunningProduct | undefined;
 try {
-  console.log(`Snap Cracks upload benchmark: RUNS=${runs}, ${connections} connections for ${duration} s, IMAGE_WORKERS=${process.env.IMAGE_WORKERS || '2 (default)'}`);
+  console.log(`Snap Cracks upload benchmark: RUNS=${runs}, ${connections} connections for ${duration} s, IMAGE_WORKERS=${process.env.IMAGE_WORKERS || '1 (default)'}, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2 (default)'}`);
   console.log(`Load average at start (1, 5, 15 min): ${load()}\n`);
 
   let started = performance.now();

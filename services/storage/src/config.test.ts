@@ -3,8 +3,8 @@ import { ConfigError } from '@snapcracks/kit';
 import { loadStorageConfig } from './config.js';
 
 describe('storage config', () => {
-  it('defaults to local disk under the data directory, two image threads', () => {
-    expect(loadStorageConfig('/var/data', {})).toEqual({ storageType: 'local', localDir: '/var/data/uploads', imageWorkers: 2 });
+  it('defaults to local disk under the data directory, one image thread', () => {
+    expect(loadStorageConfig('/var/data', {})).toEqual({ storageType: 'local', localDir: '/var/data/uploads', imageWorkers: 1 });
   });
 
   it('keeps S3 and Drive settings whenever they are given, so older blobs stay readable', () => {

@@ -29,8 +29,12 @@ const schema = z
     GOOGLE_API_ROOT_URL: optionalUrl,
     /** Overrides Google's OAuth endpoints: the consent page is `<url>/auth`, tokens come from `<url>/token`. */
     GOOGLE_OAUTH_URL: optionalUrl,
-    /** Threads that decode and encode images, off the event loop. */
-    IMAGE_WORKERS: z.preprocess((v) => (v === '' || v === undefined ? 2 : v), z.coerce.number().int().min(1).max(64)),
+    /**
+     * Threads that decode and encode images, off the event loop. One by default: libvips already spreads
+     * each photo over every core, so a second thread barely adds throughput (2 cores) but doubles the
+     * full-size pixels in memory at once (measured with `pnpm bench:upload`).
+     */
+    IMAGE_WORKERS: z.preprocess((v) => (v === '' || v === undefined ? 1 : v), z.coerce.number().int().min(1).max(64)),
   })
   .superRefine((config, ctx) => {
     const require = (names: (keyof typeof config)[], why: string) => {
