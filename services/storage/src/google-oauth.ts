@@ -3,8 +3,7 @@ import type { GoogleOAuthSettings } from './config.js';
 
 /**
  * Google's OAuth 2.0 client, taken from the Drive package so it is the same google-auth-library copy the Drive
- * client speaks to (the direct google-auth-library 9 dependency is older and would not add its bearer token to
- * the newer request headers).
+ * client speaks to (an older separate copy would not add its bearer token to the newer request headers).
  */
 export type OAuth2Client = InstanceType<typeof auth.OAuth2>;
 

@@ -49,18 +49,6 @@ export async function readHeaderAndChunks<Req, H>(
   return { header, chunks: chunks() };
 }
 
-/** Like readHeaderAndChunks, with the bytes gathered into one buffer (fine up to a few MB). */
-export async function readUpload<Req, H>(
-  stream: AsyncIterable<Req>,
-  parts: UploadParts<Req, H>,
-  limits: UploadLimits,
-): Promise<{ header: H; data: Buffer }> {
-  const { header, chunks } = await readHeaderAndChunks(stream, parts, limits);
-  const buffers: Buffer[] = [];
-  for await (const chunk of chunks) buffers.push(chunk);
-  return { header, data: Buffer.concat(buffers) };
-}
-
 /** Writes every message to a server stream, waiting whenever the client is slower than we are. */
 export async function writeStream<Res>(call: Writable & { cancelled?: boolean }, messages: AsyncIterable<Res> | Iterable<Res>): Promise<void> {
   for await (const message of messages) {
