@@ -16,6 +16,8 @@ import authRoutes from './routes/auth.routes.js';
 import healthRoutes from './routes/health.routes.js';
 import photoRoutes from './routes/photos.routes.js';
 import voteRoutes from './routes/votes.routes.js';
+import galleryRoutes from './routes/gallery.routes.js';
+import type { PublicPageCache } from './public-page-cache.js';
 import imageRoutes, { avatarRoutes } from './routes/images.routes.js';
 import adminPhotoRoutes from './routes/admin-photos.routes.js';
 import googleDriveRoutes from './routes/google-drive.routes.js';
@@ -27,6 +29,8 @@ export interface AppDependencies {
   clients: Clients;
   oidc: OidcRelyingParty;
   users: UserDirectory;
+  /** Public pages shared by every visitor, cleared by photo and vote events. */
+  publicPages: PublicPageCache;
   sessionStore: PrismaSessionStore;
   sessionSecret: string;
   sessionTtlMs: number;
@@ -65,6 +69,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(authRoutes, { clients: deps.clients, oidc: deps.oidc, users: deps.users, publicUrl: deps.publicUrl });
   await app.register(photoRoutes, { clients: deps.clients });
   await app.register(voteRoutes, { clients: deps.clients });
+  await app.register(galleryRoutes, { clients: deps.clients, cache: deps.publicPages });
   await app.register(imageRoutes, { clients: deps.clients });
   await app.register(avatarRoutes, { clients: deps.clients });
   await app.register(adminPhotoRoutes, { clients: deps.clients });

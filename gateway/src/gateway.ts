@@ -7,6 +7,7 @@ import { closeClients, createClients } from './clients.js';
 import { OidcRelyingParty, type OidcSettings } from './oidc.js';
 import { PrismaSessionStore } from './session-store.js';
 import { UserDirectory } from './user-directory.js';
+import { PublicPageCache } from './public-page-cache.js';
 import type { GatewayConfig } from './config.js';
 
 export const gatewayDatabase = {
@@ -34,6 +35,8 @@ export async function startGateway(
   const clients = createClients(platform);
   const users = new UserDirectory(clients);
   await users.listen(platform.bus);
+  const publicPages = new PublicPageCache();
+  await publicPages.listen(platform.bus);
   const sessionTtlMs = config.SESSION_TTL_HOURS * 3600 * 1000;
   const sessionStore = new PrismaSessionStore(prisma, database.pool, sessionTtlMs);
   let draining = false;
@@ -45,6 +48,7 @@ export async function startGateway(
     clients,
     oidc: new OidcRelyingParty(options.oidc),
     users,
+    publicPages,
     sessionStore,
     sessionSecret: resolveSecret('SESSION_SECRET', config.SESSION_SECRET, config.NODE_ENV),
     sessionTtlMs,
@@ -69,6 +73,7 @@ export async function startGateway(
       clearInterval(sweep);
       await app.close();
       await users.close();
+      await publicPages.close();
       closeClients(clients);
       await database.close();
     },

@@ -124,3 +124,45 @@ export const photoIdParams = z.object({
     .regex(/^[1-9]\d{0,14}$/, 'Invalid photo id')
     .transform(Number),
 });
+
+/**
+ * A photo as the public gallery shows it (cards and the dialog, spec §2): what anyone may see of an approved photo.
+ * Leaves out what only its owner and admins see: the original's name and URL, the bars, who approved it.
+ */
+export interface GalleryPhotoJson {
+  id: number;
+  userId: string;
+  filename: string;
+  description: string | null;
+  status: 'approved';
+  averageRating: number;
+  voteCount: number;
+  createdAt: string | null;
+  approvedAt: string | null;
+  width: number;
+  height: number;
+  imageVersion: number;
+  thumbnailUrl: string;
+  displayUrl: string;
+  user: z.infer<typeof uploaderJson> | null;
+}
+
+export function toGalleryPhotoJson(photo: Photo): GalleryPhotoJson {
+  return {
+    id: photo.id,
+    userId: photo.userId,
+    filename: photo.filename,
+    description: photo.description ?? null,
+    status: 'approved',
+    averageRating: photo.averageRating,
+    voteCount: photo.voteCount,
+    createdAt: photo.createdAt?.toISOString() ?? null,
+    approvedAt: photo.approvedAt?.toISOString() ?? null,
+    width: photo.width,
+    height: photo.height,
+    imageVersion: photo.imageVersion,
+    thumbnailUrl: imageUrl(photo.filename, 'thumb', photo.imageVersion),
+    displayUrl: imageUrl(photo.filename, 'display', photo.imageVersion),
+    user: toUploader(photo.user),
+  };
+}

@@ -122,3 +122,94 @@ describe('rating a photo through the gateway', () => {
     expect((await vote(carol, photoId, { rating: 2 })).status).toBe(404);
   });
 });
+
+interface GalleryAnswer {
+  photos: { id: number; averageRating: number; voteCount: number; thumbnailUrl: string; user: { firstName: string | null } | null }[];
+  total: number;
+  totalPages: number;
+}
+
+const gallery = async (client: Client, path: string): Promise<GalleryAnswer> => {
+  const response = await send(client, 'GET', path);
+  expect(response.status).toBe(200);
+  return (await response.json()) as GalleryAnswer;
+};
+const galleryIds = async (client: Client, path: string) => (await gallery(client, path)).photos.map((p) => p.id);
+const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 10_000, interval: 50 });
+
+describe('the gallery through the gateway', () => {
+  let first: number;
+  let second: number;
+
+  it('refuses an unknown filter (404), bad pages and limits (400), and need-your-vote signed out (401)', async () => {
+    expect((await send(anonymous, 'GET', '/api/gallery/best')).status).toBe(404);
+    for (const query of ['page=0', 'page=abc', 'page=1.5', 'page=-2', 'limit=0', 'limit=51', 'limit=2.5', 'page=100001']) {
+      const response = await send(anonymous, 'GET', `/api/gallery/top-rated?${query}`);
+      expect(response.status, query).toBe(400);
+      expect(((await response.json()) as { message: string }).message).toMatch(/page|limit/);
+    }
+    expect((await send(anonymous, 'GET', '/api/gallery/need-your-vote')).status).toBe(401);
+    expect((await send(newcomer, 'GET', '/api/gallery/need-your-vote')).status).toBe(403);
+    expect((await send(anonymous, 'GET', '/api/photos?limit=101')).status).toBe(400);
+  });
+
+  it('shows a photo in every public list once approved, never before', async () => {
+    first = await upload(carol);
+    second = await upload(carol);
+    const before = await gallery(anonymous, '/api/gallery/all-snaps?limit=50');
+    expect(before.photos.map((p) => p.id)).not.toContain(first);
+    for (const id of [first, second]) expect((await send(admin, 'PATCH', `/api/admin/photos/${id}/status`, { status: 'approved' })).status).toBe(200);
+    await eventually(async () => expect(await galleryIds(anonymous, '/api/gallery/all-snaps?limit=50')).toEqual(expect.arrayContaining([first, second])));
+    const all = await gallery(anonymous, '/api/gallery/all-snaps?limit=50');
+    expect(all.total).toBe(before.total + 2);
+    expect(all.photos.slice(0, 2).map((p) => p.id)).toEqual([second, first]); // newest approval first
+    for (const filter of ['new-today', 'new-this-week', 'new-this-month', 'top-rated']) {
+      expect(await galleryIds(anonymous, `/api/gallery/${filter}?limit=50`), filter).toEqual(expect.arrayContaining([first, second]));
+    }
+    const card = all.photos.find((p) => p.id === first)!;
+    expect(card).toMatchObject({ averageRating: 0, voteCount: 0, user: { firstName: 'Carol' } });
+    expect(card).not.toHaveProperty('originalName');
+    expect(card).not.toHaveProperty('approvedBy');
+    expect((await anonymous.request(api(card.thumbnailUrl))).status).toBe(200);
+    const previews = (await (await send(anonymous, 'GET', '/api/photos')).json()) as { id: number; filename: string; thumbnailUrl: string }[];
+    expect(previews.slice(0, 2).map((p) => p.id)).toEqual([second, first]);
+    expect(previews[0]).toEqual({ id: second, filename: expect.stringMatching(/\.webp$/), thumbnailUrl: expect.any(String), displayUrl: expect.any(String) });
+  });
+
+  it('pages by page and limit with exact totals', async () => {
+    const whole = await gallery(anonymous, '/api/gallery/all-snaps?limit=50');
+    const one = await gallery(anonymous, '/api/gallery/all-snaps?page=1&limit=1');
+    const two = await gallery(anonymous, '/api/gallery/all-snaps?page=2&limit=1');
+    expect(one).toMatchObject({ total: whole.total, totalPages: whole.total });
+    expect([...one.photos, ...two.photos].map((p) => p.id)).toEqual(whole.photos.slice(0, 2).map((p) => p.id));
+    expect((await gallery(anonymous, `/api/gallery/all-snaps?page=${whole.total + 1}&limit=1`)).photos).toEqual([]);
+  });
+
+  it('leaves a photo out of need-your-vote once rated, and shows its new average everywhere', async () => {
+    const mine = await galleryIds(bob, '/api/gallery/need-your-vote?limit=50');
+    expect(mine).toEqual(expect.arrayContaining([first, second]));
+    expect(await galleryIds(carol, '/api/gallery/need-your-vote?limit=50')).not.toContain(first); // her own
+    const total = (await gallery(bob, '/api/gallery/need-your-vote?limit=50')).total;
+    expect((await vote(bob, first, { rating: 5 })).status).toBe(200);
+    await eventually(async () => {
+      const after = await gallery(bob, '/api/gallery/need-your-vote?limit=50');
+      expect(after.photos.map((p) => p.id)).not.toContain(first);
+      expect(after.total).toBe(total - 1);
+    });
+    await eventually(async () => {
+      const card = (await gallery(anonymous, '/api/gallery/top-rated?limit=50')).photos.find((p) => p.id === first);
+      expect(card).toMatchObject({ averageRating: 5, voteCount: 1 });
+    });
+    const ranked = await galleryIds(anonymous, '/api/gallery/top-rated?limit=50');
+    expect(ranked.indexOf(first)).toBeLessThan(ranked.indexOf(second));
+  });
+
+  it('answers an unchanged public page with 304 to its ETag', async () => {
+    const response = await send(anonymous, 'GET', '/api/gallery/top-rated');
+    const etag = response.headers.get('etag')!;
+    expect(etag).toBeTruthy();
+    expect(response.headers.get('cache-control')).toBe('no-cache');
+    const again = await anonymous.request(api('/api/gallery/top-rated'), { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+  });
+});

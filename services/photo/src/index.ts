@@ -9,17 +9,37 @@ import { GrpcPhotoStorage } from './storage.client.js';
 import { photoHandlers } from './grpc/photo.server.js';
 import { UPLOADER_EVENTS, applyUploaderEvent } from './consumers/uploaders.consumer.js';
 import { RATING_EVENTS, applyRatingEvent } from './consumers/ratings.consumer.js';
+import { PgGalleryRepository } from './gallery.repository.js';
+import { GalleryService } from './gallery.service.js';
+
+/** How often the top-rated prior's mean is compared with the votes cast (and, when it moved, photos rescored). */
+const PRIOR_REFRESH_MS = 10 * 60 * 1000;
 
 export const photoService = defineService<PrismaClient>({
   name: 'photo',
   dependsOn: ['storage'],
-  database: { schema: 'photo', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient },
-  async setup({ server, prisma, outbox, logger, connect, consume }) {
+  // Gallery pages run two short queries each on the pool.
+  database: { schema: 'photo', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient, poolSize: 10 },
+  async setup({ server, prisma, pool, outbox, logger, connect, consume }) {
     const storage = new GrpcPhotoStorage(connect('storage', StorageServiceClient));
     const service = new PhotoService(new PrismaPhotoRepository(prisma, outbox), storage, logger);
-    server.add(PhotoServiceService, photoHandlers(service));
+    const gallery = new GalleryService(new PgGalleryRepository(pool));
+    server.add(PhotoServiceService, photoHandlers(service, gallery));
     consume('uploaders', UPLOADER_EVENTS, (event, tx) => applyUploaderEvent(event, PrismaPhotoRepository.uploaders(tx)));
     consume('ratings', RATING_EVENTS, (event, tx) => applyRatingEvent(event, PrismaPhotoRepository.ratings(tx)));
+
+    const refreshPrior = () =>
+      gallery.refreshPrior().then(
+        ({ mean, rescored }) => rescored > 0 && logger.info({ mean, rescored }, 'top-rated prior refreshed; approved photos rescored'),
+        (error: unknown) => logger.warn({ err: error }, 'could not refresh the top-rated prior'),
+      );
+    const timer = setInterval(refreshPrior, PRIOR_REFRESH_MS);
+    timer.unref();
+    return {
+      async stop() {
+        clearInterval(timer);
+      },
+    };
   },
 });
 

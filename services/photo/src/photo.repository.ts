@@ -125,12 +125,15 @@ export interface PhotoRatingTotals {
 export interface RatingStore {
   /** Sets the totals unless the stored ones are as new or newer (by version), or the photo is gone; answers whether it set them. */
   setIfNewer(totals: PhotoRatingTotals): Promise<boolean>;
+  /** Records that the user has rated the photo (repeats change nothing). */
+  addRater(userId: string, photoId: number): Promise<void>;
 }
 
 /** The uploaders projection, written by the consumer of auth's user events inside its transaction. */
 export interface UploaderStore {
   /** Stores the names unless the stored ones are as new or newer (by the user's updated_at); answers whether it stored. */
   saveIfNewer(uploader: Uploader): Promise<boolean>;
+  /** Forgets a deleted user: their names, and which photos they rated. */
   delete(id: string): Promise<void>;
 }
 
@@ -223,7 +226,12 @@ export class PrismaPhotoRepository implements PhotoRepository {
   }
 
   async delete(id: number, eventOf: EventOf): Promise<Photo | null> {
-    const row = await nullIfMissing(this.commit((tx) => tx.photo.delete({ where: { id } }), eventOf));
+    const row = await nullIfMissing(
+      this.commit(async (tx) => {
+        await tx.photoRater.deleteMany({ where: { photoId: id } });
+        return tx.photo.delete({ where: { id } });
+      }, eventOf),
+    );
     return row ? (await this.withUploaders([row]))[0]! : null;
   }
 
@@ -267,6 +275,10 @@ class PrismaRatingStore implements RatingStore {
       WHERE "id" = ${t.photoId} AND "rating_version" < ${t.version}::bigint`;
     return set > 0;
   }
+
+  async addRater(userId: string, photoId: number): Promise<void> {
+    await this.db.$executeRaw`INSERT INTO "photo"."photo_raters" ("user_id", "photo_id") VALUES (${userId}, ${photoId}) ON CONFLICT DO NOTHING`;
+  }
 }
 
 class PrismaUploaderStore implements UploaderStore {
@@ -290,6 +302,7 @@ class PrismaUploaderStore implements UploaderStore {
 
   async delete(id: string): Promise<void> {
     await this.db.$executeRaw`DELETE FROM "photo"."uploaders" WHERE "id" = ${id}`;
+    await this.db.$executeRaw`DELETE FROM "photo"."photo_raters" WHERE "user_id" = ${id}`;
   }
 }
 

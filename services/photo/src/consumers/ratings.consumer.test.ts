@@ -5,10 +5,15 @@ import type { PhotoRatingTotals, RatingStore } from '../photo.repository.js';
 import { RATING_EVENTS, applyRatingEvent } from './ratings.consumer.js';
 
 /** A RatingStore in memory with the same rule as the SQL: newer versions only. */
-function memoryStore(): RatingStore & { totals: Map<number, PhotoRatingTotals> } {
+function memoryStore(): RatingStore & { totals: Map<number, PhotoRatingTotals>; raters: Set<string> } {
   const totals = new Map<number, PhotoRatingTotals>();
+  const raters = new Set<string>();
   return {
     totals,
+    raters,
+    async addRater(userId, photoId) {
+      raters.add(`${userId}:${photoId}`);
+    },
     async setIfNewer(t) {
       if ((totals.get(t.photoId)?.version ?? 0) >= t.version) return false;
       totals.set(t.photoId, { ...t });
@@ -36,5 +41,13 @@ describe('the ratings consumer', () => {
     const bare = decodeEventOfType(makeEvent('vote.vote.cast', VoteCast, { photoId: 1, userId: 'u', rating: 5 }, { source: 'vote' }), RATING_EVENTS);
     await applyRatingEvent(bare, store);
     expect(store.totals.size).toBe(0);
+    expect([...store.raters]).toEqual(['u:1']);
+  });
+
+  it('records who rated the photo, once however often the event comes', async () => {
+    const store = memoryStore();
+    await applyRatingEvent(cast(1, 1, 5, 1), store);
+    await applyRatingEvent(cast(1, 1, 5, 1), store);
+    expect([...store.raters]).toEqual(['u:1']);
   });
 });

@@ -7,11 +7,15 @@ export type RatingEvent = DecodedEvent<(typeof RATING_EVENTS)[number]>;
 
 /**
  * Sets a photo's vote count and rating sum to the absolute totals the vote service reported, unless the stored ones
- * are newer (the totals' version orders them), so a redelivered, late or overtaken event never skews a rating.
+ * are newer (the totals' version orders them), so a redelivered, late or overtaken event never skews a rating; and
+ * records that the voter has rated it.
  */
 export async function applyRatingEvent(event: RatingEvent, store: RatingStore): Promise<void> {
-  const { photoId, voteCount, ratingSum, version } = event.payload;
-  // An event without totals (written before they travelled with it) has nothing to set.
-  if (!photoId || voteCount === undefined || ratingSum === undefined || version === undefined) return;
+  const { photoId, userId, voteCount, ratingSum, version } = event.payload;
+  if (!photoId) return;
+  // Whoever voted has rated the photo, whatever order the totals arrive in (need-your-vote leaves it out).
+  if (userId) await store.addRater(userId, photoId);
+  // An event without totals (written before they travelled with it) has nothing more to set.
+  if (voteCount === undefined || ratingSum === undefined || version === undefined) return;
   await store.setIfNewer({ photoId, voteCount, ratingSum, version });
 }

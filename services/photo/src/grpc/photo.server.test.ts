@@ -3,7 +3,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, decodeEvent, type CallContext, type Caller } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted } from '@snapcracks/proto/events/v1';
-import { ImageVariant, ReviewList } from '@snapcracks/proto/photo/v1';
+import { GalleryFilter, ImageVariant, ReviewList } from '@snapcracks/proto/photo/v1';
+import type { GalleryRepository } from '../gallery.repository.js';
+import { GalleryService } from '../gallery.service.js';
 import { PhotoService } from '../photo.service.js';
 import { InMemoryPhotoRepository } from '../testing/in-memory-photo.repository.js';
 import { FakeStorage } from '../testing/fake-storage.js';
@@ -14,6 +16,15 @@ const owner: Caller = { userId: 'owner', isAdmin: false, hasAcceptedTerms: true 
 const other: Caller = { userId: 'other', isAdmin: false, hasAcceptedTerms: true };
 const admin: Caller = { userId: 'admin', isAdmin: true, hasAcceptedTerms: true };
 const newcomer: Caller = { userId: 'owner', isAdmin: false, hasAcceptedTerms: false };
+
+/** The gallery's SQL is tested against PostgreSQL; here only who may ask for what. */
+const unusedGallery: GalleryRepository = {
+  page: async () => [],
+  countApproved: async () => 0,
+  countUnratedBy: async () => 0,
+  newest: async () => [],
+  refreshPrior: async () => ({ mean: 3, rescored: 0 }),
+};
 
 let photos: InMemoryPhotoRepository;
 let handlers: ReturnType<typeof photoHandlers>;
@@ -27,7 +38,7 @@ beforeEach(async () => {
   photos = new InMemoryPhotoRepository();
   const storage = new FakeStorage();
   const service = new PhotoService(photos, storage, logger);
-  handlers = photoHandlers(service);
+  handlers = photoHandlers(service, new GalleryService(unusedGallery));
   const photo = await service.upload(owner, { originalName: 'a.jpg' }, (async function* () {
     yield Buffer.alloc(10);
   })());
@@ -36,6 +47,15 @@ beforeEach(async () => {
 });
 
 describe('the gRPC edge', () => {
+  it('serves public gallery pages to anyone, need-your-vote only to members, and refuses an unknown filter', async () => {
+    const page = (filter: GalleryFilter, caller: Caller | null) => handlers.getGalleryPage({ filter, page: { page: 1, limit: 9 } }, ctx(caller));
+    await expect(page(GalleryFilter.GALLERY_FILTER_TOP_RATED, null)).resolves.toEqual({ photos: [], total: 0, totalPages: 0 });
+    await expect(page(GalleryFilter.GALLERY_FILTER_NEED_YOUR_VOTE, null)).rejects.toEqual(code(status.UNAUTHENTICATED));
+    await expect(page(GalleryFilter.GALLERY_FILTER_NEED_YOUR_VOTE, newcomer)).rejects.toEqual(code(status.PERMISSION_DENIED));
+    await expect(page(GalleryFilter.GALLERY_FILTER_NEED_YOUR_VOTE, other)).resolves.toMatchObject({ total: 0 });
+    await expect(page(GalleryFilter.GALLERY_FILTER_UNSPECIFIED, other)).rejects.toEqual(code(status.INVALID_ARGUMENT));
+  });
+
   it('refuses signed-out callers and callers who have not accepted the terms on member calls', async () => {
     for (const caller of [null, newcomer]) {
       const expected = code(caller ? status.PERMISSION_DENIED : status.UNAUTHENTICATED);
@@ -85,8 +105,4 @@ describe('the gRPC edge', () => {
     expect(decodeEvent(photos.events.at(-1)!, PhotoDeleted).actionId).toBeUndefined();
   });
 
-  it('leaves the gallery unimplemented', async () => {
-    await expect(handlers.listPublicPhotos({ limit: 9 }, ctx(null))).rejects.toEqual(code(status.UNIMPLEMENTED));
-    await expect(handlers.getGalleryPage({ filter: 1 }, ctx(null))).rejects.toEqual(code(status.UNIMPLEMENTED));
-  });
 });

@@ -1,7 +1,7 @@
-import { status as GrpcStatus } from '@grpc/grpc-js';
-import { DomainError, InvalidArgumentError, readHeaderAndChunks, requireAdmin, requireMember, requireService, type Handlers } from '@snapcracks/kit';
+import { InvalidArgumentError, readHeaderAndChunks, requireAdmin, requireMember, requireService, type Handlers } from '@snapcracks/kit';
 import { StorageType as StorageTypeMessage } from '@snapcracks/proto/common/v1';
 import {
+  GalleryFilter as GalleryFilterMessage,
   ImageVariant as ImageVariantMessage,
   ReviewList as ReviewListMessage,
   type Photo as PhotoMessage,
@@ -10,6 +10,7 @@ import {
   type UploadPhotoRequest_Metadata,
 } from '@snapcracks/proto/photo/v1';
 import type { Photo, StorageType } from '../photo.repository.js';
+import type { GalleryFilter, GalleryService } from '../gallery.service.js';
 import {
   MAX_UPLOAD_BYTES,
   UPLOAD_REFUSED,
@@ -35,6 +36,15 @@ const REVIEW_LISTS: Partial<Record<ReviewListMessage, ReviewList>> = {
   [ReviewListMessage.REVIEW_LIST_ALL]: 'all',
 };
 
+const GALLERY_FILTERS: Partial<Record<GalleryFilterMessage, GalleryFilter>> = {
+  [GalleryFilterMessage.GALLERY_FILTER_TOP_RATED]: 'top_rated',
+  [GalleryFilterMessage.GALLERY_FILTER_NEED_YOUR_VOTE]: 'need_your_vote',
+  [GalleryFilterMessage.GALLERY_FILTER_NEW_TODAY]: 'new_today',
+  [GalleryFilterMessage.GALLERY_FILTER_NEW_THIS_WEEK]: 'new_this_week',
+  [GalleryFilterMessage.GALLERY_FILTER_NEW_THIS_MONTH]: 'new_this_month',
+  [GalleryFilterMessage.GALLERY_FILTER_ALL_SNAPS]: 'all_snaps',
+};
+
 const STORAGE_TYPES: Record<StorageType, StorageTypeMessage> = {
   local: StorageTypeMessage.STORAGE_TYPE_LOCAL,
   drive: StorageTypeMessage.STORAGE_TYPE_DRIVE,
@@ -42,7 +52,7 @@ const STORAGE_TYPES: Record<StorageType, StorageTypeMessage> = {
 };
 
 /** Protocol edge: maps proto messages to the service's calls and back, and says which component may call what. */
-export function photoHandlers(service: PhotoService): Handlers<PhotoServiceServer> {
+export function photoHandlers(service: PhotoService, gallery: GalleryService): Handlers<PhotoServiceServer> {
   return {
     async uploadPhoto(stream, ctx) {
       const caller = requireMember(ctx);
@@ -57,12 +67,17 @@ export function photoHandlers(service: PhotoService): Handlers<PhotoServiceServe
       return { photo: toMessage(await service.upload(caller, header, chunks)) };
     },
 
-    async listPublicPhotos() {
-      throw new DomainError(GrpcStatus.UNIMPLEMENTED, 'The gallery is not available yet');
+    async listPublicPhotos(request) {
+      const previews = await gallery.previews(request.limit);
+      return { photos: previews.map((p) => ({ ...EMPTY_PHOTO, id: p.id, filename: p.filename, imageVersion: p.imageVersion })) };
     },
 
-    async getGalleryPage() {
-      throw new DomainError(GrpcStatus.UNIMPLEMENTED, 'The gallery is not available yet');
+    async getGalleryPage(request, ctx) {
+      const filter = GALLERY_FILTERS[request.filter] ?? null;
+      // Need-your-vote is about the viewer: only a member in good standing has one.
+      const caller = filter === 'need_your_vote' ? requireMember(ctx) : ctx.caller;
+      const { photos, total, totalPages } = await gallery.page(caller, filter, request.page ?? {});
+      return { photos: photos.map(toMessage), total, totalPages };
     },
 
     async getPhoto(request, ctx) {
@@ -119,6 +134,27 @@ export function photoHandlers(service: PhotoService): Handlers<PhotoServiceServe
     },
   };
 }
+
+/** A preview carries only its id, filename and image version; the rest of the message keeps proto3 defaults. */
+const EMPTY_PHOTO: PhotoMessage = {
+  id: 0,
+  userId: '',
+  filename: '',
+  originalName: '',
+  mimeType: '',
+  size: 0,
+  status: statusToMessage('approved'),
+  privacyBars: [],
+  storageType: StorageTypeMessage.STORAGE_TYPE_UNSPECIFIED,
+  createdAt: undefined,
+  updatedAt: undefined,
+  averageRating: 0,
+  voteCount: 0,
+  user: undefined,
+  imageVersion: 0,
+  width: 0,
+  height: 0,
+};
 
 export function toMessage(photo: Photo): PhotoMessage {
   return {

@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import type { EventBus, Subscription } from '@snapcracks/kit';
+
+/** A public answer as it goes out: serialized once, with its ETag. */
+export interface CachedPage {
+  body: string;
+  etag: string;
+}
+
+export interface PublicPageCacheOptions {
+  /** The longest an entry is kept, whatever the events say: bounds staleness if an event is ever lost. */
+  ttlMs?: number;
+  maxEntries?: number;
+  /**
+   * After an event, the cache is cleared again this long after it: the gateway hears an event at the same time as
+   * the services whose read models it changes, so a page loaded in between may predate their update.
+   */
+  settleMs?: number;
+  now?: () => number;
+}
+
+/** Events after which a public page may read differently: photos, votes, uploaders' names. */
+export const PUBLIC_PAGE_EVENTS = ['photo.>', 'vote.vote.cast', 'auth.user.updated', 'auth.user.deleted'];
+
+/**
+ * Identical public answers (gallery pages of everyone's filters, previews, the stats strip) kept in memory, so a
+ * busy gallery costs one backend call per page per change rather than one per request. Every gateway replica
+ * listens for changes on the bus (broadcast) and drops everything on any of them; concurrent misses of one key
+ * share one load, and a load that overlaps a change is answered but not kept.
+ */
+export class PublicPageCache {
+  private readonly entries = new Map<string, CachedPage & { at: number }>();
+  private readonly loading = new Map<string, Promise<CachedPage>>();
+  private generation = 0;
+  private settleTimer: NodeJS.Timeout | undefined;
+  private subscription: Subscription | undefined;
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly settleMs: number;
+  private readonly now: () => number;
+
+  constructor(options: PublicPageCacheOptions = {}) {
+    this.ttlMs = options.ttlMs ?? 30_000;
+    this.maxEntries = options.maxEntries ?? 5_000;
+    this.settleMs = options.settleMs ?? 300;
+    this.now = options.now ?? Date.now;
+  }
+
+  async listen(bus: EventBus): Promise<void> {
+    this.subscription = await bus.subscribe(async () => this.invalidate(), { types: PUBLIC_PAGE_EVENTS });
+  }
+
+  async get(key: string, load: () => Promise<unknown>): Promise<CachedPage> {
+    const hit = this.entries.get(key);
+    if (hit && this.now() - hit.at < this.ttlMs) return hit;
+    const pending = this.loading.get(key);
+    if (pending) return pending;
+    const generation = this.generation;
+    const promise = load()
+      .then((value) => {
+        const body = JSON.stringify(value);
+        const page = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+        if (generation === this.generation) {
+          if (this.entries.size >= this.maxEntries) this.entries.clear();
+          this.entries.set(key, { ...page, at: this.now() });
+        }
+        return page;
+      })
+      .finally(() => {
+        if (this.loading.get(key) === promise) this.loading.delete(key);
+      });
+    this.loading.set(key, promise);
+    return promise;
+  }
+
+  /** Forgets every page now, and once more when no event has come for the settle delay. */
+  invalidate(): void {
+    this.clear();
+    if (this.settleTimer) {
+      this.settleTimer.refresh();
+      return;
+    }
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = undefined;
+      this.clear();
+    }, this.settleMs);
+    this.settleTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (this.settleTimer) clearTimeout(this.settleTimer);
+    await this.subscription?.close();
+  }
+
+  private clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+    // Loads in flight keep running for those waiting on them, but new requests start fresh ones.
+    this.loading.clear();
+  }
+}

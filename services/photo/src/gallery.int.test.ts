@@ -1,0 +1,165 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { applyMigrations, createLogger, openDatabase, type Caller, type Database } from '@snapcracks/kit';
+import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
+import { PrismaClient } from './generated/prisma/client.js';
+import { PgGalleryRepository } from './gallery.repository.js';
+import { GalleryService, windowStart, type GalleryFilter } from './gallery.service.js';
+import { PrismaPhotoRepository } from './photo.repository.js';
+import { newPhoto } from './testing/photo.repository.contract.js';
+
+const logger = createLogger('test', 'silent');
+let database: TestDatabase;
+let db: Database<PrismaClient>;
+let now = new Date('2026-11-18T12:00:00Z'); // a Wednesday
+let gallery: GalleryService;
+
+const viewer: Caller = { userId: 'viewer', isAdmin: false, hasAcceptedTerms: true };
+
+beforeAll(async () => {
+  database = await createTestDatabase('photo_gallery');
+  await applyMigrations({ databaseUrl: database.url, schema: 'photo', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)) });
+  db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'photo', logger });
+  gallery = new GalleryService(new PgGalleryRepository(db.pool), () => now);
+});
+afterAll(async () => {
+  await db?.close();
+  await database?.drop();
+});
+beforeEach(async () => {
+  now = new Date('2026-11-18T12:00:00Z');
+  await db.pool.query('TRUNCATE "photo"."photos", "photo"."photo_raters", "photo"."approved_per_day", "photo"."uploaders" RESTART IDENTITY');
+  await db.pool.query('UPDATE "photo"."gallery_prior" SET "mean" = 3.4, "weight" = 5');
+});
+
+/** An approved photo with the given totals, approved at `approvedAt`. */
+async function approved(owner: string, approvedAt: string, votes: { count: number; sum: number } = { count: 0, sum: 0 }) {
+  const photo = await db.prisma.photo.create({
+    data: { ...newPhoto(owner), status: 'approved', approvedAt: new Date(approvedAt), reviewedAt: new Date(approvedAt), voteCount: votes.count, ratingSum: votes.sum },
+  });
+  return photo.id;
+}
+
+const ids = async (filter: GalleryFilter, page = 1, limit = 9, caller: Caller | null = viewer) =>
+  (await gallery.page(caller, filter, { page, limit })).photos.map((p) => p.id);
+
+describe('the gallery on PostgreSQL', () => {
+  it('ranks top rated by the Bayesian score: one 5-star vote below forty votes averaging 4.6; ties by count, then newest', async () => {
+    const lucky = await approved('a', '2026-11-10T00:00:00Z', { count: 1, sum: 5 }); // (17 + 5) / 6 ≈ 3.67
+    const loved = await approved('b', '2026-11-01T00:00:00Z', { count: 40, sum: 184 }); // (17 + 184) / 45 ≈ 4.47
+    const poor = await approved('c', '2026-11-12T00:00:00Z', { count: 3, sum: 3 }); // 20 / 8 = 2.5
+    expect(await ids('top_rated')).toEqual([loved, lucky, poor]);
+    // Equal scores (3.4, the prior's mean): more votes first, then the newer approval.
+    const a = await approved('f', '2026-11-03T00:00:00Z', { count: 5, sum: 17 });
+    const b = await approved('g', '2026-11-04T00:00:00Z', { count: 5, sum: 17 });
+    const c = await approved('h', '2026-11-05T00:00:00Z', { count: 10, sum: 34 });
+    const unrated = await approved('i', '2026-11-06T00:00:00Z');
+    expect(await ids('top_rated')).toEqual([loved, lucky, c, b, a, unrated, poor]);
+    // The cards show the raw totals.
+    const [first] = (await gallery.page(null, 'top_rated', {})).photos;
+    expect(first).toMatchObject({ voteCount: 40, ratingSum: 184 });
+  });
+
+  it('keeps the score with the totals when the ratings projection sets them, and on approval', async () => {
+    const id = await approved('a', '2026-11-10T00:00:00Z');
+    await PrismaPhotoRepository.ratings(db.prisma).setIfNewer({ photoId: id, voteCount: 40, ratingSum: 184, version: 40 });
+    const { score } = await db.prisma.photo.findUniqueOrThrow({ where: { id } });
+    expect(score).toBeCloseTo((5 * 3.4 + 184) / 45, 10);
+  });
+
+  it('refreshes the prior from the votes cast and rescores every approved photo when it moved', async () => {
+    const id = await approved('a', '2026-11-10T00:00:00Z', { count: 10, sum: 45 });
+    await approved('b', '2026-11-10T00:00:00Z', { count: 10, sum: 35 });
+    await expect(gallery.refreshPrior()).resolves.toEqual({ mean: 4, rescored: 2 });
+    expect((await db.prisma.photo.findUniqueOrThrow({ where: { id } })).score).toBeCloseTo((5 * 4 + 45) / 15, 10);
+    await expect(gallery.refreshPrior()).resolves.toEqual({ mean: 4, rescored: 0 });
+  });
+
+  it('counts the new-* windows from approval time in UTC: today from midnight, the week from Monday, the month from the 1st', async () => {
+    const today = await approved('a', '2026-11-18T00:00:00Z');
+    const yesterday = await approved('a', '2026-11-17T23:59:59.999Z');
+    const monday = await approved('a', '2026-11-16T00:00:00Z');
+    const sunday = await approved('a', '2026-11-15T23:59:59Z');
+    const first = await approved('a', '2026-11-01T00:00:00Z');
+    const lastMonth = await approved('a', '2026-10-31T23:59:59Z');
+    await db.prisma.photo.create({ data: { ...newPhoto('a'), status: 'pending' } });
+    await db.prisma.photo.create({ data: { ...newPhoto('a'), status: 'rejected', reviewedAt: now } });
+
+    expect(windowStart('new_this_week', new Date('2026-11-16T00:00:00Z')).toISOString()).toBe('2026-11-16T00:00:00.000Z');
+    expect(windowStart('new_this_week', new Date('2026-11-22T23:59:59Z')).toISOString()).toBe('2026-11-16T00:00:00.000Z');
+    expect(await gallery.page(null, 'new_today', {})).toMatchObject({ total: 1, totalPages: 1 });
+    expect(await ids('new_today')).toEqual([today]);
+    expect(await ids('new_this_week')).toEqual([today, yesterday, monday]);
+    expect(await ids('new_this_month')).toEqual([today, yesterday, monday, sunday, first]);
+    expect(await gallery.page(null, 'all_snaps', {})).toMatchObject({ total: 6, totalPages: 1 });
+    expect(await ids('all_snaps')).toEqual([today, yesterday, monday, sunday, first, lastMonth]);
+    expect((await gallery.page(null, 'new_this_month', {})).total).toBe(5);
+  });
+
+  it('keeps totals exact as photos are approved, rejected and deleted, and pages neither overlap nor skip', async () => {
+    const created: number[] = [];
+    for (let i = 0; i < 23; i++) created.push(await approved(`u${i % 4}`, new Date(Date.UTC(2026, 10, 1 + (i % 17), i)).toISOString(), { count: i % 6, sum: (i % 6) * ((i % 5) + 1) }));
+    for (const filter of ['top_rated', 'all_snaps'] as const) {
+      const pages = [await ids(filter, 1, 10), await ids(filter, 2, 10), await ids(filter, 3, 10)];
+      expect(pages.map((p) => p.length)).toEqual([10, 10, 3]);
+      expect(new Set(pages.flat())).toEqual(new Set(created));
+      expect(await gallery.page(null, filter, { page: 3, limit: 10 })).toMatchObject({ total: 23, totalPages: 3 });
+      expect(await ids(filter, 4, 10)).toEqual([]);
+    }
+    await db.prisma.photo.delete({ where: { id: created[0]! } });
+    await db.prisma.photo.update({ where: { id: created[1]! }, data: { status: 'rejected' } });
+    await db.prisma.photo.update({ where: { id: created[2]! }, data: { approvedAt: new Date('2026-11-18T01:00:00Z') } });
+    expect((await gallery.page(null, 'all_snaps', {})).total).toBe(21);
+    expect((await gallery.page(null, 'new_today', {})).total).toBe(1);
+    const { rows } = await db.pool.query<{ n: string }>(`SELECT COUNT(*) AS n FROM "photo"."photos" WHERE "status" = 'approved'`);
+    expect(Number(rows[0]!.n)).toBe(21);
+  });
+
+  it('shows need-your-vote only the photos of others that the viewer has not rated, fewest votes first', async () => {
+    const own = await approved('viewer', '2026-11-10T00:00:00Z');
+    const rated = await approved('a', '2026-11-10T00:00:00Z', { count: 1, sum: 4 });
+    const many = await approved('a', '2026-11-11T00:00:00Z', { count: 7, sum: 30 });
+    const none = await approved('b', '2026-11-09T00:00:00Z');
+    const oneNewer = await approved('b', '2026-11-12T00:00:00Z', { count: 1, sum: 2 });
+    const oneOlder = await approved('c', '2026-11-08T00:00:00Z', { count: 1, sum: 2 });
+    await db.prisma.photo.create({ data: { ...newPhoto('a'), status: 'pending' } });
+    await PrismaPhotoRepository.ratings(db.prisma).addRater('viewer', rated);
+    await PrismaPhotoRepository.ratings(db.prisma).addRater('someone', none);
+
+    expect(await ids('need_your_vote')).toEqual([none, oneNewer, oneOlder, many]);
+    expect(await gallery.page(viewer, 'need_your_vote', { limit: 2 })).toMatchObject({ total: 4, totalPages: 2 });
+    expect(await ids('need_your_vote', 2, 2)).toEqual([oneOlder, many]);
+    expect(own).toBeGreaterThan(0);
+    await expect(gallery.page(null, 'need_your_vote', {})).rejects.toThrow(/Sign in/);
+    // A deleted user's ratings are forgotten with them.
+    await PrismaPhotoRepository.uploaders(db.prisma).delete('viewer');
+    expect((await gallery.page(viewer, 'need_your_vote', {})).total).toBe(5);
+  });
+
+  it('serves a deep page exactly as the full order has it', async () => {
+    await db.pool.query(`
+      INSERT INTO "photo"."photos" ("user_id", "filename", "original_name", "mime_type", "size", "status", "approved_at", "vote_count", "rating_sum", "updated_at")
+      SELECT 'bulk' || (i % 50), md5(i::text) || '.webp', 'a.jpg', 'image/jpeg', 1, 'approved', now() - (i % 700) * interval '1 minute', i % 13, (i % 13) * (1 + i % 5), now()
+      FROM generate_series(1, 6000) i`);
+    const { rows } = await db.pool.query<{ id: number }>(
+      `SELECT "id" FROM "photo"."photos" WHERE "status" = 'approved' ORDER BY "score" DESC, "vote_count" DESC, "approved_at" DESC, "id" DESC OFFSET 4491 LIMIT 9`,
+    );
+    const page500 = await gallery.page(null, 'top_rated', { page: 500, limit: 9 });
+    expect(page500.photos.map((p) => p.id)).toEqual(rows.map((r) => r.id));
+    expect(page500).toMatchObject({ total: 6000, totalPages: 667 });
+  });
+
+  it('lists the newest approved photos as previews', async () => {
+    const older = await approved('a', '2026-11-01T00:00:00Z');
+    const newer = await approved('a', '2026-11-02T00:00:00Z');
+    await db.prisma.photo.create({ data: { ...newPhoto('a'), status: 'pending' } });
+    expect((await gallery.previews(20)).map((p) => p.id)).toEqual([newer, older]);
+    await expect(gallery.previews(101)).rejects.toThrow(/Limit/);
+  });
+
+  it('refuses bad pages and limits', async () => {
+    for (const request of [{ page: 0.5 }, { page: -1 }, { limit: 51 }, { limit: 2.5 }, { page: 100_001 }]) {
+      await expect(gallery.page(null, 'top_rated', request)).rejects.toThrow(/Page|Limit/);
+    }
+  });
+});
