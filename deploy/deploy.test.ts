@@ -26,7 +26,9 @@ const cache = join(root, 'node_modules/.cache/snapcracks-helm');
 
 const SERVICES = ['auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'] as const;
 const CALLS: Record<string, string[]> = { photo: ['storage'], moderation: ['photo', 'storage'] };
-const SECRET_KEYS = ['DATABASE_URL', 'NATS_URL', 'IDENTITY_SECRET', 'SESSION_SECRET', 'OIDC_CLIENT_SECRET'];
+const SECRET_KEYS = ['DATABASE_URL', 'NATS_URL', 'SESSION_SECRET', 'OIDC_CLIENT_SECRET', 'IDENTITY_PUBLIC_KEYS'];
+/** What the chart creates in development clusters (secrets.create). */
+const DEV_SECRET_KEYS = ['DATABASE_URL', 'NATS_URL', 'IDENTITY_SECRET', 'SESSION_SECRET', 'OIDC_CLIENT_SECRET'];
 // What Skaffold's dev profile fills in from the developer's environment (see skaffold.yaml).
 const DEV_SETS = ['config.oidcIssuer=https://issuer.example', 'secrets.values.OIDC_CLIENT_SECRET=dev-client-secret'];
 
@@ -204,7 +206,7 @@ describe('helm chart', () => {
     expect(c.readinessProbe?.httpGet).toMatchObject({ path: '/readyz', port: 'http' });
     expect(c.ports?.[0]).toMatchObject({ name: 'http', containerPort: 8080 });
     expect(env(c, 'SERVICE')?.value).toBe('gateway');
-    expect(env(c, 'TRUST_PROXY')?.value).toBe('true');
+    expect(env(c, 'TRUST_PROXY')?.value).toBe('1');
     for (const name of SERVICES) expect(env(c, `${name.toUpperCase()}_SERVICE_ADDR`)?.value).toBe(`snapcracks-${name}:50051`);
   });
 
@@ -270,6 +272,20 @@ describe('helm chart', () => {
     }
   });
 
+  it('gives each component its own identity private key and everyone’s public keys, never a shared secret', () => {
+    for (const name of ['gateway', ...SERVICES]) {
+      const c = container(find<Workload>(defaults, 'Deployment', `snapcracks-${name}`));
+      expect(env(c, 'IDENTITY_PRIVATE_KEY')?.valueFrom?.secretKeyRef, name).toEqual({ name: 'snapcracks', key: `${name.toUpperCase()}_IDENTITY_PRIVATE_KEY` });
+      expect(env(c, 'IDENTITY_PUBLIC_KEYS')?.valueFrom?.secretKeyRef, name).toEqual({ name: 'snapcracks', key: 'IDENTITY_PUBLIC_KEYS' });
+      expect(env(c, 'IDENTITY_SECRET'), name).toBeUndefined();
+      expect(env(c, 'NODE_ENV'), name).toBeUndefined();
+    }
+    // Development clusters derive the keys from the generated secret, which only works outside production.
+    const devGateway = container(find<Workload>(dev, 'Deployment', 'snapcracks-gateway'));
+    expect(env(devGateway, 'IDENTITY_SECRET')?.valueFrom?.secretKeyRef?.key).toBe('IDENTITY_SECRET');
+    expect(env(devGateway, 'NODE_ENV')?.value).toBe('development');
+  });
+
   it('keeps a disruption budget for every component with more than one replica', () => {
     const budgets = defaults.filter((o) => o.kind === 'PodDisruptionBudget').map((o) => o.metadata.name).sort();
     expect(budgets).toEqual(['gateway', ...SERVICES.filter((s) => s !== 'storage')].map((s) => `snapcracks-${s}`).sort());
@@ -292,7 +308,7 @@ describe('helm chart', () => {
     expect(secret.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
     expect(Number(secret.metadata.annotations?.['helm.sh/hook-weight'])).toBeLessThan(0);
     const data = Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
-    expect(Object.keys(data).sort()).toEqual([...SECRET_KEYS].sort());
+    expect(Object.keys(data).sort()).toEqual([...DEV_SECRET_KEYS].sort());
     expect(data.IDENTITY_SECRET?.length).toBeGreaterThanOrEqual(32);
     expect(data.SESSION_SECRET?.length).toBeGreaterThanOrEqual(32);
     expect(data.OIDC_CLIENT_SECRET).toBe('dev-client-secret');

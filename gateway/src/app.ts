@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger, Platform } from '@snapcracks/kit';
 import type { Clients } from './clients.js';
@@ -18,6 +18,8 @@ import photoRoutes from './routes/photos.routes.js';
 import voteRoutes from './routes/votes.routes.js';
 import galleryRoutes from './routes/gallery.routes.js';
 import type { PublicPageCache } from './public-page-cache.js';
+import type { TrustProxy } from './config.js';
+import { MESSAGES } from './http-errors.js';
 import imageRoutes, { avatarRoutes } from './routes/images.routes.js';
 import adminPhotoRoutes from './routes/admin-photos.routes.js';
 import googleDriveRoutes from './routes/google-drive.routes.js';
@@ -33,25 +35,39 @@ export interface AppDependencies {
   publicPages: PublicPageCache;
   sessionStore: PrismaSessionStore;
   sessionSecret: string;
-  sessionTtlMs: number;
+  /** A session's absolute maximum; the store also ends idle ones sooner. */
+  sessionMaxMs: number;
   publicUrl: string | null;
-  trustProxy: boolean;
+  /** Which proxies' X-Forwarded-* to believe: none, a hop count, or their addresses (see config.ts). */
+  trustProxy: TrustProxy;
   rateLimitPerMinute: number;
   /** Absent in API-only tests. */
   web?: WebOptions;
   isDraining?: () => boolean;
+  timeouts?: { idleTimeoutMs?: number; requestTimeoutMs?: number };
 }
 
 /** Builds the gateway without listening, so tests can `inject` requests into a fresh instance. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
-  const app = Fastify({
+  const options: FastifyServerOptions = {
     // pino's Logger is a FastifyBaseLogger; the cast keeps the instance type the plugins expect.
     loggerInstance: deps.logger as FastifyBaseLogger,
-    trustProxy: deps.trustProxy,
+    // A hop count n trusts the n proxies nearest the gateway (what proxy-addr does with a number).
+    trustProxy: typeof deps.trustProxy === 'number' ? trustHops(deps.trustProxy) : deps.trustProxy,
     bodyLimit: 1024 * 1024,
     // Request ids from the ingress, when present, so one id follows a request through every log line.
     requestIdHeader: 'x-request-id',
-  });
+    // A client that sends part of a request and stalls is cut off: idle sockets after `idleTimeoutMs`, and any
+    // request not fully received within `requestTimeoutMs` (longer than an upload's deadline).
+    connectionTimeout: deps.timeouts?.idleTimeoutMs ?? 30_000,
+    requestTimeout: deps.timeouts?.requestTimeoutMs ?? 130_000,
+    // A URL that cannot be decoded gets the product's own JSON error (with the security headers), not Fastify's.
+    frameworkErrors: (error, request, reply) => {
+      request.log.info({ code: error.code }, 'malformed request');
+      void (reply as FastifyReply).code(400).send({ message: MESSAGES.badRequest });
+    },
+  };
+  const app = Fastify(options);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -60,11 +76,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(security, {
     allowedOrigins: deps.publicUrl ? [new URL(deps.publicUrl).origin] : [],
     scriptSources: deps.web && !deps.web.viteRoot ? inlineScriptHashes(deps.web.distDir) : [],
+    identityProviderOrigin: deps.oidc.issuerOrigin,
     rateLimitPerMinute: deps.rateLimitPerMinute,
     development: Boolean(deps.web?.viteRoot),
   });
   await app.register(healthRoutes, { platform: deps.platform, prisma: deps.prisma, isDraining: deps.isDraining ?? (() => false) });
-  await app.register(session, { secret: deps.sessionSecret, store: deps.sessionStore, ttlMs: deps.sessionTtlMs });
+  await app.register(session, { secret: deps.sessionSecret, store: deps.sessionStore, maxAgeMs: deps.sessionMaxMs });
   await app.register(currentUser, { users: deps.users });
   await app.register(authRoutes, { clients: deps.clients, oidc: deps.oidc, users: deps.users, publicUrl: deps.publicUrl });
   await app.register(photoRoutes, { clients: deps.clients });
@@ -77,4 +94,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (deps.web) await app.register(web, deps.web);
   else app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found' }));
   return app;
+}
+
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
 }

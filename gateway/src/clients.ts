@@ -11,7 +11,7 @@ import { credentials, Metadata } from '@grpc/grpc-js';
 
 /** One client per service; the gateway makes every backend call through these. */
 export function createClients(platform: Platform) {
-  const signer = new IdentitySigner(platform.identitySecret, 'gateway');
+  const signer = new IdentitySigner(platform.identity, 'gateway');
   const connect = <C extends Parameters<typeof createServiceClient>[0]>(Client: C, name: ServiceName) =>
     createServiceClient(Client, peerAddress(platform, name), { signer }) as ServiceClient<InstanceType<C>>;
   return {

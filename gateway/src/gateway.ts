@@ -16,6 +16,8 @@ export const gatewayDatabase = {
 };
 
 const SWEEP_INTERVAL_MS = 15 * 60 * 1000;
+/** A sign-in left at the identity provider's page keeps its row this long. */
+const SIGN_IN_PENDING_MS = 15 * 60 * 1000;
 
 /**
  * Starts the HTTP gateway: the browser's only entry point. Stops by reporting not-ready, finishing
@@ -37,8 +39,13 @@ export async function startGateway(
   await users.listen(platform.bus);
   const publicPages = new PublicPageCache();
   await publicPages.listen(platform.bus);
-  const sessionTtlMs = config.SESSION_TTL_HOURS * 3600 * 1000;
-  const sessionStore = new PrismaSessionStore(prisma, database.pool, sessionTtlMs);
+  const HOUR_MS = 3600 * 1000;
+  const sessionMaxMs = config.SESSION_MAX_HOURS * HOUR_MS;
+  const sessionStore = new PrismaSessionStore(prisma, database.pool, {
+    idleMs: config.SESSION_IDLE_HOURS * HOUR_MS,
+    maxMs: sessionMaxMs,
+    pendingMs: SIGN_IN_PENDING_MS,
+  });
   let draining = false;
 
   const app = await buildApp({
@@ -51,10 +58,11 @@ export async function startGateway(
     publicPages,
     sessionStore,
     sessionSecret: resolveSecret('SESSION_SECRET', config.SESSION_SECRET, config.NODE_ENV),
-    sessionTtlMs,
+    sessionMaxMs,
     publicUrl: config.PUBLIC_URL ?? null,
     trustProxy: config.TRUST_PROXY,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    timeouts: { requestTimeoutMs: config.REQUEST_TIMEOUT_MS, idleTimeoutMs: config.IDLE_TIMEOUT_MS },
     web: { distDir: config.WEB_DIST, viteRoot: options.viteRoot },
     isDraining: () => draining,
   });

@@ -19,4 +19,5 @@ export const MESSAGES = {
   internal: 'Internal server error',
   unavailable: 'Service temporarily unavailable. Please try again.',
   tooMany: 'Too many requests. Please slow down and try again shortly.',
+  badRequest: 'Bad request',
 } as const;

@@ -18,6 +18,11 @@ export class OidcRelyingParty {
 
   constructor(private readonly settings: OidcSettings) {}
 
+  /** Where sign-in and sign-out send the browser. */
+  get issuerOrigin(): string {
+    return new URL(this.settings.issuer).origin;
+  }
+
   private discover(): Promise<client.Configuration> {
     this.configuration ??= client
       .discovery(new URL(this.settings.issuer), this.settings.clientId, this.settings.clientSecret, undefined, {

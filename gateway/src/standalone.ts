@@ -1,16 +1,15 @@
 import { z } from 'zod';
-import { exitOnConfigError, natsStreamOptions, Lifecycle, createLogger, createNatsEventBus, loadConfig, startTelemetry, addressesFromEnv } from '@snapcracks/kit';
+import { exitOnConfigError, resolveIdentityKeyring, natsStreamOptions, Lifecycle, createLogger, createNatsEventBus, loadConfig, startTelemetry, addressesFromEnv } from '@snapcracks/kit';
 import { loadGatewayConfig } from './config.js';
 import { startGateway } from './gateway.js';
 
-/** The gateway as its own process (microservices mode): a real identity provider, NATS and shared secrets are required. */
+/** The gateway as its own process (microservices mode): a real identity provider, NATS, its identity keys and secrets are required. */
 export async function runGatewayStandalone(): Promise<void> {
   const required = loadConfig(
     z.object({
       DATABASE_URL: z.string().url(),
       NATS_URL: z.string().min(1),
       NATS_STREAM: z.string().optional(),
-      IDENTITY_SECRET: z.string().min(32, 'at least 32 characters, the same in the gateway and every service'),
       OIDC_ISSUER: z.string().url(),
       OIDC_CLIENT_SECRET: z.string().min(1),
     }),
@@ -23,7 +22,7 @@ export async function runGatewayStandalone(): Promise<void> {
   const bus = await createNatsEventBus({ servers: required.NATS_URL, logger, ...natsStreamOptions(required.NATS_STREAM) });
   lifecycle.onStop('bus', () => bus.close());
   const gateway = await startGateway(
-    { nodeEnv: config.NODE_ENV, logger, bus, databaseUrl: required.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '/data', identitySecret: required.IDENTITY_SECRET, addresses: addressesFromEnv(process.env) },
+    { nodeEnv: config.NODE_ENV, logger, bus, databaseUrl: required.DATABASE_URL, dataDir: process.env.DATA_DIR ?? '/data', identity: exitOnConfigError(() => resolveIdentityKeyring('gateway', config, config.NODE_ENV)), addresses: addressesFromEnv(process.env) },
     config,
     { oidc: { issuer: required.OIDC_ISSUER, clientId: config.OIDC_CLIENT_ID, clientSecret: required.OIDC_CLIENT_SECRET, allowInsecure: false } },
   );

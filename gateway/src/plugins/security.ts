@@ -10,6 +10,8 @@ export interface SecurityOptions {
   allowedOrigins: string[];
   /** Extra script-src sources, e.g. hashes of the SPA's inline scripts. */
   scriptSources: string[];
+  /** The identity provider's origin: signing out posts a form that it redirects to. */
+  identityProviderOrigin: string;
   rateLimitPerMinute: number;
   /** Vite's dev server needs inline scripts and websockets; never in production. */
   development: boolean;
@@ -31,7 +33,8 @@ export default fp<SecurityOptions>(async (app, options) => {
             styleSrc: ["'self'", "'unsafe-inline'"],
             imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
             connectSrc: ["'self'"],
-            formAction: ["'self'", 'https:', 'http://127.0.0.1:*', 'http://localhost:*'],
+            // https: for the provider's own redirects; a plain-http provider (the development one, on loopback) by name only.
+            formAction: ["'self'", 'https:', ...(options.identityProviderOrigin.startsWith('http:') ? [options.identityProviderOrigin] : [])],
             frameAncestors: ["'none'"],
             objectSrc: ["'none'"],
             upgradeInsecureRequests: null,
@@ -47,6 +50,11 @@ export default fp<SecurityOptions>(async (app, options) => {
     timeWindow: '1 minute',
     allowList: (request) => request.url === '/healthz' || request.url === '/readyz',
     errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, message: MESSAGES.tooMany }),
+  });
+
+  // API answers are personal unless a route says otherwise (public gallery pages do): no cache may keep them.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
   app.addHook('onRequest', async (request) => {

@@ -10,13 +10,16 @@ declare module 'fastify' {
     /** Kept for the issuer's end-session call (id_token_hint). */
     idToken?: string;
     pendingSignIn?: PendingSignIn;
+    /** Epoch ms of sign-in: the session ends SESSION_MAX_HOURS after it, however much it is used. */
+    signedInAt?: number;
   }
 }
 
 export interface SessionOptions {
   secret: string;
   store: PrismaSessionStore;
-  ttlMs: number;
+  /** The cookie's lifetime: the absolute maximum (the store ends idle sessions sooner). */
+  maxAgeMs: number;
 }
 
 export const SESSION_COOKIE = 'snapcracks.sid';
@@ -35,6 +38,6 @@ export default fp<SessionOptions>(async (app, options) => {
     saveUninitialized: false,
     // Not rolling: re-saving the session on every request would cost a database write per API call.
     rolling: false,
-    cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', path: '/', maxAge: options.ttlMs },
+    cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', path: '/', maxAge: options.maxAgeMs },
   });
 });

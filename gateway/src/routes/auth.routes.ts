@@ -117,6 +117,7 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
     // A new session id at sign-in, so a session id planted before sign-in is worthless afterwards.
     await request.session.regenerate();
     request.session.userId = user.id;
+    request.session.signedInAt = Date.now();
     request.session.idToken = result.idToken;
     users.remember(user.id, user);
     return reply.redirect('/');

@@ -4,7 +4,6 @@ import { createTestDatabase, createTestStream, testNatsUrl } from '@snapcracks/k
 import { freePort } from '../src/free-port.js';
 
 const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-export const E2E_IDENTITY_SECRET = 'e'.repeat(40);
 
 export interface RunningProduct {
   url: string;
@@ -35,7 +34,6 @@ export async function startProduct(env: Record<string, string> = {}, port?: numb
       DATABASE_URL: database.url,
       NATS_URL: testNatsUrl(),
       NATS_STREAM: stream.stream,
-      IDENTITY_SECRET: E2E_IDENTITY_SECRET,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

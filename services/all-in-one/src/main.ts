@@ -81,7 +81,6 @@ async function runAllInOne(): Promise<void> {
     dataDir: config.DATA_DIR,
     natsUrl: config.NATS_URL,
     natsStream: config.NATS_STREAM,
-    identitySecret: config.IDENTITY_SECRET,
     oidc,
     devIdpPort: config.DEV_IDP_PORT,
     viteRoot: config.WEB_DEV ? `${repoRoot}web` : undefined,

@@ -7,7 +7,7 @@ import {
   createMemoryEventBus,
   createNatsEventBus,
   natsStreamOptions,
-  resolveSecret,
+  IdentityKeyring,
   type Logger,
   type Platform,
 } from '@snapcracks/kit';
@@ -25,7 +25,8 @@ export interface SystemOptions {
   natsUrl?: string | undefined;
   /** Stream name on NATS, so parallel test runs never share events. */
   natsStream?: string | undefined;
-  identitySecret?: string | undefined;
+  /** The components' identity keys; fresh ones per start by default (every component lives in this process). */
+  identity?: IdentityKeyring | undefined;
   /** A real identity provider; otherwise the development one on loopback. */
   oidc?: OidcSettings | undefined;
   devIdpPort?: number;
@@ -69,7 +70,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       bus,
       databaseUrl,
       dataDir: options.dataDir,
-      identitySecret: resolveSecret('IDENTITY_SECRET', options.identitySecret, options.nodeEnv),
+      identity: options.identity ?? IdentityKeyring.generate(),
       addresses: {},
     };
     const services = [];

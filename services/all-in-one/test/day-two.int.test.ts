@@ -8,7 +8,7 @@ import { createLogger } from '@snapcracks/kit';
 import { createRecordingLogger, createTestDatabase, type LogRecord, type TestDatabase } from '@snapcracks/kit/testing';
 import { startSystem, type RunningSystem, type SystemOptions } from '../src/system.js';
 import { freePort } from '../src/free-port.js';
-import { TEST_IDENTITY_SECRET } from './test-system.js';
+import { TEST_IDENTITY } from './test-system.js';
 import { signIn } from './sign-in.js';
 
 // `pnpm start` stopped and started again on the same data: the same database and the same data directory.
@@ -48,7 +48,7 @@ async function start(options: Partial<SystemOptions> = {}): Promise<RunningSyste
     gateway,
     databaseUrl: database.url,
     dataDir,
-    identitySecret: TEST_IDENTITY_SECRET,
+    identity: TEST_IDENTITY,
     ...options,
   });
   running = { ...system, url: `http://127.0.0.1:${port}` };

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBrowser } from '@snapcracks/dev-idp/testing';
 import { IdentitySigner, createServiceClient } from '@snapcracks/kit';
 import { ImagePurpose, StorageServiceClient } from '@snapcracks/proto/storage/v1';
-import { startTestSystem, TEST_IDENTITY_SECRET } from './test-system.js';
+import { startTestSystem, TEST_IDENTITY } from './test-system.js';
 import { signIn } from './sign-in.js';
 
 /** The little of sharp this test uses: it lives with the storage service, the test only reads images with it. */
@@ -315,7 +315,7 @@ describe('the life of a photo', () => {
 describe('avatars', () => {
   it('serves a stored avatar at /uploads/{name} to anyone, cached for good, and nothing else there', async () => {
     // Avatars are stored by the auth service (the profile issue); here the test stores one as auth would.
-    const storage = createServiceClient(StorageServiceClient, system.platform.addresses.storage!, { signer: new IdentitySigner(TEST_IDENTITY_SECRET, 'auth') });
+    const storage = createServiceClient(StorageServiceClient, system.platform.addresses.storage!, { signer: new IdentitySigner(TEST_IDENTITY, 'auth') });
     try {
       const upload = storage.clientStream('storeImage', { caller: null });
       await upload.send({ part: { $case: 'header', value: { purpose: ImagePurpose.IMAGE_PURPOSE_AVATAR, bars: [] } } });

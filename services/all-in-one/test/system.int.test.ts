@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { status } from '@grpc/grpc-js';
-import { IdentitySigner, createServiceClient } from '@snapcracks/kit';
+import { IdentityKeyring, IdentitySigner, createServiceClient } from '@snapcracks/kit';
 import { AuthServiceClient } from '@snapcracks/proto/auth/v1';
 import { TestBrowser } from '@snapcracks/dev-idp/testing';
-import { startTestSystem, TEST_IDENTITY_SECRET } from './test-system.js';
+import { startTestSystem, TEST_IDENTITY } from './test-system.js';
 import { signIn } from './sign-in.js';
 
 const TERMS_MESSAGE = 'You must accept the Terms of Service, Privacy Policy, and Community Guidelines to continue';
@@ -126,7 +126,7 @@ describe('a disabled account', () => {
     const { browser: adminBrowser } = await signIn(system.url, 'boss@example.com', 'The Boss');
     const admin = await read<UserJson>(json(adminBrowser, '/api/auth/accept-terms', { hasAcceptedTerms: true }));
 
-    const auth = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY_SECRET, 'gateway') });
+    const auth = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway') });
     await auth.call.updateUser({ id: me.id, isEnabled: false }, { caller: { userId: admin.id, isAdmin: true, hasAcceptedTerms: true } });
     auth.close();
 
@@ -141,7 +141,7 @@ describe('a disabled account', () => {
 
 describe('service trust boundary', () => {
   it('refuses a forged caller identity', async () => {
-    const forger = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner('f'.repeat(40), 'gateway') });
+    const forger = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(IdentityKeyring.generate(), 'gateway') });
     await expect(forger.call.listUsers({}, { caller: { userId: 'x', isAdmin: true, hasAcceptedTerms: true } })).rejects.toMatchObject({
       code: status.UNAUTHENTICATED,
     });
@@ -149,7 +149,7 @@ describe('service trust boundary', () => {
   });
 
   it('lets only the gateway provision accounts', async () => {
-    const other = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY_SECRET, 'photo') });
+    const other = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY, 'photo') });
     await expect(other.call.signIn({ issuer: 'x', subject: 'y', emailVerified: false }, { caller: null })).rejects.toMatchObject({ code: status.PERMISSION_DENIED });
     other.close();
   });

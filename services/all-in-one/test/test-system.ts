@@ -4,11 +4,12 @@ import { join } from 'node:path';
 
 import { loadGatewayConfig } from '@snapcracks/gateway';
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
-import { createLogger } from '@snapcracks/kit';
+import { IdentityKeyring, createLogger } from '@snapcracks/kit';
 import { startSystem, type RunningSystem } from '../src/system.js';
 import { freePort } from '../src/free-port.js';
 
-export const TEST_IDENTITY_SECRET = 't'.repeat(40);
+/** The test system's identity keys, so a test can call a service directly as some component. */
+export const TEST_IDENTITY = IdentityKeyring.generate();
 
 /** A minimal built web app, so API tests need no Vite build: one inline script (CSP hash) and the brand images. */
 function fakeWebDist(): string {
@@ -33,7 +34,7 @@ export async function startTestSystem(env: Record<string, string> = {}): Promise
       gateway,
       databaseUrl: database.url,
       dataDir: mkdtempSync(join(tmpdir(), 'snapcracks-data-')),
-      identitySecret: TEST_IDENTITY_SECRET,
+      identity: TEST_IDENTITY,
     });
     return {
       ...system,

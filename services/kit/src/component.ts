@@ -1,6 +1,7 @@
 import type { EventBus } from './bus/event-bus.js';
 import { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
+import type { IdentityKeyring } from './grpc/identity.js';
 
 export const SERVICE_NAMES = ['auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -13,7 +14,8 @@ export interface Platform {
   databaseUrl: string;
   /** Where this process may keep files (local blobs); a persistent volume in Kubernetes. */
   dataDir: string;
-  identitySecret: string;
+  /** The Ed25519 keys this process signs its components' calls with, and everyone's public keys. */
+  identity: IdentityKeyring;
   /** host:port of each peer service. */
   addresses: Partial<Record<ServiceName, string>>;
 }

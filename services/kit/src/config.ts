@@ -1,3 +1,4 @@
+import { IdentityKeyring } from './grpc/identity.js';
 import { z } from 'zod';
 
 /** Thrown when the environment does not satisfy a service's config schema. The message is one line. */
@@ -56,7 +57,11 @@ export const port = (defaultValue: number) =>
 export const baseConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** HMAC key that signs the caller identity the gateway passes to services. */
+  /** This component's Ed25519 private key (base64 PKCS#8 DER), from `pnpm identity:keys`. */
+  IDENTITY_PRIVATE_KEY: optionalString,
+  /** Every component's public key, `name=<base64 SPKI DER>,…`, from `pnpm identity:keys`. */
+  IDENTITY_PUBLIC_KEYS: optionalString,
+  /** Development only: every component's keys derived from this one shared secret (at least 32 characters). */
   IDENTITY_SECRET: optionalString,
   OTEL_SERVICE_NAME: optionalString,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
@@ -84,4 +89,32 @@ function developmentSecret(name: string): string {
     generatedSecrets.set(name, secret);
   }
   return secret;
+}
+
+/**
+ * The identity keys of a component running as its own process: its private key and everyone's public keys. A
+ * shared IDENTITY_SECRET (every key derived from it) is a development convenience and refused in production.
+ */
+export function resolveIdentityKeyring(
+  component: string,
+  env: { IDENTITY_PRIVATE_KEY?: string | undefined; IDENTITY_PUBLIC_KEYS?: string | undefined; IDENTITY_SECRET?: string | undefined },
+  nodeEnv: string,
+): IdentityKeyring {
+  if (env.IDENTITY_PRIVATE_KEY || env.IDENTITY_PUBLIC_KEYS) {
+    if (!env.IDENTITY_PRIVATE_KEY || !env.IDENTITY_PUBLIC_KEYS) {
+      throw new ConfigError('Invalid configuration: IDENTITY_PRIVATE_KEY and IDENTITY_PUBLIC_KEYS go together (pnpm identity:keys prints both)');
+    }
+    try {
+      return IdentityKeyring.fromConfig(component, env.IDENTITY_PRIVATE_KEY, env.IDENTITY_PUBLIC_KEYS);
+    } catch (error) {
+      throw new ConfigError(`Invalid configuration: ${(error as Error).message}`);
+    }
+  }
+  if (nodeEnv === 'production') {
+    throw new ConfigError('Invalid configuration: IDENTITY_PRIVATE_KEY, IDENTITY_PUBLIC_KEYS: required in production (pnpm identity:keys prints them)');
+  }
+  if (!env.IDENTITY_SECRET || env.IDENTITY_SECRET.length < 32) {
+    throw new ConfigError('Invalid configuration: IDENTITY_PRIVATE_KEY and IDENTITY_PUBLIC_KEYS (or, outside production, an IDENTITY_SECRET of at least 32 characters shared by every process)');
+  }
+  return IdentityKeyring.fromSharedSecret(env.IDENTITY_SECRET);
 }

@@ -69,7 +69,7 @@ export function defineService<P extends ServicePrismaClient>(spec: {
       const db = openDatabase(database.PrismaClient, { databaseUrl: platform.databaseUrl, schema: database.schema, logger, max: database.poolSize });
       const { prisma } = db;
       const outbox = createOutbox({ prisma, schema: database.schema, bus: platform.bus, logger });
-      const signer = new IdentitySigner(platform.identitySecret, name);
+      const signer = new IdentitySigner(platform.identity, name);
       const server = new GrpcServer({ name, signer, logger });
       const clients: ServiceClient<grpc.Client>[] = [];
       const connect = <C extends grpc.Client>(peer: ServiceName, Client: GeneratedClientClass<C>): ServiceClient<C> => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseConfigSchema, exitOnConfigErrorAsync, loadConfig, optionalString, port } from './config.js';
+import { baseConfigSchema, exitOnConfigError, exitOnConfigErrorAsync, loadConfig, optionalString, port, resolveIdentityKeyring } from './config.js';
 import { SERVICE_NAMES, type Platform, type ServiceModule, type ServiceName } from './component.js';
 import { createLogger } from './logger.js';
 import { Lifecycle } from './lifecycle.js';
@@ -10,8 +10,6 @@ const standaloneSchema = baseConfigSchema.extend({
   DATABASE_URL: z.string().url(),
   NATS_URL: z.string().min(1),
   NATS_STREAM: optionalString,
-  // Separate processes must share one secret, so there is no generated development default here.
-  IDENTITY_SECRET: z.string().min(32, 'at least 32 characters, the same in the gateway and every service'),
   GRPC_HOST: z.string().default('0.0.0.0'),
   GRPC_PORT: port(50051),
   DATA_DIR: z.string().default('/data'),
@@ -51,7 +49,7 @@ export async function runStandalone(module: ServiceModule): Promise<void> {
     bus,
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
-    identitySecret: config.IDENTITY_SECRET,
+    identity: exitOnConfigError(() => resolveIdentityKeyring(module.name, config, config.NODE_ENV)),
     addresses: addressesFromEnv(config),
   };
   const running = await exitOnConfigErrorAsync(() => module.start(platform, { host: config.GRPC_HOST, port: config.GRPC_PORT }));

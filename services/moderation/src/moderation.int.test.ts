@@ -38,7 +38,7 @@ beforeAll(async () => {
   const photoStub: ServiceModule = {
     name: 'photo',
     async start(platform, listen) {
-      const server = new GrpcServer({ name: 'photo', signer: new IdentitySigner(platform.identitySecret, 'photo'), logger: platform.logger });
+      const server = new GrpcServer({ name: 'photo', signer: new IdentitySigner(platform.identity, 'photo'), logger: platform.logger });
       server.add<PhotoServiceServer>(PhotoServiceService, {
         ...unimplemented<PhotoServiceServer>(PhotoServiceService),
         setPhotoStatus: (request, ctx) => photos.setPhotoStatus(request, { caller: ctx.caller }),

@@ -97,6 +97,31 @@ pod sees only what it needs. Args: ctx, component, secretKeys.
       name: {{ $secret }}
       key: {{ . }}
 {{- end }}
+{{- if ne .component "migrate" }}
+{{- if .ctx.Values.secrets.create }}
+{{- /* Development clusters: every component's identity key derived from one generated secret, which only
+       works outside production (a pod holding it could sign as any component). */}}
+- name: NODE_ENV
+  value: development
+- name: IDENTITY_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: IDENTITY_SECRET
+{{- else }}
+{{- /* Its own Ed25519 private key and everyone's public keys: it can sign as itself and nothing else. */}}
+- name: IDENTITY_PRIVATE_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: {{ upper .component }}_IDENTITY_PRIVATE_KEY
+- name: IDENTITY_PUBLIC_KEYS
+  valueFrom:
+    secretKeyRef:
+      name: {{ $secret }}
+      key: IDENTITY_PUBLIC_KEYS
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/* <PEER>_SERVICE_ADDR for each enabled peer. Args: ctx, peers. */}}

@@ -5,19 +5,19 @@ import { HealthClient, HealthCheckResponse_ServingStatus } from '@snapcracks/pro
 import { pino } from 'pino';
 import { GrpcServer } from './server.js';
 import { createServiceClient } from './client.js';
-import { IdentitySigner } from './identity.js';
+import { IdentityKeyring, IdentitySigner } from './identity.js';
 import { InvalidArgumentError } from '../errors.js';
 import { requireMember } from './authorize.js';
 import { ROOT_CONTEXT, context, trace } from '@opentelemetry/api';
 import { startTelemetry } from '../telemetry.js';
 
-const secret = 's'.repeat(32);
+const keys = IdentityKeyring.generate();
 const logger = pino({ level: 'silent' });
 const member = { userId: 'u1', isAdmin: false, hasAcceptedTerms: true };
 let seenTraceId: string | undefined;
 
 function voteServer() {
-  return new GrpcServer({ name: 'vote', signer: new IdentitySigner(secret, 'vote'), logger }).add<VoteServiceServer>(VoteServiceService, {
+  return new GrpcServer({ name: 'vote', signer: new IdentitySigner(keys, 'vote'), logger }).add<VoteServiceServer>(VoteServiceService, {
     async castVote(request, ctx) {
       const caller = requireMember(ctx);
       if (request.rating < 1 || request.rating > 5) throw new InvalidArgumentError('Rating must be between 1 and 5');
@@ -48,14 +48,14 @@ async function start() {
 describe('GrpcServer', () => {
   it('serves a call carrying a correctly signed identity', async () => {
     const { address } = await start();
-    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(secret, 'gateway') });
+    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(keys, 'gateway') });
     await expect(client.call.castVote({ photoId: 1, rating: 4 }, { caller: member })).resolves.toEqual({ rating: 4, averageRating: 4, voteCount: 1 });
     client.close();
   });
 
   it('refuses a forged identity with UNAUTHENTICATED', async () => {
     const { address } = await start();
-    const forger = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner('x'.repeat(32), 'gateway') });
+    const forger = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(IdentityKeyring.generate(), 'gateway') });
     await expect(forger.call.castVote({ photoId: 1, rating: 4 }, { caller: { ...member, isAdmin: true } })).rejects.toMatchObject({
       code: status.UNAUTHENTICATED,
     });
@@ -72,7 +72,7 @@ describe('GrpcServer', () => {
 
   it('maps domain errors to their status and hides unexpected ones', async () => {
     const { address } = await start();
-    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(secret, 'gateway') });
+    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(keys, 'gateway') });
     await expect(client.call.castVote({ photoId: 1, rating: 9 }, { caller: member })).rejects.toMatchObject({
       code: status.INVALID_ARGUMENT,
       details: 'Rating must be between 1 and 5',
@@ -85,7 +85,7 @@ describe('GrpcServer', () => {
   it('continues the caller\'s trace on the server', async () => {
     startTelemetry('test');
     const { address } = await start();
-    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(secret, 'gateway') });
+    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(keys, 'gateway') });
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const parent = trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: '00f067aa0ba902b7', traceFlags: 1 });
     await context.with(parent, () => client.call.getMyVote({ photoId: 42 }, { caller: member }));

@@ -5,14 +5,14 @@ import type * as grpc from '@grpc/grpc-js';
 import { startOrder } from '../index.js';
 import { createMemoryEventBus, type EventBus } from '../bus/index.js';
 import { createServiceClient, type ServiceClient } from '../grpc/client.js';
-import { IdentitySigner } from '../grpc/identity.js';
+import { IdentityKeyring, IdentitySigner } from '../grpc/identity.js';
 import { openDatabase, type Database } from '../db.js';
 import { applyMigrations } from '../migrations.js';
 import { createLogger } from '../logger.js';
 import type { Platform, RunningComponent, ServiceModule, ServiceName } from '../component.js';
 import { createTestDatabase, type TestDatabase } from './postgres.js';
 
-const IDENTITY_SECRET = 'test-services-identity-secret-0123456789';
+const identity = IdentityKeyring.generate();
 
 export interface TestServices {
   platform: Platform;
@@ -56,7 +56,7 @@ export async function startTestServices(options: {
   if (!options.dataDir) cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   const bus = options.bus ?? createMemoryEventBus({ logger });
   if (!options.bus) cleanups.push(() => bus.close());
-  const platform: Platform = { nodeEnv: 'test', logger, bus, databaseUrl: database.url, dataDir, identitySecret: IDENTITY_SECRET, addresses: {} };
+  const platform: Platform = { nodeEnv: 'test', logger, bus, databaseUrl: database.url, dataDir, identity, addresses: {} };
 
   let stopped = false;
   const stop = async () => {
@@ -90,7 +90,7 @@ export async function startTestServices(options: {
     client(Client, { as, of = underTest, deadlineMs }) {
       const address = platform.addresses[of];
       if (!address) throw new Error(`startTestServices: no ${of} service was started`);
-      const client = createServiceClient(Client, address, { signer: new IdentitySigner(IDENTITY_SECRET, as), deadlineMs });
+      const client = createServiceClient(Client, address, { signer: new IdentitySigner(identity, as), deadlineMs });
       cleanups.push(() => client.close());
       return client;
     },
