@@ -8,8 +8,10 @@ import type {
   ContactMessageInput,
   GalleryFilterId,
   GalleryPage,
+  GalleryStats,
   GoogleDriveAuthUrl,
   GoogleDriveRefreshToken,
+  MyVote,
   PhotoPreview,
   PhotoUpdateInput,
   PrivacyBar,
@@ -17,6 +19,7 @@ import type {
   UploadedPhoto,
   User,
   UserPhoto,
+  VoteResult,
 } from './types';
 import { uploadWithProgress, type UploadProgress } from './upload';
 
@@ -121,7 +124,13 @@ export const api = {
     acceptTerms: () => apiJson<unknown>('POST', '/api/auth/accept-terms', { hasAcceptedTerms: true }),
   },
   photos: {
-    list: () => apiJson<PhotoPreview[]>('GET', '/api/photos'),
+    /** The newest approved photos (landing previews); `limit` caps how many. */
+    list: (limit?: number) =>
+      apiJson<PhotoPreview[]>('GET', limit === undefined ? '/api/photos' : `/api/photos?limit=${limit}`),
+    /** The caller's own rating of a photo (signed in only). */
+    myVote: (id: number) => apiJson<MyVote>('GET', `/api/photos/${id}/vote`),
+    /** Rates an approved photo 1–5 (403 on one's own photo, 404 when not approved). */
+    vote: (id: number, rating: number) => apiJson<VoteResult>('POST', `/api/photos/${id}/vote`, { rating }),
     /**
      * Uploads one photo (multipart `photo` and optional `description`), reporting upload progress.
      * Uses XMLHttpRequest because fetch has no upload progress events.
@@ -149,6 +158,8 @@ export const api = {
   gallery: {
     page: (filter: GalleryFilterId, page: number, limit: number) =>
       apiJson<GalleryPage>('GET', `/api/gallery/${filter}?page=${page}&limit=${limit}`),
+    /** The community's totals for the stats strip (public). */
+    stats: () => apiJson<GalleryStats>('GET', '/api/stats/gallery'),
   },
   contact: {
     send: (input: ContactMessageInput) => apiJson<unknown>('POST', '/api/contact', input),

@@ -16,37 +16,75 @@ export interface User {
   updatedAt: string | null;
 }
 
-/** An entry of GET /api/photos: just enough to show a preview image. */
+/** An entry of GET /api/photos (newest approved photos): just enough to show a preview image. */
 export interface PhotoPreview {
   id: number;
   filename: string;
+  /** At most 480 px wide (WebP), versioned: `/api/uploads/{filename}?size=thumb&v=3`. */
+  thumbnailUrl: string;
+  /** At most 2048 px wide (WebP), versioned. */
+  displayUrl: string;
 }
 
 export type PhotoStatus = 'pending' | 'approved' | 'rejected';
 
+/** The uploader of a gallery photo, as much of the user as the display-name and avatar rules need. */
 export interface PhotoUploader {
-  id?: string;
+  id: string;
   firstName: string | null;
   lastName: string | null;
-  displayName?: string | null;
+  displayName: string | null;
+  profileImageUrl: string | null;
+  customProfileImage: string | null;
 }
 
+/** An approved photo as GET /api/gallery/{filter} lists it. */
 export interface GalleryPhoto {
   id: number;
   userId: string;
   filename: string;
   description: string | null;
-  status: PhotoStatus;
-  averageRating?: number | null;
-  voteCount?: number | null;
-  user?: PhotoUploader | null;
+  status: 'approved';
+  averageRating: number;
+  voteCount: number;
   createdAt: string | null;
+  approvedAt: string | null;
+  /** Pixel size of the original (after rotation); 0 when unknown. */
+  width: number;
+  height: number;
+  imageVersion: number;
+  /** At most 480 px wide (WebP); the URL already carries `?size=thumb&v={imageVersion}`. */
+  thumbnailUrl: string;
+  /** At most 2048 px wide (WebP). */
+  displayUrl: string;
+  user: PhotoUploader | null;
 }
 
+/** The answer of GET /api/gallery/{filter}. */
 export interface GalleryPage {
   photos: GalleryPhoto[];
   total: number;
   totalPages: number;
+}
+
+/** The answer of GET /api/stats/gallery: the whole community's numbers for the stats strip. */
+export interface GalleryStats {
+  photoCount: number;
+  totalVotes: number;
+  ratedFourOrHigher: number;
+  distinctUploaders: number;
+}
+
+/** The answer of GET /api/photos/{id}/vote: the caller's rating of that photo, if any. */
+export interface MyVote {
+  rating: number | null;
+}
+
+/** The answer of POST /api/photos/{id}/vote: the caller's rating and the photo's new totals. */
+export interface VoteResult {
+  rating: number;
+  averageRating: number;
+  voteCount: number;
 }
 
 export interface ContactMessageInput {

@@ -7,7 +7,7 @@ import { useDocumentTitle } from '@/hooks/use-document-title';
 import { HEADER_IMAGE_URL } from '@/lib/brand';
 import { getDisplayName } from '@/lib/user';
 
-/** The signed-in home: a greeting and the community gallery. */
+/** The signed-in home (SPEC §2 "Gallery home"): a greeting, Snap a Crack and My Dashboard, then the gallery. */
 export function HomePage() {
   const { user } = useAuth();
   useDocumentTitle('Gallery');
@@ -40,7 +40,9 @@ export function HomePage() {
           <img
             src={HEADER_IMAGE_URL}
             alt=""
-            className="hidden aspect-[3/1] w-full rounded-xl border object-cover shadow-sm md:block dark:brightness-75"
+            width={1200}
+            height={400}
+            className="hidden aspect-[3/1] h-auto w-full rounded-xl border object-cover shadow-sm md:block dark:brightness-75"
           />
         </div>
       </section>

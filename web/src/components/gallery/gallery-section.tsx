@@ -1,23 +1,60 @@
 import { useState } from 'react';
 import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
-import type { GalleryFilterId } from '@/lib/types';
+import { scrollToElementId } from '@/lib/browser';
+import type { GalleryFilterId, GalleryPhoto } from '@/lib/types';
+import { cn } from '@/lib/utils';
 import { useGalleryPageQuery } from '@/queries/gallery';
 import { GalleryEmptyState } from './gallery-empty-state';
 import { DEFAULT_GALLERY_FILTER, GalleryFilterTiles, getGalleryFilter } from './gallery-filter-tiles';
 import { GalleryGridSkeleton } from './gallery-grid-skeleton';
-import { GalleryPhotoGrid } from './gallery-photo-grid';
+import { GalleryPagination } from './gallery-pagination';
+import { GalleryPhotoGrid, LazyPhotoDialog } from './gallery-photo-grid';
+import { GalleryStatsStrip } from './gallery-stats-strip';
 
+export const GALLERY_SECTION_ID = 'gallery';
+
+/**
+ * The community gallery: filter tiles, a page of photo cards, pagination and the stats strip. A new
+ * filter starts again at page 1; a new page scrolls smoothly back to the top of the section.
+ */
 export function GallerySection({ isSignedIn }: { isSignedIn: boolean }) {
-  const [filter, setFilter] = useState<GalleryFilterId>(DEFAULT_GALLERY_FILTER);
-  const { data, isLoading, error } = useGalleryPageQuery(filter, 1);
+  const [selectedFilter, setSelectedFilter] = useState<GalleryFilterId>(DEFAULT_GALLERY_FILTER);
+  const [page, setPage] = useState(1);
+  // The photo in the viewer. Kept after closing so the dialog can animate out with its content, and held
+  // here rather than in the grid so that it stays open when a vote empties the list (Need your Vote).
+  const [viewed, setViewed] = useState<{ photo: GalleryPhoto; open: boolean } | null>(null);
+  // Need your Vote answers 401 when signed out: never ask for it then.
+  const filter = !isSignedIn && getGalleryFilter(selectedFilter).requiresSignIn ? DEFAULT_GALLERY_FILTER : selectedFilter;
+  const { data, isLoading, isPlaceholderData, error } = useGalleryPageQuery(filter, page);
   useUnauthorizedRedirect(error);
+
+  // Pages can disappear (a vote empties the last page of Need your Vote): fall back to the last one.
+  const totalPages = error ? 0 : (data?.totalPages ?? 0);
+  if (data && !isPlaceholderData && totalPages > 0 && page > totalPages) setPage(totalPages);
+
   // A failed load reads as an empty gallery rather than an error screen.
   const photos = error ? [] : (data?.photos ?? []);
   const { label, description } = getGalleryFilter(filter);
+  // The cached copy is newer after a vote; a photo that left the list keeps its snapshot.
+  const viewedPhoto = viewed && (photos.find((photo) => photo.id === viewed.photo.id) ?? viewed.photo);
+
+  const selectFilter = (next: GalleryFilterId) => {
+    setSelectedFilter(next);
+    setPage(1);
+  };
+
+  const goToPage = (next: number) => {
+    setPage(Math.min(Math.max(1, next), Math.max(1, totalPages)));
+    scrollToElementId(GALLERY_SECTION_ID);
+  };
 
   return (
-    <section id="gallery" aria-labelledby="gallery-title" className="mx-auto w-full max-w-7xl scroll-mt-20 px-4 py-12 sm:px-6 lg:px-8">
-      <GalleryFilterTiles selected={filter} onSelect={setFilter} isSignedIn={isSignedIn} />
+    <section
+      id={GALLERY_SECTION_ID}
+      aria-labelledby="gallery-title"
+      className="mx-auto w-full max-w-7xl scroll-mt-20 px-4 py-12 sm:px-6 lg:px-8"
+    >
+      <GalleryFilterTiles selected={filter} onSelect={selectFilter} isSignedIn={isSignedIn} />
       <div className="mt-10 mb-6">
         <h2 id="gallery-title" className="text-2xl font-bold tracking-tight">
           {label}
@@ -29,8 +66,26 @@ export function GallerySection({ isSignedIn }: { isSignedIn: boolean }) {
       ) : photos.length === 0 ? (
         <GalleryEmptyState filter={filter} />
       ) : (
-        <GalleryPhotoGrid photos={photos} />
+        <div
+          aria-busy={isPlaceholderData || undefined}
+          className={cn('transition-opacity', isPlaceholderData && 'pointer-events-none opacity-60')}
+        >
+          <GalleryPhotoGrid
+            photos={photos}
+            isSignedIn={isSignedIn}
+            onView={(photo) => setViewed({ photo, open: true })}
+          />
+        </div>
       )}
+      {viewed && viewedPhoto && (
+        <LazyPhotoDialog
+          photo={viewedPhoto}
+          open={viewed.open}
+          onOpenChange={(open) => setViewed((current) => current && { ...current, open })}
+        />
+      )}
+      <GalleryPagination page={page} totalPages={totalPages} onPageChange={goToPage} className="mt-8" />
+      <GalleryStatsStrip />
     </section>
   );
 }

@@ -1,16 +1,17 @@
 import { Camera, Star } from 'lucide-react';
 import { SignInButton } from '@/components/auth/sign-in-button';
+import { RetryingImage } from '@/components/photo/retrying-image';
 import { Skeleton } from '@/components/ui/skeleton';
-import { photoFileUrl } from '@/lib/api';
 import { HEADER_IMAGE_URL } from '@/lib/brand';
-import { useLandingPreviewPhotos } from '@/queries/photos';
+import { LANDING_PREVIEW_COUNT, useLandingPreviewPhotos } from '@/queries/photos';
 
+/** Up to four random community photos (thumbnails); none when the list cannot be loaded. */
 function PreviewPhotos() {
   const { data: photos = [], isLoading } = useLandingPreviewPhotos();
   if (isLoading) {
     return (
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-4" role="status" aria-label="Loading photos">
-        {Array.from({ length: 4 }, (_, index) => (
+        {Array.from({ length: LANDING_PREVIEW_COUNT }, (_, index) => (
           <Skeleton key={index} className="aspect-square w-full rounded-lg" />
         ))}
       </div>
@@ -20,12 +21,14 @@ function PreviewPhotos() {
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Community photos">
       {photos.map((photo) => (
-        <li key={photo.id} className="overflow-hidden rounded-lg border bg-muted shadow-sm">
-          <img
-            src={photoFileUrl(photo.filename)}
+        <li key={photo.id} className="aspect-square overflow-hidden rounded-lg border bg-muted shadow-sm">
+          <RetryingImage
+            src={photo.thumbnailUrl}
             alt="A crack photo shared by the community"
-            loading="lazy"
-            className="aspect-square w-full object-cover transition-transform duration-300 hover:scale-105"
+            decoding="async"
+            draggable={false}
+            className="size-full object-cover transition-transform duration-300 hover:scale-105"
+            placeholderClassName="size-full p-2 text-xs"
           />
         </li>
       ))}
@@ -62,7 +65,10 @@ export function LandingHero() {
           <img
             src={HEADER_IMAGE_URL}
             alt="Illustration of a cracked surface"
-            className="aspect-[3/1] w-full rounded-xl border object-cover shadow-sm dark:brightness-75"
+            width={1200}
+            height={400}
+            fetchPriority="high"
+            className="aspect-[3/1] h-auto w-full rounded-xl border object-cover shadow-sm dark:brightness-75"
           />
           <PreviewPhotos />
         </div>

@@ -1,0 +1,115 @@
+import type { SyntheticEvent } from 'react';
+import { Expand, LogIn, Star } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { UserAvatar } from '@/components/user-avatar';
+import { LOGIN_URL } from '@/lib/browser';
+import type { GalleryPhoto } from '@/lib/types';
+import { formatAverage, formatVoteCount, photoAlt, photoUploaderName } from './format';
+import { RetryingImage } from './retrying-image';
+
+/**
+ * The width a card's image takes in the gallery grid (max-w-7xl, px-4/6/8, gap-6, 1/2/3 columns), so the
+ * browser picks the 480 px thumbnail unless the screen is dense enough to need the display image.
+ */
+export const PHOTO_CARD_SIZES =
+  '(min-width: 1280px) 390px, (min-width: 1024px) calc((100vw - 112px) / 3), (min-width: 640px) calc((100vw - 72px) / 2), calc(100vw - 32px)';
+
+const THUMBNAIL_WIDTH = 480;
+const DISPLAY_WIDTH = 2048;
+
+const preventDefault = (event: SyntheticEvent) => event.preventDefault();
+
+export interface PhotoCardProps {
+  photo: GalleryPhoto;
+  isSignedIn: boolean;
+  /** Cards of the first row load at once; the others when scrolled near. */
+  eager?: boolean;
+  onView: (photo: GalleryPhoto) => void;
+}
+
+/** A gallery card: the thumbnail, description, uploader, average and vote count, View and (signed out) Sign In to Rate. */
+export function PhotoCard({ photo, isSignedIn, eager = false, onView }: PhotoCardProps) {
+  const uploader = photoUploaderName(photo);
+  const hasSize = photo.width > 0 && photo.height > 0;
+  const titleId = `photo-${photo.id}-title`;
+  const description = photo.description?.trim();
+
+  return (
+    <article
+      aria-labelledby={titleId}
+      className="flex h-full flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm transition-shadow hover:shadow-md"
+    >
+      <div className="relative aspect-[4/3] overflow-hidden bg-muted" onContextMenu={preventDefault}>
+        <RetryingImage
+          src={photo.thumbnailUrl}
+          sources={[
+            { url: photo.thumbnailUrl, width: THUMBNAIL_WIDTH },
+            { url: photo.displayUrl, width: DISPLAY_WIDTH },
+          ]}
+          sizes={PHOTO_CARD_SIZES}
+          alt={photoAlt(photo)}
+          width={hasSize ? photo.width : undefined}
+          height={hasSize ? photo.height : undefined}
+          loading={eager ? 'eager' : 'lazy'}
+          fetchPriority={eager ? 'high' : undefined}
+          decoding="async"
+          draggable={false}
+          onDragStart={preventDefault}
+          className="size-full object-cover select-none"
+          placeholderClassName="size-full"
+        />
+      </div>
+      <div className="flex flex-1 flex-col gap-3 p-4">
+        <h3
+          id={titleId}
+          className={description ? 'line-clamp-2 font-medium break-words' : 'font-medium text-muted-foreground italic'}
+        >
+          {description || 'No description'}
+        </h3>
+        <div className="flex items-center justify-between gap-3 text-sm text-muted-foreground">
+          <span className="flex min-w-0 items-center gap-2">
+            <UserAvatar
+              user={{
+                id: photo.user?.id ?? photo.userId,
+                displayName: photo.user?.displayName ?? null,
+                firstName: photo.user?.firstName ?? null,
+                lastName: photo.user?.lastName ?? null,
+                email: null,
+                customProfileImage: photo.user?.customProfileImage ?? null,
+                profileImageUrl: photo.user?.profileImageUrl ?? null,
+              }}
+              className="size-6 text-xs"
+            />
+            <span className="truncate">{`Photo by ${uploader}`}</span>
+          </span>
+          <span className="flex shrink-0 items-center gap-1">
+            <Star className="size-4 fill-amber-400 text-amber-500 dark:text-amber-400" aria-hidden="true" />
+            <span className="font-semibold text-foreground">{formatAverage(photo.averageRating)}</span>
+            <span className="sr-only">average rating,</span>
+            <span>({formatVoteCount(photo.voteCount)})</span>
+          </span>
+        </div>
+        <div className="mt-auto flex flex-wrap gap-2 pt-1">
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => onView(photo)}
+            aria-label={`View photo by ${uploader}`}
+            aria-haspopup="dialog"
+          >
+            <Expand aria-hidden="true" />
+            View
+          </Button>
+          {!isSignedIn && (
+            <Button asChild size="sm">
+              <a href={LOGIN_URL}>
+                <LogIn aria-hidden="true" />
+                Sign In to Rate
+              </a>
+            </Button>
+          )}
+        </div>
+      </div>
+    </article>
+  );
+}

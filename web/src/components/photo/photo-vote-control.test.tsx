@@ -1,0 +1,46 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { AppProviders } from '@/app';
+import { createQueryClient } from '@/lib/query-client';
+import { deferred, mockFetch, type MockResponse } from '@/test/fetch-mock';
+import { PhotoVoteControl, type PhotoVoteControlProps } from './photo-vote-control';
+
+function renderControl(props: Partial<PhotoVoteControlProps> = {}) {
+  render(
+    <AppProviders queryClient={createQueryClient()}>
+      <PhotoVoteControl photoId={7} averageRating={4} isSignedIn isOwnPhoto={false} {...props} />
+    </AppProviders>,
+  );
+}
+
+describe('PhotoVoteControl', () => {
+  it('asks a signed-out visitor to sign in instead of voting', async () => {
+    const requests = mockFetch({});
+    renderControl({ isSignedIn: false });
+    await userEvent.click(screen.getByRole('radio', { name: '4 stars' }));
+    expect(await screen.findByText('Sign In Required')).toBeInTheDocument();
+    expect(screen.getByText('Please sign in to vote on photos.')).toBeInTheDocument();
+    expect(requests).toHaveLength(0);
+  });
+
+  it('is disabled while a vote is pending, showing the stars picked', async () => {
+    const answer = deferred<MockResponse>();
+    mockFetch({
+      'GET /api/photos/7/vote': { body: { rating: null } },
+      'POST /api/photos/7/vote': () => answer.promise,
+    });
+    renderControl();
+    const group = screen.getByRole('radiogroup', { name: 'Your rating' });
+    await waitFor(() => expect(group).not.toHaveAttribute('aria-disabled'));
+    await userEvent.click(within(group).getByRole('radio', { name: '2 stars' }));
+    expect(group).toHaveAttribute('aria-disabled', 'true');
+    expect(within(group).getByRole('radio', { name: '2 stars' })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByText('Submitting your vote…')).toBeInTheDocument();
+
+    answer.resolve({ body: { rating: 2, averageRating: 3, voteCount: 3 } });
+    expect(await screen.findByText('Vote Submitted')).toBeInTheDocument();
+    expect(group).not.toHaveAttribute('aria-disabled');
+    expect(screen.getByText(/You rated this 2 stars/)).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,46 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import type { MyVote, VoteResult } from '@/lib/types';
+import { applyVoteToGalleryCache } from './gallery';
+
+export function myVoteQueryKey(photoId: number) {
+  return ['/api/photos', photoId, 'vote'] as const;
+}
+
+/** The caller's own rating of a photo. Only asked for when signed in (`enabled`). */
+export function useMyVoteQuery(photoId: number, { enabled }: { enabled: boolean }) {
+  return useQuery({
+    queryKey: myVoteQueryKey(photoId),
+    queryFn: () => api.photos.myVote(photoId),
+    enabled,
+  });
+}
+
+export interface CastVoteVariables {
+  photoId: number;
+  rating: number;
+}
+
+/**
+ * POST /api/photos/{id}/vote. On success the caller's rating and the photo's totals are written into the
+ * cache at once, then the gallery and its stats are refetched. The callbacks belong to the mutation (not
+ * to `mutate`) so the feedback still shows if the dialog closes before the answer arrives.
+ */
+export function useCastVoteMutation({
+  onSuccess,
+  onError,
+}: {
+  onSuccess?: (result: VoteResult, variables: CastVoteVariables) => void;
+  onError?: (error: Error, variables: CastVoteVariables) => void;
+} = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ photoId, rating }: CastVoteVariables) => api.photos.vote(photoId, rating),
+    onSuccess: (result, variables) => {
+      queryClient.setQueryData<MyVote>(myVoteQueryKey(variables.photoId), { rating: result.rating });
+      void applyVoteToGalleryCache(queryClient, variables.photoId, result);
+      onSuccess?.(result, variables);
+    },
+    onError,
+  });
+}
