@@ -20,6 +20,7 @@ import galleryRoutes from './routes/gallery.routes.js';
 import type { PublicPageCache } from './public-page-cache.js';
 import type { TrustProxy } from './config.js';
 import { MESSAGES } from './http-errors.js';
+import { BARE_SECURITY_HEADERS } from './plugins/security.js';
 import imageRoutes, { avatarRoutes } from './routes/images.routes.js';
 import adminPhotoRoutes from './routes/admin-photos.routes.js';
 import googleDriveRoutes from './routes/google-drive.routes.js';
@@ -64,7 +65,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // A URL that cannot be decoded gets the product's own JSON error (with the security headers), not Fastify's.
     frameworkErrors: (error, request, reply) => {
       request.log.info({ code: error.code }, 'malformed request');
-      void (reply as FastifyReply).code(400).send({ message: MESSAGES.badRequest });
+      void (reply as FastifyReply).code(400).headers(BARE_SECURITY_HEADERS).send({ message: MESSAGES.badRequest });
     },
   };
   const app = Fastify(options);
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(avatarRoutes, { clients: deps.clients });
   await app.register(adminPhotoRoutes, { clients: deps.clients });
   await app.register(googleDriveRoutes, { clients: deps.clients, publicUrl: deps.publicUrl });
+  await app.register(import('./routes/contact.routes.js'), { clients: deps.clients });
   if (deps.web) await app.register(web, deps.web);
   else app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found' }));
   return app;

@@ -58,6 +58,8 @@ export default fp<SecurityOptions>(async (app, options) => {
   });
 
   app.addHook('onRequest', async (request) => {
+    // Redirects and the origin check build URLs from the Host header: one that is not a host is refused here.
+    if (!isHost(request.host)) throw new HttpError(400, MESSAGES.badRequest);
     if (!UNSAFE_METHODS.has(request.method)) return;
     if (request.headers['sec-fetch-site'] === 'cross-site') throw new HttpError(403, MESSAGES.crossSite);
     const source = request.headers.origin ?? refererOrigin(request.headers.referer);
@@ -67,6 +69,28 @@ export default fp<SecurityOptions>(async (app, options) => {
     if (!allowed.includes(source)) throw new HttpError(403, MESSAGES.crossSite);
   });
 });
+
+function isHost(host: string): boolean {
+  if (!host || /[\s/\\@?#]/.test(host)) return false;
+  try {
+    const url = new URL(`http://${host}`);
+    return url.host !== '' && url.pathname === '/';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What a refusal made before any route or plugin ran (a URL that cannot be decoded) still carries: the
+ * headers helmet would have set, for an answer that is only a short JSON message.
+ */
+export const BARE_SECURITY_HEADERS = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
 
 function refererOrigin(referer: string | undefined): string | undefined {
   if (!referer) return undefined;

@@ -37,8 +37,10 @@ describe('the gateway at its edge', () => {
   });
 
   it('answers a malformed Host header with a 400, never a 500', async () => {
-    const { response } = await raw('GET /api/auth/user HTTP/1.1\r\nHost: exa mple:99999\r\nConnection: close\r\n\r\n');
-    expect(response).toMatch(/^HTTP\/1\.1 400/);
+    for (const host of ['exa mple', 'a/b', 'user@host', 'host:99999x']) {
+      const { response } = await raw(`GET /api/login HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect(response, host).toMatch(/^HTTP\/1\.1 400/);
+    }
   });
 
   it('marks personal answers no-store', async () => {

@@ -18,6 +18,7 @@ describe('contact form validation', () => {
     ['name', 'x'.repeat(101), 'Name must be 100 characters or less'],
     ['email', '', 'Email is required'],
     ['email', 'not-an-email', 'Please enter a valid email address'],
+    ['email', `${'a'.repeat(250)}@example.com`, 'Please enter a valid email address'],
     ['subject', '', 'Subject is required'],
     ['subject', 'x'.repeat(201), 'Subject must be 200 characters or less'],
     ['message', '', 'Message is required'],
@@ -106,8 +107,12 @@ describe('contact page', () => {
     expect(requests.find((request) => request.url === '/api/contact')?.json).toEqual(VALID);
   });
 
-  it('keeps the form and toasts when sending fails', async () => {
-    renderContact({ status: 500, text: 'boom' });
+  it.each([
+    [500, 'boom'],
+    [429, '{"message":"Too many requests. Please slow down and try again shortly."}'],
+    [400, '{"message":"Name is required"}'],
+  ])('keeps the form and toasts when sending fails with %i', async (status, text) => {
+    renderContact({ status, text });
     await fillForm();
     await userEvent.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(await screen.findByText('Failed to send message. Please try again.')).toBeInTheDocument();

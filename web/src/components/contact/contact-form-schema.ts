@@ -3,6 +3,8 @@ import { z } from 'zod';
 export const CONTACT_NAME_MAX_LENGTH = 100;
 export const CONTACT_SUBJECT_MAX_LENGTH = 200;
 export const CONTACT_MESSAGE_MAX_LENGTH = 2000;
+/** The longest address mail can be delivered to (RFC 5321); the server refuses longer ones alike. */
+export const CONTACT_EMAIL_MAX_LENGTH = 254;
 
 /** The contact form's rules and messages (SPEC §5); values are trimmed before they are checked and sent. */
 export const contactFormSchema = z.object({
@@ -11,7 +13,12 @@ export const contactFormSchema = z.object({
     .trim()
     .min(1, 'Name is required')
     .max(CONTACT_NAME_MAX_LENGTH, 'Name must be 100 characters or less'),
-  email: z.string().trim().min(1, 'Email is required').pipe(z.email('Please enter a valid email address')),
+  email: z
+    .string()
+    .trim()
+    .min(1, 'Email is required')
+    .max(CONTACT_EMAIL_MAX_LENGTH, 'Please enter a valid email address')
+    .pipe(z.email('Please enter a valid email address')),
   subject: z
     .string()
     .trim()

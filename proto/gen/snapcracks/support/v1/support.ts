@@ -19,6 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp.js";
+import { PageRequest } from "../../common/v1/common.js";
 
 export const protobufPackage = "snapcracks.support.v1";
 
@@ -76,6 +77,14 @@ export interface ContactForm {
   updatedAt?: Date | undefined;
 }
 
+/** How many contact forms there are at each status, and in all. */
+export interface ContactFormCounts {
+  newCount: number;
+  inProgressCount: number;
+  resolvedCount: number;
+  totalCount: number;
+}
+
 export interface SubmitContactFormRequest {
   name: string;
   email: string;
@@ -88,10 +97,21 @@ export interface SubmitContactFormResponse {
 }
 
 export interface ListContactFormsRequest {
+  /** Only the forms at this status; unspecified lists every status. */
+  status: ContactFormStatus;
+  /** Page from 1 (0 means 1), limit 1 to 100 (0 means 50). */
+  page?: PageRequest | undefined;
 }
 
 export interface ListContactFormsResponse {
   contactForms: ContactForm[];
+  /** Every status, whatever the filter, so a screen shows all its counters from one call. */
+  counts?:
+    | ContactFormCounts
+    | undefined;
+  /** Forms matching the filter, and the pages they fill. */
+  total: number;
+  totalPages: number;
 }
 
 export interface SetContactFormStatusRequest {
@@ -285,6 +305,127 @@ export const ContactForm: MessageFns<ContactForm> = {
   },
 };
 
+function createBaseContactFormCounts(): ContactFormCounts {
+  return { newCount: 0, inProgressCount: 0, resolvedCount: 0, totalCount: 0 };
+}
+
+export const ContactFormCounts: MessageFns<ContactFormCounts> = {
+  encode(message: ContactFormCounts, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.newCount !== 0) {
+      writer.uint32(8).int32(message.newCount);
+    }
+    if (message.inProgressCount !== 0) {
+      writer.uint32(16).int32(message.inProgressCount);
+    }
+    if (message.resolvedCount !== 0) {
+      writer.uint32(24).int32(message.resolvedCount);
+    }
+    if (message.totalCount !== 0) {
+      writer.uint32(32).int32(message.totalCount);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContactFormCounts {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContactFormCounts();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.newCount = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.inProgressCount = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.resolvedCount = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.totalCount = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ContactFormCounts {
+    return {
+      newCount: isSet(object.newCount)
+        ? globalThis.Number(object.newCount)
+        : isSet(object.new_count)
+        ? globalThis.Number(object.new_count)
+        : 0,
+      inProgressCount: isSet(object.inProgressCount)
+        ? globalThis.Number(object.inProgressCount)
+        : isSet(object.in_progress_count)
+        ? globalThis.Number(object.in_progress_count)
+        : 0,
+      resolvedCount: isSet(object.resolvedCount)
+        ? globalThis.Number(object.resolvedCount)
+        : isSet(object.resolved_count)
+        ? globalThis.Number(object.resolved_count)
+        : 0,
+      totalCount: isSet(object.totalCount)
+        ? globalThis.Number(object.totalCount)
+        : isSet(object.total_count)
+        ? globalThis.Number(object.total_count)
+        : 0,
+    };
+  },
+
+  toJSON(message: ContactFormCounts): unknown {
+    const obj: any = {};
+    if (message.newCount !== 0) {
+      obj.newCount = Math.round(message.newCount);
+    }
+    if (message.inProgressCount !== 0) {
+      obj.inProgressCount = Math.round(message.inProgressCount);
+    }
+    if (message.resolvedCount !== 0) {
+      obj.resolvedCount = Math.round(message.resolvedCount);
+    }
+    if (message.totalCount !== 0) {
+      obj.totalCount = Math.round(message.totalCount);
+    }
+    return obj;
+  },
+};
+
 function createBaseSubmitContactFormRequest(): SubmitContactFormRequest {
   return { name: "", email: "", subject: "", message: "" };
 }
@@ -455,11 +596,17 @@ export const SubmitContactFormResponse: MessageFns<SubmitContactFormResponse> = 
 };
 
 function createBaseListContactFormsRequest(): ListContactFormsRequest {
-  return {};
+  return { status: 0, page: undefined };
 }
 
 export const ListContactFormsRequest: MessageFns<ListContactFormsRequest> = {
-  encode(_: ListContactFormsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: ListContactFormsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== 0) {
+      writer.uint32(8).int32(message.status);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
     return writer;
   },
 
@@ -476,6 +623,22 @@ export const ListContactFormsRequest: MessageFns<ListContactFormsRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -488,24 +651,42 @@ export const ListContactFormsRequest: MessageFns<ListContactFormsRequest> = {
     }
   },
 
-  fromJSON(_: any): ListContactFormsRequest {
-    return {};
+  fromJSON(object: any): ListContactFormsRequest {
+    return {
+      status: isSet(object.status) ? contactFormStatusFromJSON(object.status) : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
   },
 
-  toJSON(_: ListContactFormsRequest): unknown {
+  toJSON(message: ListContactFormsRequest): unknown {
     const obj: any = {};
+    if (message.status !== 0) {
+      obj.status = contactFormStatusToJSON(message.status);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
     return obj;
   },
 };
 
 function createBaseListContactFormsResponse(): ListContactFormsResponse {
-  return { contactForms: [] };
+  return { contactForms: [], counts: undefined, total: 0, totalPages: 0 };
 }
 
 export const ListContactFormsResponse: MessageFns<ListContactFormsResponse> = {
   encode(message: ListContactFormsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.contactForms) {
       ContactForm.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.counts !== undefined) {
+      ContactFormCounts.encode(message.counts, writer.uint32(18).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(24).int32(message.total);
+    }
+    if (message.totalPages !== 0) {
+      writer.uint32(32).int32(message.totalPages);
     }
     return writer;
   },
@@ -531,6 +712,30 @@ export const ListContactFormsResponse: MessageFns<ListContactFormsResponse> = {
             message.contactForms.push(ContactForm.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.counts = ContactFormCounts.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.totalPages = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -550,6 +755,13 @@ export const ListContactFormsResponse: MessageFns<ListContactFormsResponse> = {
         : globalThis.Array.isArray(object?.contact_forms)
         ? object.contact_forms.map((e: any) => ContactForm.fromJSON(e))
         : [],
+      counts: isSet(object.counts) ? ContactFormCounts.fromJSON(object.counts) : undefined,
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      totalPages: isSet(object.totalPages)
+        ? globalThis.Number(object.totalPages)
+        : isSet(object.total_pages)
+        ? globalThis.Number(object.total_pages)
+        : 0,
     };
   },
 
@@ -557,6 +769,15 @@ export const ListContactFormsResponse: MessageFns<ListContactFormsResponse> = {
     const obj: any = {};
     if (message.contactForms?.length) {
       obj.contactForms = message.contactForms.map((e) => ContactForm.toJSON(e));
+    }
+    if (message.counts !== undefined) {
+      obj.counts = ContactFormCounts.toJSON(message.counts);
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.totalPages !== 0) {
+      obj.totalPages = Math.round(message.totalPages);
     }
     return obj;
   },
@@ -704,6 +925,7 @@ export const SetContactFormStatusResponse: MessageFns<SetContactFormStatusRespon
 /** Owns contact_forms: public submission, admin listing and status. */
 export type SupportServiceService = typeof SupportServiceService;
 export const SupportServiceService = {
+  /** Anyone, signed in or not; every field is trimmed and checked (INVALID_ARGUMENT with the spec's message). */
   submitContactForm: {
     path: "/snapcracks.support.v1.SupportService/SubmitContactForm" as const,
     requestStream: false as const,
@@ -715,6 +937,7 @@ export const SupportServiceService = {
       Buffer.from(SubmitContactFormResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SubmitContactFormResponse => SubmitContactFormResponse.decode(value),
   },
+  /** Admins only: newest first, one status or all, with the count of every status. */
   listContactForms: {
     path: "/snapcracks.support.v1.SupportService/ListContactForms" as const,
     requestStream: false as const,
@@ -726,6 +949,7 @@ export const SupportServiceService = {
       Buffer.from(ListContactFormsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListContactFormsResponse => ListContactFormsResponse.decode(value),
   },
+  /** Admins only: any status to any other, in any order; NOT_FOUND for an unknown id. */
   setContactFormStatus: {
     path: "/snapcracks.support.v1.SupportService/SetContactFormStatus" as const,
     requestStream: false as const,
@@ -740,12 +964,16 @@ export const SupportServiceService = {
 } as const;
 
 export interface SupportServiceServer extends UntypedServiceImplementation {
+  /** Anyone, signed in or not; every field is trimmed and checked (INVALID_ARGUMENT with the spec's message). */
   submitContactForm: handleUnaryCall<SubmitContactFormRequest, SubmitContactFormResponse>;
+  /** Admins only: newest first, one status or all, with the count of every status. */
   listContactForms: handleUnaryCall<ListContactFormsRequest, ListContactFormsResponse>;
+  /** Admins only: any status to any other, in any order; NOT_FOUND for an unknown id. */
   setContactFormStatus: handleUnaryCall<SetContactFormStatusRequest, SetContactFormStatusResponse>;
 }
 
 export interface SupportServiceClient extends Client {
+  /** Anyone, signed in or not; every field is trimmed and checked (INVALID_ARGUMENT with the spec's message). */
   submitContactForm(
     request: SubmitContactFormRequest,
     callback: (error: ServiceError | null, response: SubmitContactFormResponse) => void,
@@ -761,6 +989,7 @@ export interface SupportServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SubmitContactFormResponse) => void,
   ): ClientUnaryCall;
+  /** Admins only: newest first, one status or all, with the count of every status. */
   listContactForms(
     request: ListContactFormsRequest,
     callback: (error: ServiceError | null, response: ListContactFormsResponse) => void,
@@ -776,6 +1005,7 @@ export interface SupportServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListContactFormsResponse) => void,
   ): ClientUnaryCall;
+  /** Admins only: any status to any other, in any order; NOT_FOUND for an unknown id. */
   setContactFormStatus(
     request: SetContactFormStatusRequest,
     callback: (error: ServiceError | null, response: SetContactFormStatusResponse) => void,
