@@ -94,8 +94,8 @@ describe('AuthService against PostgreSQL', () => {
     const asAdmin = { userId: admin.id, isAdmin: true, hasAcceptedTerms: true };
     await expect(service.updateUser(asAdmin, admin.id, { isEnabled: false })).rejects.toThrow(/your own account/);
     await expect(service.updateUser(asAdmin, member.id, { email: 'chief@example.com' })).rejects.toThrow(/already uses this email/);
-    await expect(service.deleteUser(admin.id)).rejects.toThrow('Admin accounts cannot be deleted');
-    await service.deleteUser(member.id);
+    await expect(service.deleteUser(asAdmin, admin.id)).rejects.toThrow('Admin accounts cannot be deleted');
+    await service.deleteUser(asAdmin, member.id);
     expect(await prisma.user.findUnique({ where: { id: member.id } })).toBeNull();
     expect((await eventTypes()).at(-1)).toBe('auth.user.deleted');
   });

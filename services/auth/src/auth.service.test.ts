@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError, NotFoundError, PermissionDeniedError, decodeEvent, type Caller } from '@snapcracks/kit';
+import { AlreadyExistsError, FailedPreconditionError, InvalidArgumentError, NotFoundError, PermissionDeniedError, decodeEvent, makeEvent, type Caller } from '@snapcracks/kit';
 import { UserDeleted, UserUpdated } from '@snapcracks/proto/events/v1';
 import type { SignInRequest } from '@snapcracks/proto/auth/v1';
 import { AuthService } from './auth.service.js';
@@ -144,10 +144,45 @@ describe('reading users', () => {
     await expect(service.getUser(MISSING_ID, { caller: null, service: 'gateway' })).rejects.toBeInstanceOf(NotFoundError);
   });
 
-  it('lists users newest first', async () => {
+  it('lists users newest first, 20 to a page by default', async () => {
     const a = memberAccount('a@example.com');
     const b = memberAccount('b@example.com');
-    expect((await service.listUsers()).map((u) => u.id)).toEqual([b.id, a.id]);
+    const { users, total, totalPages } = await service.listUsers();
+    expect({ ids: users.map((u) => u.id), total, totalPages }).toEqual({ ids: [b.id, a.id], total: 2, totalPages: 1 });
+    const more = Array.from({ length: 21 }, (_, i) => memberAccount(`m${i}@example.com`));
+    const first = await service.listUsers();
+    expect({ count: first.users.length, total: first.total, totalPages: first.totalPages }).toEqual({ count: 20, total: 23, totalPages: 2 });
+    expect((await service.listUsers({ page: 2 })).users.map((u) => u.id)).toEqual([more[0]!.id, b.id, a.id]);
+    expect((await service.listUsers({ page: 3 })).users).toEqual([]);
+  });
+
+  it('pages and searches as asked, every word matching a name or the email', async () => {
+    const ada = users.seed({ oidcSubject: 'x|ada', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' });
+    users.seed({ oidcSubject: 'x|grace', email: 'grace@example.com', firstName: 'Grace', lastName: 'Hopper' });
+    const countess = users.seed({ oidcSubject: 'x|c', email: 'c@example.com', displayName: 'The Countess' });
+    expect(await service.listUsers({ query: '  ada   LOVELACE ' })).toEqual({ users: [ada], total: 1, totalPages: 1 });
+    expect((await service.listUsers({ query: 'countess' })).users).toEqual([countess]);
+    expect(await service.listUsers({ query: 'nobody' })).toEqual({ users: [], total: 0, totalPages: 0 });
+    expect(await service.listUsers({ query: 'example', page: 2, limit: 2 })).toMatchObject({ total: 3, totalPages: 2, users: [ada] });
+    expect((await service.listUsers({ query: '   ' })).total).toBe(3);
+  });
+
+  it.each([
+    [{ page: -1 }, 'Page must be a whole number from 1'],
+    [{ page: 1.5 }, 'Page must be a whole number from 1'],
+    [{ limit: 101 }, 'Limit must be between 1 and 100'],
+    [{ limit: -5 }, 'Limit must be between 1 and 100'],
+    [{ query: 'x'.repeat(101) }, 'Search must be 100 characters or less'],
+  ])('refuses the list query %j', async (search, message) => {
+    const attempt = service.listUsers(search);
+    await expect(attempt).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(attempt).rejects.toThrow(message);
+  });
+
+  it('tells the orphaned-files cleanup which avatars are in use', async () => {
+    users.seed({ oidcSubject: 'x|a', customProfileImage: 'in-use.webp' });
+    expect(await service.findReferencedAvatars(['in-use.webp', 'orphan.webp', 'in-use.webp'])).toEqual(['in-use.webp']);
+    await expect(service.findReferencedAvatars(Array.from({ length: 1001 }, (_, i) => `${i}.webp`))).rejects.toBeInstanceOf(InvalidArgumentError);
   });
 });
 
@@ -195,45 +230,117 @@ describe('profile', () => {
 });
 
 describe('admin user management', () => {
-  it('keeps an admin from disabling or demoting themself', async () => {
+  it('keeps an admin from disabling or demoting themself, changing nothing', async () => {
     const admin = adminAccount();
-    for (const edit of [{ isEnabled: false }, { isAdmin: false }]) {
-      await expect(service.updateUser(as(admin), admin.id, edit)).rejects.toThrow('You cannot disable or remove admin rights from your own account');
+    for (const edit of [{ isEnabled: false }, { isAdmin: false }, { displayName: 'Boss', isAdmin: false }]) {
+      const attempt = service.updateUser(as(admin), admin.id, edit);
+      await expect(attempt).rejects.toBeInstanceOf(PermissionDeniedError);
+      await expect(attempt).rejects.toThrow('You cannot disable or remove admin rights from your own account');
     }
-    expect(await users.findById(admin.id)).toMatchObject({ isAdmin: true, isEnabled: true });
-    expect((await service.updateUser(as(admin), admin.id, { displayName: 'Boss' })).displayName).toBe('Boss');
+    expect(await users.findById(admin.id)).toEqual(admin);
+    expect(users.events).toEqual([]);
+    expect((await service.updateUser(as(admin), admin.id, { displayName: 'Boss', isEnabled: true, isAdmin: true })).displayName).toBe('Boss');
   });
 
-  it('lets an admin change another account, normalising the email', async () => {
+  it('lets an admin change another account, trimming the name and normalising the email, with its event', async () => {
     const admin = adminAccount();
     const member = memberAccount();
-    const changed = await service.updateUser(as(admin), member.id, { email: ' New@Example.com ', isEnabled: false, isAdmin: true });
-    expect(changed).toMatchObject({ email: 'new@example.com', isEnabled: false, isAdmin: true });
-    expect(lastUpdate()).toMatchObject({ email: 'new@example.com', isEnabled: false, isAdmin: true });
+    const changed = await service.updateUser(as(admin), member.id, { displayName: '  New Name ', email: ' New@Example.com ', isEnabled: false, isAdmin: true });
+    expect(changed).toMatchObject({ displayName: 'New Name', email: 'new@example.com', isEnabled: false, isAdmin: true });
+    expect(lastUpdate()).toMatchObject({ user: { id: member.id, displayName: 'New Name' }, email: 'new@example.com', isEnabled: false, isAdmin: true });
   });
 
-  it('refuses an email another account uses', async () => {
+  it('changes only the fields given', async () => {
+    const admin = adminAccount();
+    const member = users.seed({ oidcSubject: `${ISSUER}|m`, email: 'member@example.com', displayName: 'Member', isEnabled: true });
+    expect(await service.updateUser(as(admin), member.id, { isAdmin: true })).toMatchObject({ displayName: 'Member', email: 'member@example.com', isEnabled: true, isAdmin: true });
+    expect(await service.updateUser(as(admin), member.id, { isEnabled: false })).toMatchObject({ isEnabled: false, isAdmin: true, displayName: 'Member' });
+    expect(await service.updateUser(as(admin), member.id, { isAdmin: false, isEnabled: true })).toMatchObject({ isEnabled: true, isAdmin: false });
+    expect(users.eventTypes()).toEqual(['auth.user.updated', 'auth.user.updated', 'auth.user.updated']);
+  });
+
+  it('answers the account unchanged, without an event, when nothing is given', async () => {
     const admin = adminAccount();
     const member = memberAccount();
-    const attempt = service.updateUser(as(admin), member.id, { email: 'boss@example.com' });
+    expect(await service.updateUser(as(admin), member.id, {})).toEqual(member);
+    expect(users.events).toEqual([]);
+  });
+
+  it.each([
+    [{ displayName: '   ' }, 'Display name is required'],
+    [{ displayName: 'x'.repeat(51) }, 'Display name must be 50 characters or less'],
+    [{ email: 'not-an-email' }, 'Please enter a valid email address'],
+    [{ email: '' }, 'Please enter a valid email address'],
+  ])('refuses %j with the spec message, changing nothing', async (edit, message) => {
+    const admin = adminAccount();
+    const member = memberAccount();
+    const attempt = service.updateUser(as(admin), member.id, edit);
+    await expect(attempt).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(attempt).rejects.toThrow(message);
+    expect(await users.findById(member.id)).toEqual(member);
+    expect(users.events).toEqual([]);
+  });
+
+  it('accepts a display name of exactly 50 characters after trimming', async () => {
+    const admin = adminAccount();
+    const member = memberAccount();
+    expect((await service.updateUser(as(admin), member.id, { displayName: ` ${'y'.repeat(50)} ` })).displayName).toBe('y'.repeat(50));
+  });
+
+  it('refuses an email another account uses, changing nothing', async () => {
+    const admin = adminAccount();
+    const member = memberAccount();
+    const attempt = service.updateUser(as(admin), member.id, { email: 'BOSS@example.com', displayName: 'Taken' });
     await expect(attempt).rejects.toBeInstanceOf(AlreadyExistsError);
     await expect(attempt).rejects.toThrow('Another account already uses this email address');
+    expect(await users.findById(member.id)).toEqual(member);
+    expect(users.events).toEqual([]);
+  });
+
+  it('lets an account keep its own email', async () => {
+    const admin = adminAccount();
+    const member = memberAccount();
+    expect((await service.updateUser(as(admin), member.id, { email: 'member@example.com', displayName: 'Same' })).email).toBe('member@example.com');
   });
 
   it('answers not found for a missing account', async () => {
     const admin = adminAccount();
     await expect(service.updateUser(as(admin), MISSING_ID, { isEnabled: false })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(service.deleteUser(MISSING_ID)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(service.updateUser(as(admin), MISSING_ID, {})).rejects.toBeInstanceOf(NotFoundError);
+    await expect(service.deleteUser(as(admin), MISSING_ID)).rejects.toBeInstanceOf(NotFoundError);
+    expect(users.events).toEqual([]);
   });
 
-  it('refuses to delete an admin and deletes a member with its event', async () => {
+  it('refuses to delete an admin, themself included, and deletes a member with its event', async () => {
     const admin = adminAccount();
+    const other = users.seed({ oidcSubject: `${ISSUER}|other-admin`, email: 'other@example.com', isAdmin: true });
     const member = memberAccount();
-    await expect(service.deleteUser(admin.id)).rejects.toThrow('Admin accounts cannot be deleted');
-    expect(await users.findById(admin.id)).not.toBeNull();
-    await service.deleteUser(member.id);
+    for (const id of [admin.id, other.id]) {
+      const attempt = service.deleteUser(as(admin), id);
+      await expect(attempt).rejects.toBeInstanceOf(PermissionDeniedError);
+      await expect(attempt).rejects.toThrow('Admin accounts cannot be deleted');
+    }
+    expect(await users.findById(admin.id)).toEqual(admin);
+    expect(await users.findById(other.id)).toEqual(other);
+    expect(users.events).toEqual([]);
+    await service.deleteUser(as(admin), member.id);
     expect(await users.findById(member.id)).toBeNull();
     expect(users.eventTypes()).toEqual(['auth.user.deleted']);
     expect(decodeEvent(users.events[0]!, UserDeleted)).toEqual({ userId: member.id });
+  });
+
+  it('refuses to delete an account promoted between the check and the delete', async () => {
+    const admin = adminAccount();
+    const member = memberAccount();
+    const findById = users.findById.bind(users);
+    // The first read sees a member; by the delete, another admin has promoted them.
+    vi.spyOn(users, 'findById').mockImplementationOnce(async (id) => {
+      const seen = await findById(id);
+      await users.update(member.id, { isAdmin: true }, () => makeEvent('auth.user.updated', UserUpdated, { isAdmin: true, isEnabled: true, hasAcceptedTerms: false }, { source: 'test' }));
+      return seen;
+    });
+    await expect(service.deleteUser(as(admin), member.id)).rejects.toThrow('Admin accounts cannot be deleted');
+    expect(await users.findById(member.id)).toMatchObject({ isAdmin: true });
+    expect(users.eventTypes()).toEqual(['auth.user.updated']);
   });
 });

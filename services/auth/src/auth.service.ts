@@ -30,8 +30,29 @@ export const userEditSchema = z.object({
 });
 export type UserEdit = z.output<typeof userEditSchema>;
 
+/** An admin's search of the users list: a page (from 1), its size (1 to 100) and optional words to match. */
+export interface UserSearch {
+  page?: number | undefined;
+  limit?: number | undefined;
+  query?: string | undefined;
+}
+
+export interface UserPage {
+  users: User[];
+  total: number;
+  totalPages: number;
+}
+
 const SOURCE = 'auth';
 const EMAIL_TAKEN = 'Another account already uses this email address';
+export const SELF_LOCKOUT = 'You cannot disable or remove admin rights from your own account';
+export const ADMIN_NOT_DELETABLE = 'Admin accounts cannot be deleted';
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE = 1_000_000;
+const MAX_QUERY_LENGTH = 100;
+const MAX_QUERY_WORDS = 10;
+const MAX_AVATAR_NAMES = 1000;
 
 /**
  * Account rules: provisioning at sign-in, terms, profile, and what admins may change. It decides; the
@@ -105,7 +126,7 @@ export class AuthService {
   }
 
   async updateProfile(caller: Caller, displayName: string): Promise<User> {
-    const name = displayNameSchema.parse(displayName);
+    const name = parse(displayNameSchema, displayName);
     return this.update(caller.userId, { displayName: name });
   }
 
@@ -114,23 +135,53 @@ export class AuthService {
     return this.update(caller.userId, { customProfileImage });
   }
 
-  listUsers(): Promise<User[]> {
-    return this.users.list();
+  /** Which of the given avatar names some account uses (the orphaned-files cleanup keeps those). */
+  async findReferencedAvatars(names: string[]): Promise<string[]> {
+    if (names.length > MAX_AVATAR_NAMES) throw new InvalidArgumentError(`At most ${MAX_AVATAR_NAMES} names at a time`);
+    return this.users.findAvatarsInUse([...new Set(names)]);
   }
 
-  /** Admin edit. An admin cannot disable or demote themself, so the product never loses its last way in by accident. */
+  /**
+   * The admin list, newest accounts first. A page past the end is empty; `query` keeps the accounts in which every word
+   * appears in the display name, first or last name, or email (case-insensitive).
+   */
+  async listUsers(search: UserSearch = {}): Promise<UserPage> {
+    const page = search.page || 1;
+    const limit = search.limit || DEFAULT_PAGE_SIZE;
+    if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE) throw new InvalidArgumentError('Page must be a whole number from 1');
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw new InvalidArgumentError(`Limit must be between 1 and ${MAX_PAGE_SIZE}`);
+    const query = search.query?.trim() ?? '';
+    if (query.length > MAX_QUERY_LENGTH) throw new InvalidArgumentError(`Search must be ${MAX_QUERY_LENGTH} characters or less`);
+    const words = [...new Set(query.split(/\s+/).filter(Boolean))].slice(0, MAX_QUERY_WORDS);
+    const { users, total } = await this.users.list({ words, offset: (page - 1) * limit, limit });
+    return { users, total, totalPages: Math.ceil(total / limit) };
+  }
+
+  /**
+   * Admin edit of any subset of display name, email and the two flags. An admin cannot disable or demote themself, so
+   * the product never loses its last way in by accident. Nothing to change answers the account as it is.
+   */
   async updateUser(admin: Caller, id: string, edit: UserEdit): Promise<User> {
-    const changes = userEditSchema.parse(edit);
-    if (id === admin.userId && (changes.isEnabled === false || changes.isAdmin === false)) {
-      throw new FailedPreconditionError('You cannot disable or remove admin rights from your own account');
-    }
-    return this.update(id, changes);
+    const changes = parse(userEditSchema, edit);
+    if (id === admin.userId && (changes.isEnabled === false || changes.isAdmin === false)) throw new PermissionDeniedError(SELF_LOCKOUT);
+    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as UserChanges;
+    if (Object.keys(given).length === 0) return found(await this.users.findById(id));
+    return this.update(id, given);
   }
 
-  async deleteUser(id: string): Promise<void> {
+  /**
+   * Deletes a member's account; admins' accounts cannot be deleted (demote first). The admin check is part of the delete
+   * itself, so a promotion at the same moment cannot be deleted past. Its photos and votes follow through
+   * auth.user.deleted (the photo and vote services), and every gateway drops the account's sessions.
+   */
+  async deleteUser(admin: Caller, id: string): Promise<void> {
     const user = found(await this.users.findById(id));
-    if (user.isAdmin) throw new FailedPreconditionError('Admin accounts cannot be deleted');
-    found(await this.users.delete(id, () => makeEvent('auth.user.deleted', UserDeleted, { userId: id }, { source: SOURCE })));
+    if (user.isAdmin || id === admin.userId) throw new PermissionDeniedError(ADMIN_NOT_DELETABLE);
+    const deleted = await this.users.delete(id, () => makeEvent('auth.user.deleted', UserDeleted, { userId: id }, { source: SOURCE }), { isAdmin: false });
+    if (deleted) return;
+    // Promoted (or deleted) between the read and the delete.
+    found(await this.users.findById(id));
+    throw new PermissionDeniedError(ADMIN_NOT_DELETABLE);
   }
 
   private async update(id: string, changes: UserChanges): Promise<User> {
@@ -141,6 +192,13 @@ export class AuthService {
       throw error;
     }
   }
+}
+
+/** Validation at the service: the first problem, as the caller's INVALID_ARGUMENT. */
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new InvalidArgumentError(result.error.issues[0]?.message ?? 'Invalid request');
+  return result.data;
 }
 
 function found(user: User | null): User {

@@ -12,6 +12,14 @@ export type UserChanges = Partial<Omit<User, 'id' | 'oidcSubject' | 'createdAt' 
 /** Builds the event that reports a change, from the row as the change left it (or, for a deletion, as it was). */
 export type EventOf = (user: User) => Envelope;
 
+/** A page of accounts, newest first, narrowed by words that must each appear in one of the account's names or its email. */
+export interface UserListQuery {
+  /** Each must appear, case-insensitively, in the display name, first name, last name or email; none means every account. */
+  words: string[];
+  offset: number;
+  limit: number;
+}
+
 /** A change would give two accounts the same email or the same subject; the database refused it and nothing changed. */
 export class DuplicateUserError extends Error {
   constructor(options?: { cause?: unknown }) {
@@ -29,18 +37,26 @@ export interface UserRepository {
   findById(id: string): Promise<User | null>;
   findBySubject(oidcSubject: string): Promise<User | null>;
   findByEmail(email: string): Promise<User | null>;
-  /** Newest first. */
-  list(): Promise<User[]>;
+  /** Newest first (ties by id), with how many accounts match on every page. */
+  list(query: UserListQuery): Promise<{ users: User[]; total: number }>;
   /** Whether at least one enabled account is an admin. */
   hasEnabledAdmin(): Promise<boolean>;
+  /** The given avatar names (custom_profile_image) that some account uses. */
+  findAvatarsInUse(names: string[]): Promise<string[]>;
 
   create(user: NewUser, eventOf: EventOf): Promise<User>;
   update(id: string, changes: UserChanges, eventOf: EventOf): Promise<User | null>;
   /** Moves the account to another identity (`issuer|subject`), applying `changes` in the same transaction. */
   linkSubject(id: string, oidcSubject: string, changes: UserChanges, eventOf: EventOf): Promise<User | null>;
-  /** Returns the deleted account, or null when there was none. */
-  delete(id: string, eventOf: EventOf): Promise<User | null>;
+  /**
+   * Returns the deleted account, or null when there was none. With `when`, deletes only while the account still has
+   * those values (checked by the delete itself, so a concurrent change cannot slip in between) and answers null otherwise.
+   */
+  delete(id: string, eventOf: EventOf, when?: DeleteCondition): Promise<User | null>;
 }
+
+/** What an account must still be for a delete to go ahead. */
+export type DeleteCondition = Partial<Pick<User, 'isAdmin'>>;
 
 type Tx = Prisma.TransactionClient;
 
@@ -63,12 +79,30 @@ export class PrismaUserRepository implements UserRepository {
     return this.prisma.user.findUnique({ where: { email } });
   }
 
-  list(): Promise<User[]> {
-    return this.prisma.user.findMany({ orderBy: { createdAt: 'desc' } });
+  async list(query: UserListQuery): Promise<{ users: User[]; total: number }> {
+    const where: Prisma.UserWhereInput = {
+      AND: query.words.map((word) => {
+        // Prisma passes `contains` into ILIKE as is: its wildcards must stay plain characters.
+        const contains = { contains: word.replace(/[\\%_]/g, '\\$&'), mode: 'insensitive' } as const;
+        return { OR: [{ displayName: contains }, { firstName: contains }, { lastName: contains }, { email: contains }] };
+      }),
+    };
+    // One snapshot for the page and the count, so the total always agrees with the rows.
+    const [users, total] = await this.prisma.$transaction([
+      this.prisma.user.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: query.offset, take: query.limit }),
+      this.prisma.user.count({ where }),
+    ], { isolationLevel: 'RepeatableRead' });
+    return { users, total };
   }
 
   async hasEnabledAdmin(): Promise<boolean> {
     return (await this.prisma.user.findFirst({ where: { isAdmin: true, isEnabled: true }, select: { id: true } })) !== null;
+  }
+
+  async findAvatarsInUse(names: string[]): Promise<string[]> {
+    if (names.length === 0) return [];
+    const rows = await this.prisma.user.findMany({ where: { customProfileImage: { in: names } }, select: { customProfileImage: true }, distinct: ['customProfileImage'] });
+    return rows.map((row) => row.customProfileImage).filter((name): name is string => name !== null);
   }
 
   create(user: NewUser, eventOf: EventOf): Promise<User> {
@@ -83,8 +117,8 @@ export class PrismaUserRepository implements UserRepository {
     return nullIfMissing(this.commit((tx) => tx.user.update({ where: { id }, data: { ...changes, oidcSubject } }), eventOf));
   }
 
-  delete(id: string, eventOf: EventOf): Promise<User | null> {
-    return nullIfMissing(this.commit((tx) => tx.user.delete({ where: { id } }), eventOf));
+  delete(id: string, eventOf: EventOf, when: DeleteCondition = {}): Promise<User | null> {
+    return nullIfMissing(this.commit((tx) => tx.user.delete({ where: { id, ...when } }), eventOf));
   }
 
   /** Runs one write and records its event in the outbox of the same transaction. */

@@ -1,6 +1,7 @@
 import type { Prisma, PrismaClient, ModerationAction as Row } from './generated/prisma/client.js';
 
-export const ACTION_KINDS = ['approve', 'reject', 'delete'] as const;
+/** Decisions about one photo, and the file cleanups (about no single photo; `reason` then says what they removed). */
+export const ACTION_KINDS = ['approve', 'reject', 'delete', 'cleanup_orphaned', 'cleanup_rejected'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
 /** One entry of the audit log: who did what to which photo, and why. */
@@ -24,6 +25,8 @@ export interface ActionQuery {
   limit: number;
   /** Only the entries about this photo. */
   photoId?: number;
+  /** Only the entries about any of these photos (with `photoId`: about any of them all). */
+  photoIds?: number[];
 }
 
 /**
@@ -65,9 +68,12 @@ export class PrismaModerationActionRepository implements ModerationActionReposit
     return count === 1;
   }
 
-  async list({ limit, photoId }: ActionQuery): Promise<ModerationAction[]> {
+  async list({ limit, photoId, photoIds }: ActionQuery): Promise<ModerationAction[]> {
+    const ids = [...(photoId === undefined ? [] : [photoId]), ...(photoIds ?? [])];
+    const filtered = photoId !== undefined || photoIds !== undefined;
     const rows = await this.db.moderationAction.findMany({
-      where: photoId === undefined ? {} : { photoId: BigInt(photoId) },
+      // moderation_actions_photo_id_created_at_idx answers both forms.
+      where: filtered ? { photoId: { in: ids.map((id) => BigInt(id)) } } : {},
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit,
     });

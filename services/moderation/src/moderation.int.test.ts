@@ -14,6 +14,9 @@ import {
   type ServiceModule,
 } from '@snapcracks/kit';
 import { processedEvents, startTestServices, type TestServices } from '@snapcracks/kit/testing';
+import { AuthServiceService, type AuthServiceServer } from '@snapcracks/proto/auth/v1';
+import { CleanupKind } from '@snapcracks/proto/moderation/v1';
+import { StorageServiceService, type StorageServiceServer } from '@snapcracks/proto/storage/v1';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged } from '@snapcracks/proto/events/v1';
 import { ModerationServiceClient } from '@snapcracks/proto/moderation/v1';
@@ -21,6 +24,7 @@ import { PhotoServiceService, ReviewList, type PhotoServiceServer } from '@snapc
 import { PrismaClient } from './generated/prisma/client.js';
 import { moderationService } from './index.js';
 import { FakePhotoService, ONLY_PENDING, photoMessage } from './testing/fake-photo-service.js';
+import { FakeAuthService, FakeStorageService } from './testing/fake-storage-service.js';
 
 const logger = createLogger('test', (process.env.TEST_LOG_LEVEL as 'silent' | undefined) ?? 'silent');
 const admin: Caller = { userId: 'admin-1', isAdmin: true, hasAcceptedTerms: true };
@@ -31,6 +35,8 @@ let db: Database<PrismaClient>;
 let bus: EventBus;
 let photos: FakePhotoService;
 let client: ServiceClient<ModerationServiceClient>;
+let auth: FakeAuthService;
+let storage: FakeStorageService;
 
 beforeAll(async () => {
   // The photo service, stubbed: the in-memory fake behind a real gRPC server that verifies the signed identity.
@@ -44,6 +50,39 @@ beforeAll(async () => {
         setPhotoStatus: (request, ctx) => photos.setPhotoStatus(request, { caller: ctx.caller }),
         deletePhoto: (request, ctx) => photos.deletePhoto(request, { caller: ctx.caller }),
         listPhotosForReview: (request, ctx) => photos.listPhotosForReview(request, { caller: ctx.caller }),
+        findReferencedBlobs: (request, ctx) => photos.findReferencedBlobs(request, { caller: ctx.caller }),
+      });
+      return { port: await server.start(listen.host, listen.port), stop: () => server.shutdown(1000) };
+    },
+  };
+  // Storage and auth, stubbed the same way: the blobs table, and which avatar names accounts use. (The cleanup
+  // against the real storage service, on local disk, is in services/all-in-one/test/admin.int.test.ts; storage's
+  // own tests delete with a cut-off on every backend.)
+  storage = new FakeStorageService();
+  const storageStub: ServiceModule = {
+    name: 'storage',
+    async start(platform, listen) {
+      const server = new GrpcServer({ name: 'storage', signer: new IdentitySigner(platform.identity, 'storage'), logger: platform.logger });
+      server.add<StorageServiceServer>(StorageServiceService, {
+        ...unimplemented<StorageServiceServer>(StorageServiceService),
+        listBlobs: (request) => storage.listBlobs(request, { caller: null }),
+        deleteBlobs: (request) => storage.deleteBlobs(request, { caller: null }),
+      });
+      return { port: await server.start(listen.host, listen.port), stop: () => server.shutdown(1000) };
+    },
+  };
+  // The auth service: which avatar names accounts use.
+  auth = new FakeAuthService();
+  const authStub: ServiceModule = {
+    name: 'auth',
+    async start(platform, listen) {
+      const server = new GrpcServer({ name: 'auth', signer: new IdentitySigner(platform.identity, 'auth'), logger: platform.logger });
+      server.add<AuthServiceServer>(AuthServiceService, {
+        ...unimplemented<AuthServiceServer>(AuthServiceService),
+        findReferencedAvatars: (request, ctx) => {
+          if (ctx.service !== 'moderation') throw new Error('only moderation asks');
+          return auth.findReferencedAvatars(request, { caller: ctx.caller });
+        },
       });
       return { port: await server.start(listen.host, listen.port), stop: () => server.shutdown(1000) };
     },
@@ -51,7 +90,7 @@ beforeAll(async () => {
 
   // No duplicate window, so a redelivered event reaches the consumer and its processed_events must drop it.
   bus = createMemoryEventBus({ logger, historyMs: 0 });
-  services = await startTestServices({ services: [photoStub, moderationService], bus });
+  services = await startTestServices({ services: [photoStub, storageStub, authStub, moderationService], bus });
   db = services.openDatabase(PrismaClient, 'moderation');
   client = services.client(ModerationServiceClient, { as: 'gateway' });
 });
@@ -111,14 +150,13 @@ describe('the moderation service over gRPC', () => {
     const { photos: listed, total } = await client.call.listPhotos({ list: ReviewList.REVIEW_LIST_PENDING, page: { page: 1, limit: 20 } }, { caller: admin });
     expect({ ids: listed.map((p) => p.id), total }).toEqual({ ids: [second.id], total: 1 });
 
-    const { actions } = await client.call.listActions({ limit: 0 }, { caller: admin });
+    const { actions } = await client.call.listActions({ photoIds: [], limit: 0 }, { caller: admin });
     expect(actions.map((a) => [a.action, a.photoId, a.detail])).toEqual([
       ['delete', first.id, undefined],
       ['reject', first.id, 'No'],
     ]);
-    expect((await client.call.listActions({ limit: 1, photoId: second.id }, { caller: admin })).actions).toEqual([]);
-    expect((await failure(client.call.listActions({ limit: 500 }, { caller: admin }))).code).toBe(status.INVALID_ARGUMENT);
-    expect((await failure(client.call.cleanup({ kind: 1 }, { caller: admin }))).code).toBe(status.UNIMPLEMENTED);
+    expect((await client.call.listActions({ photoIds: [], limit: 1, photoId: second.id }, { caller: admin })).actions).toEqual([]);
+    expect((await failure(client.call.listActions({ photoIds: [], limit: 500 }, { caller: admin }))).code).toBe(status.INVALID_ARGUMENT);
   });
 });
 
@@ -155,5 +193,55 @@ describe('the decisions consumer', () => {
     await bus.publish(makeEvent('photo.photo.deleted', PhotoDeleted, { photo: { photoId: 43, userId: 'owner-9', filename: 'q.jpg', status: PhotoStatus.PHOTO_STATUS_APPROVED, version: 3 }, deletedBy: 'owner-9' }, { source: 'photo' }));
     expect(await entries()).toEqual([]);
     expect(await processedEvents(db.prisma, 'moderation')).toHaveLength(1);
+  });
+});
+
+describe('the cleanups over gRPC', () => {
+  const HOUR = 60 * 60 * 1000;
+  const ago = (ms: number) => new Date(Date.now() - ms);
+
+  it('remove only old files that nothing uses, for admins only, and are audited', async () => {
+    storage.put('local:photos/used-original.jpg', ago(2 * HOUR));
+    storage.put('local:photos/orphan-original.jpg', ago(2 * HOUR));
+    storage.put('s3:avatars/in-use.webp', ago(2 * HOUR));
+    storage.put('s3:avatars/old.webp', ago(2 * HOUR));
+    storage.put('local:photos/fresh-display.webp', ago(1000));
+    photos.referencedKeys.add('local:photos/used-original.jpg');
+    auth.avatarsInUse.add('in-use.webp');
+
+    for (const caller of [member, { ...admin, hasAcceptedTerms: false }]) {
+      expect((await failure(client.call.cleanup({ kind: CleanupKind.CLEANUP_KIND_ORPHANED }, { caller }))).code).toBe(status.PERMISSION_DENIED);
+    }
+    expect((await failure(client.call.cleanup({ kind: CleanupKind.CLEANUP_KIND_ORPHANED }, { caller: null }))).code).toBe(status.UNAUTHENTICATED);
+    expect(storage.keys()).toHaveLength(5);
+
+    const answer = await client.call.cleanup({ kind: CleanupKind.CLEANUP_KIND_ORPHANED }, { caller: admin, deadlineMs: 60_000 });
+    expect(answer).toEqual({ removed: 2, failed: 0, message: 'Removed 2 orphaned files (local: 1, s3: 1); checked 4 files older than an hour.' });
+    expect(storage.keys()).toEqual(['local:photos/fresh-display.webp', 'local:photos/used-original.jpg', 's3:avatars/in-use.webp']);
+    expect((await entries()).map((e) => [e.action, e.actorId, e.photoId, e.reason])).toEqual([['cleanup_orphaned', 'admin-1', null, answer.message]]);
+  });
+
+  it('delete rejected photos through the photo service with an audit entry each', async () => {
+    const rejected = photos.seed(photoMessage(nextPhotoId++, 'owner-1', { status: PhotoStatus.PHOTO_STATUS_REJECTED }));
+    const kept = pendingPhoto();
+    // Earlier tests left rejected photos in the stub too.
+    const rejectedIds = (await photos.listPhotosForReview({ list: ReviewList.REVIEW_LIST_REJECTED, page: { page: 1, limit: 100 } }, { caller: admin })).photos.map((p) => p.id);
+    expect(rejectedIds).toContain(rejected.id);
+    const answer = await client.call.cleanup({ kind: CleanupKind.CLEANUP_KIND_REJECTED }, { caller: admin, deadlineMs: 60_000 });
+    expect(answer).toMatchObject({ removed: rejectedIds.length, failed: 0 });
+    expect(photos.get(rejected.id)).toBeUndefined();
+    expect(photos.get(kept.id)).toBeDefined();
+    const logged = await entries();
+    expect(logged.filter((e) => e.action === 'delete').map((e) => Number(e.photoId)).sort()).toEqual(rejectedIds.sort());
+    expect(logged.filter((e) => e.action === 'cleanup_rejected').map((e) => e.reason)).toEqual([answer.message]);
+  });
+
+  it('answers the listed photos with their audit entries in one call', async () => {
+    const photo = pendingPhoto();
+    const other = pendingPhoto();
+    await client.call.reviewPhoto({ photoId: other.id, status: PhotoStatus.PHOTO_STATUS_REJECTED, rejectionReason: 'Blurry' }, { caller: admin });
+    const { photos: listed, actions } = await client.call.listPhotos({ list: ReviewList.REVIEW_LIST_ALL, page: { page: 1, limit: 100 } }, { caller: admin });
+    expect(listed.map((p) => p.id)).toEqual(expect.arrayContaining([photo.id, other.id]));
+    expect(actions.map((a) => [a.photoId, a.action, a.detail])).toEqual([[other.id, 'reject', 'Blurry']]);
   });
 });

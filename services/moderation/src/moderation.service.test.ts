@@ -10,6 +10,8 @@ import { moderationHandlers } from './grpc/moderation.server.js';
 import { PHOTO_DECISION_EVENTS, photoDecisionsConsumer } from './consumers/photo-decisions.consumer.js';
 import { InMemoryModerationActionRepository } from './testing/in-memory-moderation-action.repository.js';
 import { FakePhotoService, ONLY_PENDING, photoMessage } from './testing/fake-photo-service.js';
+import { FakeAuthService, FakeStorageService } from './testing/fake-storage-service.js';
+import { CleanupService } from './cleanup.service.js';
 
 const ACTION_ID = '11111111-1111-4111-8111-111111111111';
 const admin: Caller = { userId: 'admin-1', isAdmin: true, hasAcceptedTerms: true };
@@ -28,7 +30,8 @@ beforeEach(() => {
   logged = recording.records;
   let n = 0;
   const ids = [ACTION_ID, '22222222-2222-4222-8222-222222222222', '33333333-3333-4333-8333-333333333333'];
-  handlers = moderationHandlers(new ModerationService(actions, photos, recording.logger, () => ids[n++]!));
+  const service = new ModerationService(actions, photos, recording.logger, () => ids[n++]!);
+  handlers = moderationHandlers(service, new CleanupService(actions, service, photos, new FakeStorageService(), new FakeAuthService(), recording.logger));
 });
 
 const ctx = (caller: Caller | null): CallContext => ({ caller, service: 'gateway', metadata: new Metadata(), logger: silent });
@@ -62,7 +65,9 @@ describe('who may moderate', () => {
       reject(7, 'Blurry', caller),
       handlers.deletePhoto({ photoId: 7 }, ctx(caller)),
       handlers.listPhotos({ list: ReviewList.REVIEW_LIST_PENDING }, ctx(caller)),
-      handlers.listActions({ limit: 0 }, ctx(caller)),
+      handlers.listActions({ photoIds: [], limit: 0 }, ctx(caller)),
+      handlers.cleanup({ kind: 1 }, ctx(caller)),
+      handlers.cleanup({ kind: 2 }, ctx(caller)),
     ]) {
       expect((await answered(call)).code).toBe(code);
     }
@@ -206,36 +211,53 @@ describe('the photo events record what the direct write missed', () => {
 describe('listing', () => {
   it('lists the newest entries first, 50 by default, and one photo on request', async () => {
     for (let n = 1; n <= 55; n++) await actions.record({ id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`, actorId: 'a', action: 'approve', photoId: n % 2, reason: null, photoOwnerId: null });
-    const all = (await handlers.listActions({ limit: 0 }, ctx(admin))).actions;
+    const all = (await handlers.listActions({ photoIds: [], limit: 0 }, ctx(admin))).actions;
     expect(all).toHaveLength(50);
     expect(all[0]).toEqual({ id: '00000000-0000-4000-8000-000000000055', actorId: 'a', action: 'approve', photoId: 1, detail: undefined, createdAt: expect.any(Date) });
-    const some = (await handlers.listActions({ limit: 3, photoId: 0 }, ctx(admin))).actions;
+    const some = (await handlers.listActions({ photoIds: [], limit: 3, photoId: 0 }, ctx(admin))).actions;
     expect(some.map((a) => a.id)).toEqual(['00000000-0000-4000-8000-000000000054', '00000000-0000-4000-8000-000000000052', '00000000-0000-4000-8000-000000000050']);
-    expect((await handlers.listActions({ limit: 200 }, ctx(admin))).actions).toHaveLength(55);
+    expect((await handlers.listActions({ photoIds: [], limit: 200 }, ctx(admin))).actions).toHaveLength(55);
   });
 
   it('maps the reason to the message detail', async () => {
     pending();
     await reject(7, 'Blurry');
-    expect((await handlers.listActions({ limit: 1 }, ctx(admin))).actions[0]).toMatchObject({ action: 'reject', detail: 'Blurry', photoId: 7 });
+    expect((await handlers.listActions({ photoIds: [], limit: 1 }, ctx(admin))).actions[0]).toMatchObject({ action: 'reject', detail: 'Blurry', photoId: 7 });
   });
 
   it.each([-1, 201, 1000])('refuses limit %d', async (limit) => {
-    expect(await answered(handlers.listActions({ limit }, ctx(admin)))).toEqual({ code: status.INVALID_ARGUMENT, details: 'Limit must be between 1 and 200' });
+    expect(await answered(handlers.listActions({ photoIds: [], limit }, ctx(admin)))).toEqual({ code: status.INVALID_ARGUMENT, details: 'Limit must be between 1 and 200' });
   });
 
-  it("passes the admin's photo lists through to the photo service as the admin", async () => {
+  it("passes the admin's photo lists through to the photo service as the admin, with the listed photos' audit entries", async () => {
     pending(7);
+    pending(9);
     photos.seed(photoMessage(8, 'o', { status: PhotoStatus.PHOTO_STATUS_APPROVED }));
-    const page = { page: 2, limit: 10 };
+    await actions.record({ id: '00000000-0000-4000-8000-000000000001', actorId: 'a', action: 'approve', photoId: 8, reason: null, photoOwnerId: 'o' });
+    await actions.record({ id: '00000000-0000-4000-8000-000000000002', actorId: 'a', action: 'reject', photoId: 9, reason: 'Old decision', photoOwnerId: 'o' });
+    const page = { page: 1, limit: 10 };
     const answer = await handlers.listPhotos({ list: ReviewList.REVIEW_LIST_PENDING, page }, ctx(admin));
-    expect(answer).toEqual({ photos: [expect.objectContaining({ id: 7 })], total: 1, totalPages: 1 });
+    expect(answer).toEqual({
+      photos: [expect.objectContaining({ id: 7 }), expect.objectContaining({ id: 9 })],
+      total: 2,
+      totalPages: 1,
+      actions: [expect.objectContaining({ photoId: 9, action: 'reject', detail: 'Old decision' })],
+    });
     expect(photos.calls).toEqual([{ method: 'listPhotosForReview', request: { list: ReviewList.REVIEW_LIST_PENDING, page }, caller: admin }]);
+  });
+
+  it('lists the entries about several photos at once, at most 100 ids', async () => {
+    for (const [n, photoId] of [[1, 1], [2, 2], [3, 3]] as const) {
+      await actions.record({ id: `00000000-0000-4000-8000-00000000000${n}`, actorId: 'a', action: 'approve', photoId, reason: null, photoOwnerId: null });
+    }
+    expect((await handlers.listActions({ photoIds: [1, 3], limit: 0 }, ctx(admin))).actions.map((a) => a.photoId).sort()).toEqual([1, 3]);
+    expect((await answered(handlers.listActions({ photoIds: Array.from({ length: 101 }, (_, i) => i), limit: 0 }, ctx(admin)))).code).toBe(status.INVALID_ARGUMENT);
   });
 });
 
 describe('cleanups', () => {
-  it('are not available yet', async () => {
-    expect((await answered(handlers.cleanup({ kind: 1 }, ctx(admin)))).code).toBe(status.UNIMPLEMENTED);
+  it('refuses an unknown kind', async () => {
+    expect(await answered(handlers.cleanup({ kind: 0 }, ctx(admin)))).toEqual({ code: status.INVALID_ARGUMENT, details: 'Unknown cleanup' });
+    expect(actions.all()).toEqual([]);
   });
 });

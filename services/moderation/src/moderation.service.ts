@@ -6,10 +6,13 @@ import type { ListPhotosForReviewRequest, ListPhotosForReviewResponse, Photo, Ph
 import type { ActionQuery, ModerationAction, ModerationActionRepository, NewModerationAction } from './moderation-action.repository.js';
 
 /** The photo service's calls this service makes; the kit's client in production, a fake in unit tests. */
-export type PhotoCalls = Pick<PromiseClient<PhotoServiceClient>, 'setPhotoStatus' | 'deletePhoto' | 'listPhotosForReview'>;
+export type PhotoCalls = Pick<PromiseClient<PhotoServiceClient>, 'setPhotoStatus' | 'deletePhoto' | 'listPhotosForReview' | 'findReferencedBlobs'>;
 
 export const REASON_REQUIRED = 'Please provide a reason for rejection.';
 export const DEFAULT_ACTION_LIMIT = 50;
+export const MAX_ACTION_PHOTO_IDS = 100;
+/** Audit entries answered with a page of the admin's photo list: enough for every decision on a full page. */
+const PAGE_ACTION_LIMIT = 200;
 
 const limitSchema = z
   .number()
@@ -71,16 +74,28 @@ export class ModerationService {
     await this.record({ id, actorId: admin.userId, action: 'delete', photoId, reason: null, photoOwnerId: photo?.userId ?? null });
   }
 
-  /** The newest entries, all or about one photo. A limit of 0 (unset) means 50. */
-  listActions(query: { limit: number; photoId?: number | undefined }): Promise<ModerationAction[]> {
+  /** The newest entries, all or about some photos. A limit of 0 (unset) means 50. */
+  listActions(query: { limit: number; photoId?: number | undefined; photoIds?: number[] | undefined }): Promise<ModerationAction[]> {
     const limit = limitSchema.parse(query.limit === 0 ? DEFAULT_ACTION_LIMIT : query.limit);
-    const filter: ActionQuery = query.photoId === undefined ? { limit } : { limit, photoId: query.photoId };
+    const photoIds = query.photoIds ?? [];
+    if (photoIds.length > MAX_ACTION_PHOTO_IDS) throw new InvalidArgumentError(`At most ${MAX_ACTION_PHOTO_IDS} photo ids at a time`);
+    const filter: ActionQuery = {
+      limit,
+      ...(query.photoId === undefined ? {} : { photoId: query.photoId }),
+      ...(photoIds.length > 0 ? { photoIds } : {}),
+    };
     return this.actions.list(filter);
   }
 
-  /** The admin's photo lists come from the photo service, which owns them. */
-  listPhotos(admin: Caller, request: ListPhotosForReviewRequest): Promise<ListPhotosForReviewResponse> {
-    return this.photos.listPhotosForReview(request, { caller: admin });
+  /**
+   * The admin's photo lists come from the photo service, which owns them; the audit entries about the listed
+   * photos come with them, so the page needs one call.
+   */
+  async listPhotos(admin: Caller, request: ListPhotosForReviewRequest): Promise<ListPhotosForReviewResponse & { actions: ModerationAction[] }> {
+    const page = await this.photos.listPhotosForReview(request, { caller: admin });
+    const photoIds = page.photos.map((photo) => photo.id);
+    const actions = photoIds.length > 0 ? await this.actions.list({ limit: PAGE_ACTION_LIMIT, photoIds }) : [];
+    return { ...page, actions };
   }
 
   /**

@@ -9,6 +9,7 @@ import { GrpcPhotoStorage } from './storage.client.js';
 import { photoHandlers } from './grpc/photo.server.js';
 import { UPLOADER_EVENTS, applyUploaderEvent } from './consumers/uploaders.consumer.js';
 import { RATING_EVENTS, applyRatingEvent } from './consumers/ratings.consumer.js';
+import { USER_EVENTS, applyUserEvent } from './consumers/users.consumer.js';
 import { PgGalleryRepository } from './gallery.repository.js';
 import { GalleryService } from './gallery.service.js';
 
@@ -27,6 +28,8 @@ export const photoService = defineService<PrismaClient>({
     server.add(PhotoServiceService, photoHandlers(service, gallery));
     consume('uploaders', UPLOADER_EVENTS, (event, tx) => applyUploaderEvent(event, PrismaPhotoRepository.uploaders(tx)));
     consume('ratings', RATING_EVENTS, (event, tx) => applyRatingEvent(event, PrismaPhotoRepository.ratings(tx)));
+    // A deleted account's photos go, each with its photo.photo.deleted, and their blobs after them.
+    consume('users', USER_EVENTS, (event, tx) => applyUserEvent(event, service, PrismaPhotoRepository.owners(tx, outbox)));
 
     const refreshPrior = () =>
       gallery.refreshPrior().then(

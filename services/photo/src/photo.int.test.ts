@@ -249,7 +249,9 @@ describe('the photo service over gRPC with the real storage service', () => {
     const { photos } = await gateway.call.listMyPhotos({}, { caller: other });
     expect(photos.map((p) => p.id)).toEqual([mine!.id]);
     expect(photos[0]!.user).toEqual({ id: other.userId, firstName: 'Ada', lastName: 'Lovelace', displayName: 'Ada L.' });
+    // A deleted account's names go, and its photos with them (consumers/users.consumer.int.test.ts).
     await bus.publish(makeEvent('auth.user.deleted', UserDeleted, { userId: other.userId }, { source: 'auth' }));
-    expect((await gateway.call.getPhoto({ id: mine!.id }, { caller: other })).photo!.user).toBeUndefined();
+    expect(await db.prisma.uploader.findUnique({ where: { id: other.userId } })).toBeNull();
+    expect(await errorOf(gateway.call.getPhoto({ id: mine!.id }, { caller: admin }))).toMatchObject({ code: status.NOT_FOUND });
   });
 });

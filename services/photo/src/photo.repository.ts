@@ -1,6 +1,7 @@
 import type { Envelope, Outbox } from '@snapcracks/kit';
 import { prismaErrorCode } from '@snapcracks/kit';
 import type { Prisma, PrismaClient, Photo as PhotoRow, PhotoStatus, Uploader } from './generated/prisma/client.js';
+import { SIMILAR_MAX_DISTANCE, type ReviewMarks } from './review-marks.js';
 
 export type { PhotoStatus, StorageType, Uploader } from './generated/prisma/client.js';
 
@@ -111,6 +112,11 @@ export interface PhotoRepository {
   update(id: number, changes: PhotoChanges, eventOf: EventOf, options?: UpdateOptions): Promise<Photo | null>;
   /** Returns the deleted photo, or null when there was none. */
   delete(id: number, eventOf: EventOf): Promise<Photo | null>;
+
+  /** The review marks (review-marks.ts) of those of these photos that have any. */
+  reviewMarks(photoIds: number[]): Promise<Map<number, ReviewMarks>>;
+  /** The subset of `keys` (at most 1000) that some photo uses as its original, display image or thumbnail. */
+  referencedBlobKeys(keys: string[]): Promise<string[]>;
 }
 
 /** A photo's rating totals as the vote service last reported them (vote.vote.cast), with their version. */
@@ -135,6 +141,15 @@ export interface UploaderStore {
   saveIfNewer(uploader: Uploader): Promise<boolean>;
   /** Forgets a deleted user: their names, and which photos they rated. */
   delete(id: string): Promise<void>;
+}
+
+/** Every photo of one owner, deleted by the consumer of auth's user events inside its transaction. */
+export interface PhotoOwnerStore {
+  /**
+   * Deletes every photo of the user, and who rated them, storing the event `eventOf` builds for each (from the row as
+   * it was) in the same transaction. Answers the deleted photos, oldest id first; none the second time.
+   */
+  deleteAllOf(userId: string, eventOf: EventOf): Promise<Photo[]>;
 }
 
 type Tx = Prisma.TransactionClient;
@@ -235,6 +250,72 @@ export class PrismaPhotoRepository implements PhotoRepository {
     return row ? (await this.withUploaders([row]))[0]! : null;
   }
 
+  async reviewMarks(photoIds: number[]): Promise<Map<number, ReviewMarks>> {
+    const marks = new Map<number, ReviewMarks>();
+    if (photoIds.length === 0) return marks;
+    const mark = (id: number) => marks.get(id) ?? marks.set(id, {}).get(id)!;
+    // The closest rejected photo within SIMILAR_MAX_DISTANCE bits. The band conditions are what the
+    // rejected_hashes_band* indexes answer (see the review_marks migration): a hash that close agrees on a whole band.
+    const similar = await this.prisma.$queryRaw<
+      { photo_id: number; rejected_id: number; rejection_reason: string; distance: number; same_uploader: boolean; rejected_at: Date }[]
+    >`
+      WITH q AS (
+        SELECT "id", "user_id", ('x' || "perceptual_hash")::bit(64)::bigint AS h
+        FROM "photo"."photos"
+        WHERE "id" = ANY(${photoIds}::int[]) AND "perceptual_hash" ~ '^[0-9a-fA-F]{16}$'
+      )
+      SELECT q."id" AS photo_id, m.* FROM q CROSS JOIN LATERAL (
+        SELECT r."photo_id" AS rejected_id, r."rejection_reason", r."rejected_at", r."user_id" = q."user_id" AS same_uploader,
+               bit_count((r."dhash" # q.h)::bit(64))::int AS distance
+        FROM "photo"."rejected_hashes" r
+        WHERE ((r."dhash" & 511) = (q.h & 511)
+            OR ((r."dhash" >> 9) & 511) = ((q.h >> 9) & 511)
+            OR ((r."dhash" >> 18) & 511) = ((q.h >> 18) & 511)
+            OR ((r."dhash" >> 27) & 511) = ((q.h >> 27) & 511)
+            OR ((r."dhash" >> 36) & 511) = ((q.h >> 36) & 511)
+            OR ((r."dhash" >> 45) & 511) = ((q.h >> 45) & 511)
+            OR ((r."dhash" >> 54) & 1023) = ((q.h >> 54) & 1023))
+          AND r."photo_id" <> q."id"
+          AND bit_count((r."dhash" # q.h)::bit(64)) <= ${SIMILAR_MAX_DISTANCE}
+        ORDER BY 5, r."rejected_at" DESC, r."photo_id" DESC
+        LIMIT 1
+      ) m`;
+    for (const row of similar) {
+      mark(row.photo_id).similarRejected = {
+        photoId: row.rejected_id,
+        rejectionReason: row.rejection_reason,
+        distance: row.distance,
+        sameUploader: row.same_uploader,
+        rejectedAt: row.rejected_at,
+      };
+    }
+    // The uploader's oldest earlier photo with the same bytes (photos_user_id_content_sha256_idx); ids only grow.
+    const duplicates = await this.prisma.$queryRaw<{ photo_id: number; duplicate_id: number; status: PhotoStatus }[]>`
+      SELECT DISTINCT ON (p."id") p."id" AS photo_id, d."id" AS duplicate_id, d."status"::text AS status
+      FROM "photo"."photos" p
+      JOIN "photo"."photos" d ON d."user_id" = p."user_id" AND d."content_sha256" = p."content_sha256" AND d."id" < p."id"
+      WHERE p."id" = ANY(${photoIds}::int[]) AND p."content_sha256" IS NOT NULL
+      ORDER BY p."id", d."created_at", d."id"`;
+    for (const row of duplicates) mark(row.photo_id).duplicateOf = { photoId: row.duplicate_id, status: row.status };
+    return marks;
+  }
+
+  async referencedBlobKeys(keys: string[]): Promise<string[]> {
+    if (keys.length === 0) return [];
+    // One index probe per key and column (photos_{original,display,thumbnail}_key_idx).
+    const rows = await this.prisma.$queryRaw<{ key: string }[]>`
+      SELECT k AS key FROM unnest(${keys}::text[]) AS k
+      WHERE EXISTS (SELECT 1 FROM "photo"."photos" WHERE "original_key" = k)
+         OR EXISTS (SELECT 1 FROM "photo"."photos" WHERE "display_key" = k)
+         OR EXISTS (SELECT 1 FROM "photo"."photos" WHERE "thumbnail_key" = k)`;
+    return rows.map((row) => row.key);
+  }
+
+  /** One owner's photos inside a consumer's transaction, storing events in `outbox` with the change. */
+  static owners(tx: Tx, outbox: Pick<Outbox, 'enqueue'>): PhotoOwnerStore {
+    return new PrismaPhotoOwnerStore(tx, outbox);
+  }
+
   /** The uploaders projection inside a consumer's transaction (or, in tests, on the client itself). */
   static uploaders(db: Pick<Tx, '$executeRaw'>): UploaderStore {
     return new PrismaUploaderStore(db);
@@ -278,6 +359,27 @@ class PrismaRatingStore implements RatingStore {
 
   async addRater(userId: string, photoId: number): Promise<void> {
     await this.db.$executeRaw`INSERT INTO "photo"."photo_raters" ("user_id", "photo_id") VALUES (${userId}, ${photoId}) ON CONFLICT DO NOTHING`;
+  }
+}
+
+class PrismaPhotoOwnerStore implements PhotoOwnerStore {
+  constructor(
+    private readonly tx: Tx,
+    private readonly outbox: Pick<Outbox, 'enqueue'>,
+  ) {}
+
+  async deleteAllOf(userId: string, eventOf: EventOf): Promise<Photo[]> {
+    // Locked first, in id order: a change committing meanwhile (a review decision, new totals) either committed before
+    // and is what the events report, or waits and then finds the photo gone.
+    const locked = await this.tx.$queryRaw<{ id: number }[]>`SELECT "id" FROM "photo"."photos" WHERE "user_id" = ${userId} ORDER BY "id" FOR UPDATE`;
+    if (locked.length === 0) return [];
+    const ids = locked.map((row) => row.id);
+    const rows = await this.tx.photo.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' } });
+    await this.tx.photoRater.deleteMany({ where: { photoId: { in: ids } } });
+    await this.tx.photo.deleteMany({ where: { id: { in: ids } } });
+    const photos = rows.map((row) => toPhoto(row, null));
+    for (const photo of photos) await this.outbox.enqueue(this.tx, eventOf(photo));
+    return photos;
   }
 }
 

@@ -12,8 +12,9 @@ import {
 } from '@snapcracks/kit';
 import { PhotoStatus as PhotoStatusMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, type PhotoState } from '@snapcracks/proto/events/v1';
-import type { EventOf, Photo, PhotoChanges, PhotoImages, PhotoRepository, PhotoStatus, ReviewQuery } from './photo.repository.js';
+import type { EventOf, Photo, PhotoChanges, PhotoImages, PhotoOwnerStore, PhotoRepository, PhotoStatus, ReviewQuery } from './photo.repository.js';
 import type { PhotoStorage } from './storage.client.js';
+import { MAX_REFERENCE_KEYS, type ReviewMarks } from './review-marks.js';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_REFUSED = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
@@ -28,9 +29,13 @@ const MAX_ORIGINAL_NAME = 255;
 const DEFAULT_PAGE_SIZE = 20;
 const MAX_PAGE_SIZE = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Storage deletes at most 1000 blobs per call. */
+const MAX_DELETE_KEYS = 1000;
 
 export type ImageVariant = 'display' | 'thumbnail' | 'original';
-export type ReviewList = 'pending' | 'approved_today' | 'rejected_today' | 'all';
+export type ReviewList = 'pending' | 'approved_today' | 'rejected_today' | 'all' | 'rejected';
+/** A photo of an admin's review list: pending ones carry their repeat-upload marks (review-marks.ts), when any. */
+export type ReviewPhoto = Photo & { reviewMarks?: ReviewMarks };
 
 /** The header of an upload, as the client sent it. */
 export interface UploadHeader {
@@ -192,6 +197,24 @@ export class PhotoService {
   }
 
   /**
+   * Every photo of a deleted account (the users consumer, in its transaction): the rows go with a photo.photo.deleted
+   * each, so votes, stats and the gallery follow as for any deletion. Their blobs are then deleted a batch at a time
+   * without holding the consumer's transaction open on storage (`blobsDeleted` settles when that is done); a failure
+   * there is only logged: the photos are gone either way, and the orphaned-files cleanup removes what is left. Should
+   * the transaction fail after all, the redelivered event deletes the rows, and deleting blobs twice is harmless.
+   */
+  async deleteAllOf(owners: PhotoOwnerStore, userId: string): Promise<{ photos: Photo[]; blobsDeleted: Promise<void> }> {
+    const photos = await owners.deleteAllOf(userId, photoDeletedEvent(this.now()));
+    const keys = photos.flatMap((photo) => [photo.originalKey, photo.displayKey, photo.thumbnailKey].filter((key): key is string => !!key));
+    const blobsDeleted = (async () => {
+      for (let start = 0; start < keys.length; start += MAX_DELETE_KEYS) {
+        await this.deleteBlobs(null, keys.slice(start, start + MAX_DELETE_KEYS), 'of a deleted account');
+      }
+    })();
+    return { photos, blobsDeleted };
+  }
+
+  /**
    * Which blob answers an image request. Approved photos' redacted images are for everyone; originals, and every
    * image of a photo not approved, only for the owner and admins. Anyone else learns nothing, not even that it exists.
    */
@@ -246,8 +269,11 @@ export class PhotoService {
     throw new FailedPreconditionError('Only pending photos can be approved or rejected');
   }
 
-  /** The admin lists: pending oldest first, today's decisions (UTC day) newest first, everything newest first. */
-  async listForReview(list: ReviewList | null, page: { page?: number; limit?: number } = {}): Promise<{ photos: Photo[]; total: number; totalPages: number }> {
+  /**
+   * The admin lists: pending oldest first, today's decisions (UTC day) newest first, everything newest first, and
+   * every rejected photo oldest first (for the cleanup). Pending photos carry their repeat-upload marks.
+   */
+  async listForReview(list: ReviewList | null, page: { page?: number; limit?: number } = {}): Promise<{ photos: ReviewPhoto[]; total: number; totalPages: number }> {
     const pageNumber = page.page || 1;
     const limit = page.limit || DEFAULT_PAGE_SIZE;
     if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > 1_000_000) throw new InvalidArgumentError('Page must be a whole number from 1');
@@ -260,10 +286,24 @@ export class PhotoService {
       approved_today: { status: 'approved', ...today, order: 'newest_reviewed' },
       rejected_today: { status: 'rejected', ...today, order: 'newest_reviewed' },
       all: { order: 'newest' },
+      rejected: { status: 'rejected', order: 'oldest' },
     };
     if (!list || !(list in filters)) throw new InvalidArgumentError('Unknown review list');
     const { photos, total } = await this.photos.listForReview({ ...filters[list], offset: (pageNumber - 1) * limit, limit });
-    return { photos, total, totalPages: Math.ceil(total / limit) };
+    const pendingIds = photos.filter((photo) => photo.status === 'pending').map((photo) => photo.id);
+    const marks = pendingIds.length > 0 ? await this.photos.reviewMarks(pendingIds) : new Map<number, ReviewMarks>();
+    const marked = photos.map((photo): ReviewPhoto => {
+      const photoMarks = marks.get(photo.id);
+      return photoMarks ? { ...photo, reviewMarks: photoMarks } : photo;
+    });
+    return { photos: marked, total, totalPages: Math.ceil(total / limit) };
+  }
+
+  /** Which of `keys` some photo uses (the orphaned-files cleanup asks before deleting blobs). */
+  async referencedBlobKeys(keys: string[]): Promise<string[]> {
+    const unique = [...new Set(keys)];
+    if (unique.length > MAX_REFERENCE_KEYS) throw new InvalidArgumentError(`At most ${MAX_REFERENCE_KEYS} keys at a time`);
+    return this.photos.referencedBlobKeys(unique);
   }
 
   /** A photo the caller may change: someone else's is NOT_FOUND when they cannot see it, PERMISSION_DENIED otherwise. */
@@ -386,6 +426,12 @@ export function photoState(photo: Photo): PhotoState {
     version: photo.version,
     description: photo.description ?? undefined,
   };
+}
+
+/** photo.photo.deleted for a photo deleted with its owner's account: no actor or action id, as it is no moderation decision. */
+export function photoDeletedEvent(deletedAt: Date): EventOf {
+  // The deletion is a change too: its state is one version past the last one consumers saw.
+  return (photo) => makeEvent('photo.photo.deleted', PhotoDeleted, { photo: { ...photoState(photo), version: photo.version + 1 }, deletedAt }, { source: SOURCE });
 }
 
 function updatedEvent(caller: Caller): EventOf {

@@ -27,9 +27,10 @@ export class BlobRepository {
     return this.prisma.blob.findUnique({ where: { key } });
   }
 
-  findMany(keys: string[]): Promise<Blob[]> {
+  /** The rows of `keys` that exist, only those created before `createdBefore` when given. */
+  findMany(keys: string[], createdBefore?: Date): Promise<Blob[]> {
     if (keys.length === 0) return Promise.resolve([]);
-    return this.prisma.blob.findMany({ where: { key: { in: keys } } });
+    return this.prisma.blob.findMany({ where: { key: { in: keys }, ...(createdBefore ? { createdAt: { lt: createdBefore } } : {}) } });
   }
 
   /** Removes the rows (after their bytes); returns how many there were. */

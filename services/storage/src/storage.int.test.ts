@@ -138,6 +138,28 @@ describe.each(backends)('the storage service with STORAGE_TYPE=$name over gRPC',
     expect(await storage.as.photo.call.deleteBlobs({ keys: [key] }, { caller: null })).toEqual({ deleted: 0 });
   });
 
+  it('deletes, with a cut-off, only the blobs created before it: a blob written since is kept, bytes and row', async () => {
+    const { image } = await storeImage(storage.as.photo, jpeg);
+    const keys = [image!.original!.key, image!.display!.key, image!.thumbnail!.key];
+    // The original is two hours old; its derivatives were (as far as the table says) written a moment ago.
+    await db.prisma.blob.update({ where: { key: keys[0]! }, data: { createdAt: new Date(Date.now() - 2 * 60 * 60 * 1000) } });
+    const filesBefore = google.files.size;
+    const cutoff = new Date(Date.now() - 60 * 60 * 1000);
+    expect(await storage.as.moderation.call.deleteBlobs({ keys, createdBefore: cutoff }, { caller: null })).toEqual({ deleted: 1 });
+    expect((await errorOf(getBlob(storage.as.gateway, keys[0]!))).code).toBe(status.NOT_FOUND);
+    for (const key of keys.slice(1)) expect((await getBlob(storage.as.gateway, key)).data.byteLength).toBeGreaterThan(0);
+    if (backend.name === 'drive') expect(google.files.size).toBe(filesBefore - 1);
+    if (backend.name === 'local') {
+      const files = await filesUnder(join(storage.dataDir, 'uploads'));
+      expect(files.some((f) => f.endsWith(keys[0]!.slice('local:'.length)))).toBe(false);
+      for (const key of keys.slice(1)) expect(files.some((f) => f.endsWith(key.slice('local:'.length))), key).toBe(true);
+    }
+    // Listing with the same cut-off shows the old blob no more, and never the fresh ones.
+    const listed = await storage.as.moderation.call.listBlobs({ pageToken: '', pageSize: 1000, createdBefore: cutoff }, { caller: null });
+    expect(listed.blobs.map((b) => b.key).filter((key) => keys.includes(key))).toEqual([]);
+    expect(await storage.as.moderation.call.deleteBlobs({ keys: keys.slice(1) }, { caller: null })).toEqual({ deleted: 2 });
+  });
+
   it('renders new derivatives of a stored original', async () => {
     const { image } = await storeImage(storage.as.photo, jpeg);
     const { display, thumbnail } = await storage.as.photo.call.renderDerivatives({ originalKey: image!.original!.key, bars: [{ x: 0, y: 0, width: 50, height: 50 }] }, { caller: null });

@@ -148,11 +148,15 @@ export class StorageService {
     return { blob, content: { stream: content.stream, size: content.size ?? blob.size } };
   }
 
-  /** Deletes the bytes, then the rows; keys that do not exist are fine. Returns how many existed. */
-  async deleteBlobs(keys: string[]): Promise<number> {
+  /**
+   * Deletes the bytes, then the rows; keys that do not exist are fine. Returns how many existed. With
+   * `createdBefore`, a blob created at or after that time is kept and not counted: a cleanup passes the time its
+   * candidates were listed against, so a blob written since (an upload in flight) is never touched.
+   */
+  async deleteBlobs(keys: string[], createdBefore?: Date): Promise<number> {
     const unique = [...new Set(keys)];
     if (unique.length > 1000) throw new InvalidArgumentError('At most 1000 keys at a time');
-    const rows = await this.blobs.findMany(unique);
+    const rows = await this.blobs.findMany(unique, createdBefore);
     // Every backend first, so a missing configuration refuses the call before anything is deleted.
     const work = rows.map((blob) => ({ blob, backend: this.backendOf(blob) }));
     const failed: string[] = [];

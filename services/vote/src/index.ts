@@ -6,6 +6,7 @@ import { PrismaVoteRepository } from './vote.repository.js';
 import { VoteService } from './vote.service.js';
 import { voteHandlers } from './grpc/vote.server.js';
 import { VOTABLE_PHOTO_EVENTS, applyVotablePhotoEvent } from './consumers/votable-photos.consumer.js';
+import { VOTER_EVENTS, applyVoterEvent } from './consumers/voters.consumer.js';
 
 export const voteService = defineService<PrismaClient>({
   name: 'vote',
@@ -15,6 +16,8 @@ export const voteService = defineService<PrismaClient>({
     // Casting a vote is raw SQL on the pool, not Prisma: the hot path (see PrismaVoteRepository).
     server.add(VoteServiceService, voteHandlers(new VoteService(new PrismaVoteRepository(prisma, outbox, pool))));
     consume('photos', VOTABLE_PHOTO_EVENTS, (event, tx) => applyVotablePhotoEvent(event, PrismaVoteRepository.votablePhotos(tx)));
+    // A deleted account's votes leave every photo's totals; the new totals go out as vote.vote.cast from the outbox.
+    consume('voters', VOTER_EVENTS, (event, tx) => applyVoterEvent(event, PrismaVoteRepository.voters(tx, outbox)));
   },
 });
 

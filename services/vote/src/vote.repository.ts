@@ -35,6 +35,18 @@ export interface CastResult extends NewVote {
 /** Builds the event that reports a vote, from the vote and the totals it left. */
 export type EventOf = (cast: CastResult) => Envelope;
 
+/** A vote removed with its voter's account, and the photo's totals right after. */
+export interface RemovedVote {
+  photoId: number;
+  userId: string;
+  /** The rating the vote held. */
+  rating: number;
+  totals: Totals;
+}
+
+/** Builds the event that reports a removed vote, from the vote and the totals it left. */
+export type RemovedEventOf = (removed: RemovedVote) => Envelope;
+
 /**
  * Votes and per-photo totals in the service's own words. A vote, the totals it changes and its event commit in one
  * transaction.
@@ -59,6 +71,16 @@ export interface VotablePhotoStore {
   saveIfNewer(photo: VotablePhoto): Promise<boolean>;
   /** Removes every vote on the photo and its totals (the photo was deleted). */
   forgetVotes(photoId: number): Promise<void>;
+}
+
+/** The voters' side of the votes, written by the consumer of auth's user events inside its transaction. */
+export interface VoterStore {
+  /**
+   * Removes every vote of the user and moves each of those photos' totals by exactly that vote, with a new version,
+   * storing the event `eventOf` builds for each photo in the same transaction. Answers what it removed, by photo id;
+   * a user without votes (or already forgotten) changes nothing.
+   */
+  forgetVoter(userId: string, eventOf: RemovedEventOf): Promise<RemovedVote[]>;
 }
 
 type Raw = Pick<Prisma.TransactionClient, '$executeRaw' | '$queryRaw'>;
@@ -189,6 +211,62 @@ export class PrismaVoteRepository implements VoteRepository {
   /** The votable-photos projection inside a consumer's transaction (or, in tests, on the client itself). */
   static votablePhotos(db: Raw): VotablePhotoStore {
     return new PrismaVotablePhotoStore(db);
+  }
+
+  /** The voters' votes inside a consumer's transaction, storing events in `outbox` with the change. */
+  static voters(tx: Raw & SqlClient, outbox: Pick<Outbox, 'enqueue'>): VoterStore {
+    return new PrismaVoterStore(tx, outbox);
+  }
+}
+
+interface TotalsRow {
+  photo_id: string;
+  vote_count: number;
+  rating_sum: string;
+  version: string;
+}
+
+/**
+ * Takes locks in the order casting a vote does (photo shared, then the votes, then the totals, each set in photo
+ * order), so it queues behind votes in flight and never deadlocks with them; a vote of this user being changed at
+ * the same moment is removed with the rating it was changed to. The totals equal the remaining rows afterwards.
+ */
+class PrismaVoterStore implements VoterStore {
+  constructor(
+    private readonly tx: Raw & SqlClient,
+    private readonly outbox: Pick<Outbox, 'enqueue'>,
+  ) {}
+
+  async forgetVoter(userId: string, eventOf: RemovedEventOf): Promise<RemovedVote[]> {
+    await this.tx.$queryRaw`
+      SELECT "photo_id" FROM "vote"."votable_photos"
+      WHERE "photo_id" IN (SELECT "photo_id" FROM "vote"."photo_votes" WHERE "user_id" = ${userId})
+      ORDER BY "photo_id" FOR SHARE`;
+    const removed = await this.tx.$queryRaw<{ photo_id: string; rating: number }[]>`
+      DELETE FROM "vote"."photo_votes" WHERE "user_id" = ${userId} RETURNING "photo_id"::text AS "photo_id", "rating"::int AS "rating"`;
+    if (removed.length === 0) return [];
+    const votes = removed.map((r) => ({ photoId: Number(r.photo_id), rating: r.rating })).sort((a, b) => a.photoId - b.photoId);
+    const photoIds = votes.map((v) => v.photoId);
+    const ratings = votes.map((v) => v.rating);
+    await this.tx.$queryRaw`
+      SELECT "photo_id" FROM "vote"."photo_ratings" WHERE "photo_id" = ANY(${photoIds}::bigint[]) ORDER BY "photo_id" FOR UPDATE`;
+    const rows = await this.tx.$queryRaw<TotalsRow[]>`
+      UPDATE "vote"."photo_ratings" AS r
+      SET "vote_count" = r."vote_count" - 1, "rating_sum" = r."rating_sum" - d."rating", "version" = r."version" + 1
+      FROM unnest(${photoIds}::bigint[], ${ratings}::int[]) AS d("photo_id", "rating")
+      WHERE r."photo_id" = d."photo_id"
+      RETURNING r."photo_id"::text AS "photo_id", r."vote_count", r."rating_sum"::text AS "rating_sum", r."version"::text AS "version"`;
+    const totals = new Map(rows.map((row) => [Number(row.photo_id), { voteCount: row.vote_count, ratingSum: Number(row.rating_sum), version: Number(row.version) }]));
+    const result: RemovedVote[] = [];
+    for (const vote of votes) {
+      const after = totals.get(vote.photoId);
+      // A vote always has its photo's totals (both change in one transaction); a photo without is skipped, not invented.
+      if (!after) continue;
+      const entry: RemovedVote = { photoId: vote.photoId, userId, rating: vote.rating, totals: after };
+      await this.outbox.enqueue(this.tx, eventOf(entry));
+      result.push(entry);
+    }
+    return result;
   }
 }
 

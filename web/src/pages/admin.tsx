@@ -1,10 +1,71 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { LifeBuoy, Users } from 'lucide-react';
+import { AdminReviewList } from '@/components/admin/admin-review-list';
+import { AdminStatCards } from '@/components/admin/admin-stat-cards';
+import { DEFAULT_ADMIN_FILTER } from '@/components/admin/admin-filters';
+import { CleanupMenu } from '@/components/admin/cleanup-menu';
+import { SupportBadge } from '@/components/admin/support-badge';
 import { AdminOnly } from '@/components/auth/admin-only';
-import { ComingSoonPage } from '@/components/coming-soon';
+import { PageContainer, PageHeader } from '@/components/page-header';
+import { Button } from '@/components/ui/button';
+import { useAuth } from '@/hooks/use-auth';
+import { useDocumentTitle } from '@/hooks/use-document-title';
+import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
+import { useAdminStatsQuery, type AdminPhotoList } from '@/queries/admin';
+import { useNewContactFormCount } from '@/queries/contact';
 
 export function AdminPage() {
+  useDocumentTitle('Admin Panel');
   return (
     <AdminOnly>
-      <ComingSoonPage title="Admin Panel" description="Review photos, manage users and answer support messages." />
+      <AdminPanel />
     </AdminOnly>
+  );
+}
+
+/** SPEC §2 Admin panel: counters that filter the review list, the links to users and support, and the cleanups. */
+function AdminPanel() {
+  const { user } = useAuth();
+  const [list, setList] = useState<AdminPhotoList>(DEFAULT_ADMIN_FILTER);
+  const [page, setPage] = useState(1);
+  const stats = useAdminStatsQuery();
+  useUnauthorizedRedirect(stats.error);
+  const newMessages = useNewContactFormCount();
+
+  const selectList = (next: AdminPhotoList) => {
+    setList(next);
+    setPage(1);
+  };
+
+  return (
+    <PageContainer>
+      <PageHeader
+        title="Admin Panel"
+        description="Review photos, tidy the file store, and look after members."
+        actions={
+          <>
+            <Button asChild variant="outline">
+              <Link to="/admin/users">
+                <Users aria-hidden="true" />
+                Manage Users
+              </Link>
+            </Button>
+            <Button asChild variant="outline">
+              <Link to="/admin/support">
+                <LifeBuoy aria-hidden="true" />
+                User Support
+                <SupportBadge count={newMessages} />
+              </Link>
+            </Button>
+            <CleanupMenu />
+          </>
+        }
+      />
+      <div className="mt-8 flex flex-col gap-8">
+        <AdminStatCards selected={list} stats={stats.data} onSelect={selectList} />
+        <AdminReviewList list={list} page={page} onPageChange={setPage} currentUserId={user?.id} />
+      </div>
+    </PageContainer>
   );
 }

@@ -23,9 +23,10 @@ export function authHandlers(service: AuthService): Handlers<AuthServiceServer> 
     async setAvatar(request, ctx) {
       return { user: toMessage(await service.setAvatar(requireMember(ctx), request.customProfileImage)) };
     },
-    async listUsers(_request, ctx) {
+    async listUsers(request, ctx) {
       requireAdmin(ctx);
-      return { users: (await service.listUsers()).map(toMessage) };
+      const { users, total, totalPages } = await service.listUsers({ page: request.page, limit: request.limit, query: request.query });
+      return { users: users.map(toMessage), total, totalPages };
     },
     async updateUser(request, ctx) {
       const admin = requireAdmin(ctx);
@@ -33,9 +34,12 @@ export function authHandlers(service: AuthService): Handlers<AuthServiceServer> 
       return { user: toMessage(await service.updateUser(admin, id, edit)) };
     },
     async deleteUser(request, ctx) {
-      requireAdmin(ctx);
-      await service.deleteUser(request.id);
+      await service.deleteUser(requireAdmin(ctx), request.id);
       return {};
+    },
+    async findReferencedAvatars(request, ctx) {
+      requireService(ctx, 'moderation');
+      return { names: await service.findReferencedAvatars(request.names) };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Envelope } from '@snapcracks/kit';
-import { DuplicateUserError, type EventOf, type NewUser, type User, type UserChanges, type UserRepository } from '../user.repository.js';
+import { DuplicateUserError, type DeleteCondition, type EventOf, type NewUser, type User, type UserChanges, type UserListQuery, type UserRepository } from '../user.repository.js';
 
 /**
  * The users table in memory, for unit tests of the service's rules. It keeps the contract of the real
@@ -33,12 +33,21 @@ export class InMemoryUserRepository implements UserRepository {
     return this.#copy([...this.#rows.values()].find((u) => u.email === email));
   }
 
-  async list(): Promise<User[]> {
-    return [...this.#rows.values()].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()).map((u) => structuredClone(u));
+  async list(query: UserListQuery): Promise<{ users: User[]; total: number }> {
+    const words = query.words.map((w) => w.toLowerCase());
+    const matching = [...this.#rows.values()]
+      .filter((u) => words.every((word) => [u.displayName, u.firstName, u.lastName, u.email].some((value) => value?.toLowerCase().includes(word))))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return { users: matching.slice(query.offset, query.offset + query.limit).map((u) => structuredClone(u)), total: matching.length };
   }
 
   async hasEnabledAdmin(): Promise<boolean> {
     return [...this.#rows.values()].some((u) => u.isAdmin && u.isEnabled);
+  }
+
+  async findAvatarsInUse(names: string[]): Promise<string[]> {
+    const used = new Set([...this.#rows.values()].map((u) => u.customProfileImage));
+    return [...new Set(names)].filter((name) => used.has(name));
   }
 
   async create(user: NewUser, eventOf: EventOf): Promise<User> {
@@ -58,9 +67,10 @@ export class InMemoryUserRepository implements UserRepository {
     return this.#write(id, { ...changes, oidcSubject }, eventOf);
   }
 
-  async delete(id: string, eventOf: EventOf): Promise<User | null> {
+  async delete(id: string, eventOf: EventOf, when: DeleteCondition = {}): Promise<User | null> {
     const row = this.#rows.get(id);
     if (!row) return null;
+    if (when.isAdmin !== undefined && row.isAdmin !== when.isAdmin) return null;
     const event = eventOf(structuredClone(row));
     this.#rows.delete(id);
     this.events.push(event);

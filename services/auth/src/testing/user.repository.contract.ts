@@ -14,6 +14,8 @@ export interface ContractSubject {
  * What every UserRepository promises, run against PostgreSQL (integration) and against the in-memory fake
  * (unit), so the fake the service's unit tests rely on cannot drift from the real thing.
  */
+const EVERYONE = { words: [], offset: 0, limit: 100 };
+
 export function describeUserRepositoryContract(name: string, subject: ContractSubject): void {
   describe(`${name} keeps the UserRepository contract`, () => {
     let repo: UserRepository;
@@ -49,7 +51,7 @@ export function describeUserRepositoryContract(name: string, subject: ContractSu
       await repo.create({ oidcSubject: 'iss|a', email: 'a@example.com' }, updated);
       await expect(repo.create({ oidcSubject: 'iss|a', email: 'b@example.com' }, updated)).rejects.toBeInstanceOf(DuplicateUserError);
       await expect(repo.create({ oidcSubject: 'iss|b', email: 'a@example.com' }, updated)).rejects.toBeInstanceOf(DuplicateUserError);
-      expect(await repo.list()).toHaveLength(1);
+      expect((await repo.list(EVERYONE)).total).toBe(1);
       expect((await subject.eventTypes()).sort()).toEqual(['auth.user.updated']);
     });
 
@@ -88,7 +90,7 @@ export function describeUserRepositoryContract(name: string, subject: ContractSu
       await expect(repo.create({ oidcSubject: 'iss|b' }, failing)).rejects.toThrow('no event');
       await expect(repo.update(a.id, { displayName: 'Ada' }, failing)).rejects.toThrow('no event');
       await expect(repo.delete(a.id, failing)).rejects.toThrow('no event');
-      expect(await repo.list()).toEqual([a]);
+      expect((await repo.list(EVERYONE)).users).toEqual([a]);
       expect((await subject.eventTypes()).sort()).toEqual(['auth.user.updated']);
     });
 
@@ -96,10 +98,67 @@ export function describeUserRepositoryContract(name: string, subject: ContractSu
       const a = await repo.create({ oidcSubject: 'iss|a' }, updated);
       await new Promise((resolve) => setTimeout(resolve, 5)); // creation times have millisecond precision
       const b = await repo.create({ oidcSubject: 'iss|b', isAdmin: true }, updated);
-      expect((await repo.list()).map((u) => u.id)).toEqual([b.id, a.id]);
+      expect(await repo.list(EVERYONE)).toEqual({ users: [b, a], total: 2 });
       expect(await repo.hasEnabledAdmin()).toBe(true);
       await repo.update(b.id, { isEnabled: false }, updated);
       expect(await repo.hasEnabledAdmin()).toBe(false);
+    });
+
+    it('pages newest first with the total on every page', async () => {
+      const created: User[] = [];
+      for (const letter of ['a', 'b', 'c', 'd', 'e']) {
+        created.push(await repo.create({ oidcSubject: `iss|${letter}` }, updated));
+        await new Promise((resolve) => setTimeout(resolve, 5)); // creation times have millisecond precision
+      }
+      const newestFirst = created.reverse().map((u) => u.id);
+      const page = async (offset: number, limit: number) => {
+        const { users, total } = await repo.list({ words: [], offset, limit });
+        return { ids: users.map((u) => u.id), total };
+      };
+      expect(await page(0, 2)).toEqual({ ids: newestFirst.slice(0, 2), total: 5 });
+      expect(await page(2, 2)).toEqual({ ids: newestFirst.slice(2, 4), total: 5 });
+      expect(await page(4, 2)).toEqual({ ids: newestFirst.slice(4), total: 5 });
+      expect(await page(6, 2)).toEqual({ ids: [], total: 5 });
+    });
+
+    it('finds accounts in which every word appears in a name or the email, ignoring case', async () => {
+      const ada = await repo.create({ oidcSubject: 'iss|ada', email: 'ada@analytical.example', firstName: 'Ada', lastName: 'Lovelace' }, updated);
+      const grace = await repo.create({ oidcSubject: 'iss|grace', email: 'grace@navy.example', firstName: 'Grace', lastName: 'Hopper' }, updated);
+      const named = await repo.update((await repo.create({ oidcSubject: 'iss|c', email: 'c@example.com' }, updated)).id, { displayName: 'Countess of Cracks' }, updated);
+      const odd = await repo.create({ oidcSubject: 'iss|odd', email: 'per%cent_under@example.com', firstName: 'C:\\cracks' }, updated);
+      const find = async (...words: string[]) => (await repo.list({ words, offset: 0, limit: 10 })).users.map((u) => u.id).sort();
+      expect(await find('ADA')).toEqual([ada.id]);
+      expect(await find('hopp')).toEqual([grace.id]);
+      expect(await find('navy.EXAMPLE')).toEqual([grace.id]);
+      expect(await find('countess')).toEqual([named!.id]);
+      expect(await find('ada', 'lovelace')).toEqual([ada.id]);
+      expect(await find('ada', 'hopper')).toEqual([]);
+      expect(await find('example')).toEqual([ada.id, grace.id, named!.id, odd.id].sort());
+      // Wildcards of LIKE are plain characters in a search.
+      expect(await find('%')).toEqual([odd.id]);
+      expect(await find('_')).toEqual([odd.id]);
+      expect(await find('\\')).toEqual([odd.id]);
+      expect(await find('c:\\')).toEqual([odd.id]);
+      expect((await repo.list({ words: ['ada'], offset: 0, limit: 10 })).total).toBe(1);
+    });
+
+    it('deletes only while the account still meets the condition', async () => {
+      const a = await repo.create({ oidcSubject: 'iss|a', isAdmin: true }, updated);
+      expect(await repo.delete(a.id, deleted, { isAdmin: false })).toBeNull();
+      expect(await repo.findById(a.id)).toEqual(a);
+      await repo.update(a.id, { isAdmin: false }, updated);
+      expect(await repo.delete(a.id, deleted, { isAdmin: false })).toMatchObject({ id: a.id });
+      expect(await repo.findById(a.id)).toBeNull();
+      expect((await subject.eventTypes()).sort()).toEqual(['auth.user.deleted', 'auth.user.updated', 'auth.user.updated']);
+    });
+
+    it('tells which avatar names some account uses', async () => {
+      const a = await repo.create({ oidcSubject: 'iss|a' }, updated);
+      const b = await repo.create({ oidcSubject: 'iss|b' }, updated);
+      await repo.update(a.id, { customProfileImage: 'one.webp' }, updated);
+      await repo.update(b.id, { customProfileImage: 'two.webp' }, updated);
+      expect((await repo.findAvatarsInUse(['two.webp', 'gone.webp', 'one.webp'])).sort()).toEqual(['one.webp', 'two.webp']);
+      expect(await repo.findAvatarsInUse([])).toEqual([]);
     });
   });
 }

@@ -1,10 +1,13 @@
-import { requireAdmin, unimplemented, type Handlers } from '@snapcracks/kit';
-import { ModerationServiceService, type ModerationAction as ActionMessage, type ModerationServiceServer } from '@snapcracks/proto/moderation/v1';
+import { InvalidArgumentError, requireAdmin, type Handlers } from '@snapcracks/kit';
+import { CleanupKind, type ModerationAction as ActionMessage, type ModerationServiceServer } from '@snapcracks/proto/moderation/v1';
 import type { ModerationService } from '../moderation.service.js';
 import type { ModerationAction } from '../moderation-action.repository.js';
+import type { CleanupService } from '../cleanup.service.js';
 
-/** Protocol edge: every call is an admin's; the rules live in ModerationService. */
-export function moderationHandlers(service: ModerationService): Handlers<ModerationServiceServer> {
+const CLEANUPS = { [CleanupKind.CLEANUP_KIND_ORPHANED]: 'orphaned', [CleanupKind.CLEANUP_KIND_REJECTED]: 'rejected' } as const;
+
+/** Protocol edge: every call is an admin's; the rules live in ModerationService and CleanupService. */
+export function moderationHandlers(service: ModerationService, cleanups: Pick<CleanupService, 'run'>): Handlers<ModerationServiceServer> {
   return {
     async reviewPhoto(request, ctx) {
       const admin = requireAdmin(ctx);
@@ -17,14 +20,19 @@ export function moderationHandlers(service: ModerationService): Handlers<Moderat
     },
     async listPhotos(request, ctx) {
       const admin = requireAdmin(ctx);
-      return service.listPhotos(admin, { list: request.list, page: request.page });
+      const { actions, ...page } = await service.listPhotos(admin, { list: request.list, page: request.page });
+      return { ...page, actions: actions.map(toMessage) };
     },
     async listActions(request, ctx) {
       requireAdmin(ctx);
       return { actions: (await service.listActions(request)).map(toMessage) };
     },
-    // Cleanups come with a later change.
-    cleanup: unimplemented<ModerationServiceServer>(ModerationServiceService).cleanup,
+    async cleanup(request, ctx) {
+      const admin = requireAdmin(ctx);
+      const kind = request.kind === CleanupKind.CLEANUP_KIND_ORPHANED || request.kind === CleanupKind.CLEANUP_KIND_REJECTED ? CLEANUPS[request.kind] : undefined;
+      if (!kind) throw new InvalidArgumentError('Unknown cleanup');
+      return cleanups.run(admin, kind);
+    },
   };
 }
 

@@ -47,6 +47,10 @@ export interface PhotoCall {
 export class FakePhotoService implements PhotoCalls {
   readonly calls: PhotoCall[] = [];
   readonly events: Envelope[] = [];
+  /** Blob keys the photos use (the fake's photos carry no keys of their own). */
+  readonly referencedKeys = new Set<string>();
+  /** Ids whose deletion fails with UNAVAILABLE (a storage or database outage on the photo side). */
+  readonly failingDeletes = new Set<number>();
   readonly #photos = new Map<number, Photo & { version: number }>();
 
   seed(photo: Photo): Photo {
@@ -85,6 +89,7 @@ export class FakePhotoService implements PhotoCalls {
     this.calls.push({ method: 'deletePhoto', request: structuredClone(request), caller: options.caller });
     const photo = this.#photos.get(request.id);
     if (!photo) throw serviceError(status.NOT_FOUND, 'Photo not found');
+    if (this.failingDeletes.has(request.id)) throw serviceError(status.UNAVAILABLE, 'The file store is unavailable; please try again');
     this.#photos.delete(request.id);
     this.events.push(
       makeEvent('photo.photo.deleted', PhotoDeleted, { photo: state(photo), deletedBy: options.caller?.userId, actionId: request.actionId, deletedAt: new Date() }, { source: 'photo' }),
@@ -94,10 +99,22 @@ export class FakePhotoService implements PhotoCalls {
 
   listPhotosForReview: PhotoCalls['listPhotosForReview'] = async (request, options) => {
     this.calls.push({ method: 'listPhotosForReview', request: structuredClone(request), caller: options.caller });
-    const photos = [...this.#photos.values()]
-      .filter((p) => request.list !== ReviewList.REVIEW_LIST_PENDING || p.status === PhotoStatus.PHOTO_STATUS_PENDING)
-      .map(stripVersion);
-    return { photos, total: photos.length, totalPages: 1 };
+    const wanted =
+      request.list === ReviewList.REVIEW_LIST_PENDING
+        ? PhotoStatus.PHOTO_STATUS_PENDING
+        : request.list === ReviewList.REVIEW_LIST_REJECTED
+          ? PhotoStatus.PHOTO_STATUS_REJECTED
+          : undefined;
+    const matching = [...this.#photos.values()].filter((p) => wanted === undefined || p.status === wanted).sort((a, b) => a.id - b.id);
+    const limit = request.page?.limit || 20;
+    const page = request.page?.page || 1;
+    const photos = matching.slice((page - 1) * limit, page * limit).map(stripVersion);
+    return { photos, total: matching.length, totalPages: Math.ceil(matching.length / limit) };
+  };
+
+  findReferencedBlobs: PhotoCalls['findReferencedBlobs'] = async (request, options) => {
+    this.calls.push({ method: 'findReferencedBlobs', request: structuredClone(request), caller: options.caller });
+    return { keys: request.keys.filter((key) => this.referencedKeys.has(key)) };
   };
 }
 

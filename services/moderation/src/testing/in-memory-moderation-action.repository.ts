@@ -23,9 +23,11 @@ export class InMemoryModerationActionRepository implements ModerationActionRepos
     return true;
   }
 
-  async list({ limit, photoId }: ActionQuery): Promise<ModerationAction[]> {
+  async list({ limit, photoId, photoIds }: ActionQuery): Promise<ModerationAction[]> {
+    const filtered = photoId !== undefined || photoIds !== undefined;
+    const ids = new Set([...(photoId === undefined ? [] : [photoId]), ...(photoIds ?? [])]);
     return [...this.#rows.values()]
-      .filter((row) => photoId === undefined || row.photoId === photoId)
+      .filter((row) => !filtered || (row.photoId !== null && ids.has(row.photoId)))
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
       .slice(0, limit)
       .map((row) => structuredClone(row));

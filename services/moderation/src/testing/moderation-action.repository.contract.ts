@@ -60,6 +60,15 @@ export function describeModerationActionRepositoryContract(name: string, subject
       expect((await repo.list({ limit: 2 })).map((a) => a.id)).toEqual([id(4), id(2)]);
       expect((await repo.list({ limit: 10, photoId: 1 })).map((a) => a.id)).toEqual([id(3), id(1)]);
       expect(await repo.list({ limit: 10, photoId: 99 })).toEqual([]);
+      expect((await repo.list({ limit: 10, photoIds: [2, 1] })).map((a) => a.id)).toEqual([id(2), id(3), id(1)]);
+      expect((await repo.list({ limit: 10, photoId: 2, photoIds: [99] })).map((a) => a.id)).toEqual([id(2)]);
+      expect(await repo.list({ limit: 10, photoIds: [] })).toEqual([]);
+    });
+
+    it('records cleanups, which are about no single photo', async () => {
+      await repo.record(entry(1, { action: 'cleanup_orphaned', photoId: null, photoOwnerId: null, reason: 'Removed 2 orphaned files.' }));
+      expect(await repo.list({ limit: 10 })).toEqual([expect.objectContaining({ action: 'cleanup_orphaned', photoId: null, reason: 'Removed 2 orphaned files.' })]);
+      expect(await repo.list({ limit: 10, photoIds: [7] })).toEqual([]);
     });
   });
 }

@@ -6,6 +6,7 @@ import {
   ReviewList as ReviewListMessage,
   type Photo as PhotoMessage,
   type PhotoServiceServer,
+  type ReviewMarks as ReviewMarksMessage,
   type UploadPhotoRequest,
   type UploadPhotoRequest_Metadata,
 } from '@snapcracks/proto/photo/v1';
@@ -20,7 +21,9 @@ import {
   type ImageVariant,
   type PhotoService,
   type ReviewList,
+  type ReviewPhoto,
 } from '../photo.service.js';
+import type { ReviewMarks } from '../review-marks.js';
 
 const VARIANTS: Partial<Record<ImageVariantMessage, ImageVariant>> = {
   [ImageVariantMessage.IMAGE_VARIANT_UNSPECIFIED]: 'display',
@@ -34,6 +37,7 @@ const REVIEW_LISTS: Partial<Record<ReviewListMessage, ReviewList>> = {
   [ReviewListMessage.REVIEW_LIST_APPROVED_TODAY]: 'approved_today',
   [ReviewListMessage.REVIEW_LIST_REJECTED_TODAY]: 'rejected_today',
   [ReviewListMessage.REVIEW_LIST_ALL]: 'all',
+  [ReviewListMessage.REVIEW_LIST_REJECTED]: 'rejected',
 };
 
 const GALLERY_FILTERS: Partial<Record<GalleryFilterMessage, GalleryFilter>> = {
@@ -132,6 +136,19 @@ export function photoHandlers(service: PhotoService, gallery: GalleryService): H
       const { photos, total, totalPages } = await service.listForReview(REVIEW_LISTS[request.list] ?? null, request.page ?? {});
       return { photos: photos.map(toMessage), total, totalPages };
     },
+
+    async findReferencedBlobs(request, ctx) {
+      requireService(ctx, 'moderation');
+      requireAdmin(ctx);
+      return { keys: await service.referencedBlobKeys(request.keys) };
+    },
+  };
+}
+
+function toReviewMarksMessage(marks: ReviewMarks): ReviewMarksMessage {
+  return {
+    similarRejected: marks.similarRejected,
+    duplicateOf: marks.duplicateOf && { photoId: marks.duplicateOf.photoId, status: statusToMessage(marks.duplicateOf.status) },
   };
 }
 
@@ -156,8 +173,9 @@ const EMPTY_PHOTO: PhotoMessage = {
   height: 0,
 };
 
-export function toMessage(photo: Photo): PhotoMessage {
+export function toMessage(photo: Photo | ReviewPhoto): PhotoMessage {
   return {
+    ...('reviewMarks' in photo && photo.reviewMarks ? { reviewMarks: toReviewMarksMessage(photo.reviewMarks) } : {}),
     id: photo.id,
     userId: photo.userId,
     filename: photo.filename,

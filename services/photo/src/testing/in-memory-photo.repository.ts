@@ -12,6 +12,7 @@ import type {
   Uploader,
   UploaderStore,
 } from '../photo.repository.js';
+import { SIMILAR_MAX_DISTANCE, hammingDistance, hashToBigInt, type ReviewMarks } from '../review-marks.js';
 
 type Row = Omit<Photo, 'uploader'>;
 
@@ -25,6 +26,8 @@ export class InMemoryPhotoRepository implements PhotoRepository {
   readonly events: Envelope[] = [];
   readonly #rows = new Map<number, Row>();
   readonly #uploaders = new Map<string, Uploader>();
+  /** What the rejected_hashes trigger keeps: every photo that became rejected, outliving the photo. */
+  readonly #rejected = new Map<number, { userId: string; hash: bigint; reason: string; at: Date }>();
   #nextId = 1;
   #clock = Date.UTC(2025, 0, 1);
   #failNext: Error | undefined;
@@ -46,6 +49,7 @@ export class InMemoryPhotoRepository implements PhotoRepository {
   seed(photo: Partial<Row> & Pick<Row, 'userId'>): Photo {
     const row: Row = { ...this.#newRow(blankPhoto(photo.userId, this.#nextId)), ...stripUndefined(photo) };
     this.#rows.set(row.id, row);
+    this.#keepRejected(null, row);
     this.#nextId = Math.max(this.#nextId, row.id + 1);
     return this.#copy(row)!;
   }
@@ -120,6 +124,7 @@ export class InMemoryPhotoRepository implements PhotoRepository {
     };
     const event = eventOf(this.#copy(next, false)!);
     this.#rows.set(id, next);
+    this.#keepRejected(row, next);
     this.events.push(event);
     return this.#copy(next)!;
   }
@@ -132,6 +137,52 @@ export class InMemoryPhotoRepository implements PhotoRepository {
     this.#rows.delete(id);
     this.events.push(event);
     return this.#copy(row)!;
+  }
+
+  async reviewMarks(photoIds: number[]): Promise<Map<number, ReviewMarks>> {
+    const marks = new Map<number, ReviewMarks>();
+    for (const id of photoIds) {
+      const row = this.#rows.get(id);
+      if (!row) continue;
+      const mark: ReviewMarks = {};
+      const hash = hashToBigInt(row.perceptualHash);
+      if (hash !== null) {
+        const closest = [...this.#rejected.entries()]
+          .filter(([rejectedId]) => rejectedId !== id)
+          .map(([rejectedId, r]) => ({ rejectedId, r, distance: hammingDistance(hash, r.hash) }))
+          .filter((c) => c.distance <= SIMILAR_MAX_DISTANCE)
+          .sort((a, b) => a.distance - b.distance || b.r.at.getTime() - a.r.at.getTime() || b.rejectedId - a.rejectedId)[0];
+        if (closest) {
+          mark.similarRejected = {
+            photoId: closest.rejectedId,
+            rejectionReason: closest.r.reason,
+            distance: closest.distance,
+            sameUploader: closest.r.userId === row.userId,
+            rejectedAt: new Date(closest.r.at),
+          };
+        }
+      }
+      if (row.contentSha256) {
+        const duplicate = this.#sorted(
+          [...this.#rows.values()].filter((r) => r.id < id && r.userId === row.userId && r.contentSha256 === row.contentSha256),
+          'oldest',
+        )[0];
+        if (duplicate) mark.duplicateOf = { photoId: duplicate.id, status: duplicate.status };
+      }
+      if (mark.similarRejected || mark.duplicateOf) marks.set(id, mark);
+    }
+    return marks;
+  }
+
+  async referencedBlobKeys(keys: string[]): Promise<string[]> {
+    const used = new Set([...this.#rows.values()].flatMap((r) => [r.originalKey, r.displayKey, r.thumbnailKey]));
+    return keys.filter((key) => used.has(key));
+  }
+
+  #keepRejected(before: Row | null, after: Row): void {
+    const hash = hashToBigInt(after.perceptualHash);
+    if (after.status !== 'rejected' || before?.status === 'rejected' || hash === null || this.#rejected.has(after.id)) return;
+    this.#rejected.set(after.id, { userId: after.userId, hash, reason: after.rejectionReason ?? '', at: after.reviewedAt ?? after.updatedAt });
   }
 
   /** The types of the events committed so far, oldest first. */

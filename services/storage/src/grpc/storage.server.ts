@@ -49,7 +49,7 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
 
     async deleteBlobs(request, ctx) {
       requireService(ctx, 'photo', 'auth', 'moderation');
-      return { deleted: await service.deleteBlobs(request.keys) };
+      return { deleted: await service.deleteBlobs(request.keys, request.createdBefore) };
     },
 
     async listBlobs(request, ctx) {

@@ -5,5 +5,6 @@ let repository: InMemoryVoteRepository;
 describeVoteRepositoryContract('InMemoryVoteRepository', {
   repository: () => (repository = new InMemoryVoteRepository()),
   votablePhotos: () => repository.votablePhotos,
+  voters: () => repository.voters,
   eventTypes: async () => repository.events.map((e) => e.type),
 });

@@ -1,5 +1,5 @@
 import type { Envelope } from '@snapcracks/kit';
-import type { CastResult, EventOf, NewVote, Totals, VotablePhoto, VotablePhotoStore, VoteRepository } from '../vote.repository.js';
+import type { CastResult, EventOf, NewVote, RemovedVote, Totals, VotablePhoto, VotablePhotoStore, VoteRepository, VoterStore } from '../vote.repository.js';
 
 /** The VoteRepository in memory, for the service's unit tests; the contract tests hold it to PrismaVoteRepository's behaviour. */
 export class InMemoryVoteRepository implements VoteRepository {
@@ -18,6 +18,26 @@ export class InMemoryVoteRepository implements VoteRepository {
     forgetVotes: async (photoId) => {
       for (const key of this.votes.keys()) if (key.startsWith(`${photoId}|`)) this.votes.delete(key);
       this.ratings.delete(photoId);
+    },
+  };
+
+  readonly voters: VoterStore = {
+    forgetVoter: async (userId, eventOf) => {
+      const removed: RemovedVote[] = [];
+      const mine = [...this.votes]
+        .map(([key, rating]) => ({ key, photoId: Number(key.slice(0, key.indexOf('|'))), voter: key.slice(key.indexOf('|') + 1), rating }))
+        .filter((vote) => vote.voter === userId);
+      for (const { key, photoId, rating } of mine.sort((a, b) => a.photoId - b.photoId)) {
+        const before = this.ratings.get(photoId);
+        this.votes.delete(key);
+        if (!before) continue;
+        const totals: Totals = { voteCount: before.voteCount - 1, ratingSum: before.ratingSum - rating, version: before.version + 1 };
+        const entry: RemovedVote = { photoId, userId, rating, totals };
+        this.events.push(eventOf(entry));
+        this.ratings.set(photoId, totals);
+        removed.push({ ...entry, totals: { ...totals } });
+      }
+      return removed;
     },
   };
 

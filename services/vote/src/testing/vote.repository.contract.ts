@@ -1,13 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeEvent } from '@snapcracks/kit';
 import { VoteCast } from '@snapcracks/proto/events/v1';
-import type { CastResult, EventOf, VotablePhotoStore, VoteRepository } from '../vote.repository.js';
+import type { CastResult, EventOf, RemovedEventOf, RemovedVote, VotablePhotoStore, VoteRepository, VoterStore } from '../vote.repository.js';
 
 export interface ContractSubject {
   /** The repository under test, over empty tables. */
   repository(): VoteRepository;
   /** The votable-photos projection of the same store. */
   votablePhotos(): VotablePhotoStore;
+  /** The voters' side of the same store, as the consumer of auth's user events writes it. */
+  voters(): VoterStore;
   /** Types of the events committed so far. */
   eventTypes(): Promise<string[]>;
 }
@@ -20,7 +22,13 @@ export function describeVoteRepositoryContract(name: string, subject: ContractSu
   describe(`${name} keeps the VoteRepository contract`, () => {
     let repo: VoteRepository;
     let photos: VotablePhotoStore;
+    let voters: VoterStore;
     let seen: CastResult[];
+    let removedSeen: RemovedVote[];
+    const removedEventOf: RemovedEventOf = (removed) => {
+      removedSeen.push(removed);
+      return makeEvent('vote.vote.cast', VoteCast, { photoId: removed.photoId, userId: '', rating: 0, voteCount: 0, ratingSum: 0, version: 0 }, { source: 'test' });
+    };
     const eventOf: EventOf = (cast) => {
       seen.push(cast);
       return makeEvent('vote.vote.cast', VoteCast, { photoId: cast.photoId, userId: cast.userId, rating: cast.rating, voteCount: 0, ratingSum: 0, version: 0 }, { source: 'test' });
@@ -29,7 +37,9 @@ export function describeVoteRepositoryContract(name: string, subject: ContractSu
     beforeEach(() => {
       repo = subject.repository();
       photos = subject.votablePhotos();
+      voters = subject.voters();
       seen = [];
+      removedSeen = [];
     });
 
     const approved = (photoId: number, ownerId = 'owner', version = 2) => photos.saveIfNewer({ photoId, ownerId, approved: true, deleted: false, version });
@@ -70,6 +80,36 @@ export function describeVoteRepositoryContract(name: string, subject: ContractSu
       }
       expect(seen).toEqual([]);
       expect(await subject.eventTypes()).toEqual([]);
+    });
+
+    it('forgets a voter: their votes go and each photo’s totals drop by exactly their vote, with a new version and an event each', async () => {
+      await approved(1);
+      await approved(2);
+      await approved(3);
+      await repo.cast({ photoId: 1, userId: 'gone', rating: 5 }, eventOf);
+      await repo.cast({ photoId: 1, userId: 'stays', rating: 2 }, eventOf);
+      await repo.cast({ photoId: 2, userId: 'gone', rating: 1 }, eventOf);
+      await repo.cast({ photoId: 2, userId: 'gone', rating: 4 }, eventOf); // changed: 4 is what goes
+      await repo.cast({ photoId: 3, userId: 'stays', rating: 3 }, eventOf);
+      const removed = await voters.forgetVoter('gone', removedEventOf);
+      expect(removed).toEqual([
+        { photoId: 1, userId: 'gone', rating: 5, totals: { voteCount: 1, ratingSum: 2, version: 3 } },
+        { photoId: 2, userId: 'gone', rating: 4, totals: { voteCount: 0, ratingSum: 0, version: 3 } },
+      ]);
+      expect(removedSeen).toEqual(removed);
+      expect(await repo.findRating(1, 'gone')).toBeNull();
+      expect(await repo.findRating(2, 'gone')).toBeNull();
+      expect(await repo.findRating(1, 'stays')).toBe(2);
+      expect(await repo.totals(1)).toEqual({ voteCount: 1, ratingSum: 2, version: 3 });
+      expect(await repo.totals(2)).toEqual({ voteCount: 0, ratingSum: 0, version: 3 });
+      expect(await repo.totals(3)).toEqual({ voteCount: 1, ratingSum: 3, version: 1 });
+      expect(await subject.eventTypes()).toHaveLength(7);
+      // Again (a redelivery, or a voter who never voted): nothing more to remove, no event.
+      expect(await voters.forgetVoter('gone', removedEventOf)).toEqual([]);
+      expect(await voters.forgetVoter('never-voted', removedEventOf)).toEqual([]);
+      expect(await subject.eventTypes()).toHaveLength(7);
+      // Votes go on from the new version.
+      expect((await repo.cast({ photoId: 2, userId: 'stays', rating: 5 }, eventOf))?.totals).toEqual({ voteCount: 1, ratingSum: 5, version: 4 });
     });
 
     it('forgets a photo’s votes and totals, and no other photo’s', async () => {

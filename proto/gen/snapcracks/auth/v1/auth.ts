@@ -90,11 +90,25 @@ export interface SetAvatarResponse {
   user?: User | undefined;
 }
 
+/** Newest accounts first, a page at a time. */
 export interface ListUsersRequest {
+  /** From 1; the first page when not given. */
+  page?:
+    | number
+    | undefined;
+  /** 1 to 100; 20 when not given. */
+  limit?:
+    | number
+    | undefined;
+  /** Matches display names, first and last names and emails, case-insensitively; every word must match one of them. */
+  query?: string | undefined;
 }
 
 export interface ListUsersResponse {
   users: User[];
+  /** Accounts matching the query, on every page. */
+  total: number;
+  totalPages: number;
 }
 
 export interface UpdateUserRequest {
@@ -114,6 +128,16 @@ export interface DeleteUserRequest {
 }
 
 export interface DeleteUserResponse {
+}
+
+export interface FindReferencedAvatarsRequest {
+  /** At most 1000 names, as stored in custom_profile_image (the part after avatars/). */
+  names: string[];
+}
+
+export interface FindReferencedAvatarsResponse {
+  /** The subset of the requested names that some account uses. */
+  names: string[];
 }
 
 function createBaseUser(): User {
@@ -1126,11 +1150,20 @@ export const SetAvatarResponse: MessageFns<SetAvatarResponse> = {
 };
 
 function createBaseListUsersRequest(): ListUsersRequest {
-  return {};
+  return { page: undefined, limit: undefined, query: undefined };
 }
 
 export const ListUsersRequest: MessageFns<ListUsersRequest> = {
-  encode(_: ListUsersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+  encode(message: ListUsersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== undefined) {
+      writer.uint32(8).int32(message.page);
+    }
+    if (message.limit !== undefined) {
+      writer.uint32(16).int32(message.limit);
+    }
+    if (message.query !== undefined) {
+      writer.uint32(26).string(message.query);
+    }
     return writer;
   },
 
@@ -1147,6 +1180,30 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.page = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.query = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1159,24 +1216,43 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     }
   },
 
-  fromJSON(_: any): ListUsersRequest {
-    return {};
+  fromJSON(object: any): ListUsersRequest {
+    return {
+      page: isSet(object.page) ? globalThis.Number(object.page) : undefined,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : undefined,
+      query: isSet(object.query) ? globalThis.String(object.query) : undefined,
+    };
   },
 
-  toJSON(_: ListUsersRequest): unknown {
+  toJSON(message: ListUsersRequest): unknown {
     const obj: any = {};
+    if (message.page !== undefined) {
+      obj.page = Math.round(message.page);
+    }
+    if (message.limit !== undefined) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.query !== undefined) {
+      obj.query = message.query;
+    }
     return obj;
   },
 };
 
 function createBaseListUsersResponse(): ListUsersResponse {
-  return { users: [] };
+  return { users: [], total: 0, totalPages: 0 };
 }
 
 export const ListUsersResponse: MessageFns<ListUsersResponse> = {
   encode(message: ListUsersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.users) {
       User.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int32(message.total);
+    }
+    if (message.totalPages !== 0) {
+      writer.uint32(24).int32(message.totalPages);
     }
     return writer;
   },
@@ -1202,6 +1278,22 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
             message.users.push(User.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.totalPages = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1215,13 +1307,27 @@ export const ListUsersResponse: MessageFns<ListUsersResponse> = {
   },
 
   fromJSON(object: any): ListUsersResponse {
-    return { users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => User.fromJSON(e)) : [] };
+    return {
+      users: globalThis.Array.isArray(object?.users) ? object.users.map((e: any) => User.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      totalPages: isSet(object.totalPages)
+        ? globalThis.Number(object.totalPages)
+        : isSet(object.total_pages)
+        ? globalThis.Number(object.total_pages)
+        : 0,
+    };
   },
 
   toJSON(message: ListUsersResponse): unknown {
     const obj: any = {};
     if (message.users?.length) {
       obj.users = message.users.map((e) => User.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.totalPages !== 0) {
+      obj.totalPages = Math.round(message.totalPages);
     }
     return obj;
   },
@@ -1519,6 +1625,122 @@ export const DeleteUserResponse: MessageFns<DeleteUserResponse> = {
   },
 };
 
+function createBaseFindReferencedAvatarsRequest(): FindReferencedAvatarsRequest {
+  return { names: [] };
+}
+
+export const FindReferencedAvatarsRequest: MessageFns<FindReferencedAvatarsRequest> = {
+  encode(message: FindReferencedAvatarsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.names) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindReferencedAvatarsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindReferencedAvatarsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.names.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindReferencedAvatarsRequest {
+    return { names: globalThis.Array.isArray(object?.names) ? object.names.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: FindReferencedAvatarsRequest): unknown {
+    const obj: any = {};
+    if (message.names?.length) {
+      obj.names = message.names;
+    }
+    return obj;
+  },
+};
+
+function createBaseFindReferencedAvatarsResponse(): FindReferencedAvatarsResponse {
+  return { names: [] };
+}
+
+export const FindReferencedAvatarsResponse: MessageFns<FindReferencedAvatarsResponse> = {
+  encode(message: FindReferencedAvatarsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.names) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindReferencedAvatarsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindReferencedAvatarsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.names.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindReferencedAvatarsResponse {
+    return { names: globalThis.Array.isArray(object?.names) ? object.names.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: FindReferencedAvatarsResponse): unknown {
+    const obj: any = {};
+    if (message.names?.length) {
+      obj.names = message.names;
+    }
+    return obj;
+  },
+};
+
 /** Owns users: sign-in provisioning, terms acceptance, profile and admin user management. */
 export type AuthServiceService = typeof AuthServiceService;
 export const AuthServiceService = {
@@ -1597,6 +1819,21 @@ export const AuthServiceService = {
     responseSerialize: (value: DeleteUserResponse): Buffer => Buffer.from(DeleteUserResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteUserResponse => DeleteUserResponse.decode(value),
   },
+  /**
+   * Which of the given avatar names (custom_profile_image) some account uses. Called by the moderation
+   * service only, for the orphaned-files cleanup.
+   */
+  findReferencedAvatars: {
+    path: "/snapcracks.auth.v1.AuthService/FindReferencedAvatars" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindReferencedAvatarsRequest): Buffer =>
+      Buffer.from(FindReferencedAvatarsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindReferencedAvatarsRequest => FindReferencedAvatarsRequest.decode(value),
+    responseSerialize: (value: FindReferencedAvatarsResponse): Buffer =>
+      Buffer.from(FindReferencedAvatarsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindReferencedAvatarsResponse => FindReferencedAvatarsResponse.decode(value),
+  },
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
@@ -1610,6 +1847,11 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   listUsers: handleUnaryCall<ListUsersRequest, ListUsersResponse>;
   updateUser: handleUnaryCall<UpdateUserRequest, UpdateUserResponse>;
   deleteUser: handleUnaryCall<DeleteUserRequest, DeleteUserResponse>;
+  /**
+   * Which of the given avatar names (custom_profile_image) some account uses. Called by the moderation
+   * service only, for the orphaned-files cleanup.
+   */
+  findReferencedAvatars: handleUnaryCall<FindReferencedAvatarsRequest, FindReferencedAvatarsResponse>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -1734,6 +1976,25 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteUserResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Which of the given avatar names (custom_profile_image) some account uses. Called by the moderation
+   * service only, for the orphaned-files cleanup.
+   */
+  findReferencedAvatars(
+    request: FindReferencedAvatarsRequest,
+    callback: (error: ServiceError | null, response: FindReferencedAvatarsResponse) => void,
+  ): ClientUnaryCall;
+  findReferencedAvatars(
+    request: FindReferencedAvatarsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FindReferencedAvatarsResponse) => void,
+  ): ClientUnaryCall;
+  findReferencedAvatars(
+    request: FindReferencedAvatarsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FindReferencedAvatarsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -100,6 +100,9 @@ export interface PhotoDeleted {
  * vote, absolute, with `version` (growing with every vote on the photo, from 1): a projection sets them unless it
  * holds a newer version, so redelivered or reordered events never skew a rating. The vote service always sets all
  * three; they are optional only so that an event without them reads as "no totals", never as zeros.
+ * A vote removed with its voter's account (auth.user.deleted) is reported the same way, so every reader of the
+ * totals follows it: user_id empty (no one is recorded as having rated the photo), rating 0, previous_rating the
+ * removed rating, and the photo's totals after the removal with their new version.
  */
 export interface VoteCast {
   photoId: number;

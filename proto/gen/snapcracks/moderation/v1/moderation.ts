@@ -89,6 +89,8 @@ export interface ListPhotosResponse {
   photos: Photo[];
   total: number;
   totalPages: number;
+  /** The audit entries about the listed photos, newest first (so a page needs one call). */
+  actions: ModerationAction[];
 }
 
 export interface CleanupRequest {
@@ -97,7 +99,10 @@ export interface CleanupRequest {
 
 export interface CleanupResponse {
   message: string;
+  /** Files (orphaned) or photos (rejected) removed. */
   removed: number;
+  /** Files or photos that could not be removed this time (a backend unavailable or not configured). */
+  failed: number;
 }
 
 export interface ModerationAction {
@@ -112,7 +117,11 @@ export interface ModerationAction {
 export interface ListActionsRequest {
   limit: number;
   /** Only the entries about this photo. */
-  photoId?: number | undefined;
+  photoId?:
+    | number
+    | undefined;
+  /** Only the entries about these photos (at most 100; together with photo_id, about any of them). */
+  photoIds: number[];
 }
 
 export interface ListActionsResponse {
@@ -459,7 +468,7 @@ export const ListPhotosRequest: MessageFns<ListPhotosRequest> = {
 };
 
 function createBaseListPhotosResponse(): ListPhotosResponse {
-  return { photos: [], total: 0, totalPages: 0 };
+  return { photos: [], total: 0, totalPages: 0, actions: [] };
 }
 
 export const ListPhotosResponse: MessageFns<ListPhotosResponse> = {
@@ -472,6 +481,9 @@ export const ListPhotosResponse: MessageFns<ListPhotosResponse> = {
     }
     if (message.totalPages !== 0) {
       writer.uint32(24).int32(message.totalPages);
+    }
+    for (const v of message.actions) {
+      ModerationAction.encode(v!, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -513,6 +525,14 @@ export const ListPhotosResponse: MessageFns<ListPhotosResponse> = {
             message.totalPages = reader.int32();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actions.push(ModerationAction.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -534,6 +554,9 @@ export const ListPhotosResponse: MessageFns<ListPhotosResponse> = {
         : isSet(object.total_pages)
         ? globalThis.Number(object.total_pages)
         : 0,
+      actions: globalThis.Array.isArray(object?.actions)
+        ? object.actions.map((e: any) => ModerationAction.fromJSON(e))
+        : [],
     };
   },
 
@@ -547,6 +570,9 @@ export const ListPhotosResponse: MessageFns<ListPhotosResponse> = {
     }
     if (message.totalPages !== 0) {
       obj.totalPages = Math.round(message.totalPages);
+    }
+    if (message.actions?.length) {
+      obj.actions = message.actions.map((e) => ModerationAction.toJSON(e));
     }
     return obj;
   },
@@ -611,7 +637,7 @@ export const CleanupRequest: MessageFns<CleanupRequest> = {
 };
 
 function createBaseCleanupResponse(): CleanupResponse {
-  return { message: "", removed: 0 };
+  return { message: "", removed: 0, failed: 0 };
 }
 
 export const CleanupResponse: MessageFns<CleanupResponse> = {
@@ -621,6 +647,9 @@ export const CleanupResponse: MessageFns<CleanupResponse> = {
     }
     if (message.removed !== 0) {
       writer.uint32(16).int32(message.removed);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(24).int32(message.failed);
     }
     return writer;
   },
@@ -654,6 +683,14 @@ export const CleanupResponse: MessageFns<CleanupResponse> = {
             message.removed = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.failed = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -670,6 +707,7 @@ export const CleanupResponse: MessageFns<CleanupResponse> = {
     return {
       message: isSet(object.message) ? globalThis.String(object.message) : "",
       removed: isSet(object.removed) ? globalThis.Number(object.removed) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
     };
   },
 
@@ -680,6 +718,9 @@ export const CleanupResponse: MessageFns<CleanupResponse> = {
     }
     if (message.removed !== 0) {
       obj.removed = Math.round(message.removed);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
     }
     return obj;
   },
@@ -833,7 +874,7 @@ export const ModerationAction: MessageFns<ModerationAction> = {
 };
 
 function createBaseListActionsRequest(): ListActionsRequest {
-  return { limit: 0, photoId: undefined };
+  return { limit: 0, photoId: undefined, photoIds: [] };
 }
 
 export const ListActionsRequest: MessageFns<ListActionsRequest> = {
@@ -843,6 +884,13 @@ export const ListActionsRequest: MessageFns<ListActionsRequest> = {
     }
     if (message.photoId !== undefined) {
       writer.uint32(16).int64(message.photoId);
+    }
+    if (message.photoIds.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.photoIds) {
+        writer.int64(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -876,6 +924,24 @@ export const ListActionsRequest: MessageFns<ListActionsRequest> = {
             message.photoId = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag === 24) {
+              message.photoIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.photoIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -896,6 +962,11 @@ export const ListActionsRequest: MessageFns<ListActionsRequest> = {
         : isSet(object.photo_id)
         ? globalThis.Number(object.photo_id)
         : undefined,
+      photoIds: globalThis.Array.isArray(object?.photoIds)
+        ? object.photoIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.photo_ids)
+        ? object.photo_ids.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -906,6 +977,9 @@ export const ListActionsRequest: MessageFns<ListActionsRequest> = {
     }
     if (message.photoId !== undefined) {
       obj.photoId = Math.round(message.photoId);
+    }
+    if (message.photoIds?.length) {
+      obj.photoIds = message.photoIds.map((e) => Math.round(e));
     }
     return obj;
   },

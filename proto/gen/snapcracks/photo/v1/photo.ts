@@ -146,6 +146,8 @@ export enum ReviewList {
   REVIEW_LIST_APPROVED_TODAY = 2,
   REVIEW_LIST_REJECTED_TODAY = 3,
   REVIEW_LIST_ALL = 4,
+  /** REVIEW_LIST_REJECTED - Every rejected photo, oldest decision first (the rejected-photos cleanup). */
+  REVIEW_LIST_REJECTED = 5,
 }
 
 export function reviewListFromJSON(object: any): ReviewList {
@@ -165,6 +167,9 @@ export function reviewListFromJSON(object: any): ReviewList {
     case 4:
     case "REVIEW_LIST_ALL":
       return ReviewList.REVIEW_LIST_ALL;
+    case 5:
+    case "REVIEW_LIST_REJECTED":
+      return ReviewList.REVIEW_LIST_REJECTED;
     default:
       throw new globalThis.Error("Unrecognized enum value " + object + " for enum ReviewList");
   }
@@ -182,6 +187,8 @@ export function reviewListToJSON(object: ReviewList): string {
       return "REVIEW_LIST_REJECTED_TODAY";
     case ReviewList.REVIEW_LIST_ALL:
       return "REVIEW_LIST_ALL";
+    case ReviewList.REVIEW_LIST_REJECTED:
+      return "REVIEW_LIST_REJECTED";
     default:
       throw new globalThis.Error("Unrecognized enum value " + object + " for enum ReviewList");
   }
@@ -213,6 +220,34 @@ export interface Photo {
   imageVersion: number;
   width: number;
   height: number;
+  /** Review lists only, on pending photos: what the admin should know about a repeat upload. */
+  reviewMarks?: ReviewMarks | undefined;
+}
+
+/** Hints for the admin about a pending photo; nothing is decided automatically. */
+export interface ReviewMarks {
+  /** The closest previously rejected photo whose 64-bit difference hash is within 6 bits of this one's. */
+  similarRejected?:
+    | SimilarRejectedPhoto
+    | undefined;
+  /** The oldest earlier photo of the same uploader with the same SHA-256 of the uploaded bytes. */
+  duplicateOf?: DuplicatePhoto | undefined;
+}
+
+export interface SimilarRejectedPhoto {
+  /** The rejected photo (it may have been deleted since). */
+  photoId: number;
+  rejectionReason: string;
+  /** Differing bits of the two hashes, 0 to 6. */
+  distance: number;
+  /** The rejected photo was the same user's. */
+  sameUploader: boolean;
+  rejectedAt?: Date | undefined;
+}
+
+export interface DuplicatePhoto {
+  photoId: number;
+  status: PhotoStatus;
 }
 
 export interface UploadPhotoRequest {
@@ -340,6 +375,16 @@ export interface ListPhotosForReviewResponse {
   totalPages: number;
 }
 
+export interface FindReferencedBlobsRequest {
+  /** At most 1000 keys. */
+  keys: string[];
+}
+
+export interface FindReferencedBlobsResponse {
+  /** The subset of the requested keys that some photo uses. */
+  keys: string[];
+}
+
 function createBasePhoto(): Photo {
   return {
     id: 0,
@@ -364,6 +409,7 @@ function createBasePhoto(): Photo {
     imageVersion: 0,
     width: 0,
     height: 0,
+    reviewMarks: undefined,
   };
 }
 
@@ -434,6 +480,9 @@ export const Photo: MessageFns<Photo> = {
     }
     if (message.height !== 0) {
       writer.uint32(176).int32(message.height);
+    }
+    if (message.reviewMarks !== undefined) {
+      ReviewMarks.encode(message.reviewMarks, writer.uint32(186).fork()).join();
     }
     return writer;
   },
@@ -627,6 +676,14 @@ export const Photo: MessageFns<Photo> = {
             message.height = reader.int32();
             continue;
           }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.reviewMarks = ReviewMarks.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -719,6 +776,11 @@ export const Photo: MessageFns<Photo> = {
         : 0,
       width: isSet(object.width) ? globalThis.Number(object.width) : 0,
       height: isSet(object.height) ? globalThis.Number(object.height) : 0,
+      reviewMarks: isSet(object.reviewMarks)
+        ? ReviewMarks.fromJSON(object.reviewMarks)
+        : isSet(object.review_marks)
+        ? ReviewMarks.fromJSON(object.review_marks)
+        : undefined,
     };
   },
 
@@ -789,6 +851,307 @@ export const Photo: MessageFns<Photo> = {
     }
     if (message.height !== 0) {
       obj.height = Math.round(message.height);
+    }
+    if (message.reviewMarks !== undefined) {
+      obj.reviewMarks = ReviewMarks.toJSON(message.reviewMarks);
+    }
+    return obj;
+  },
+};
+
+function createBaseReviewMarks(): ReviewMarks {
+  return { similarRejected: undefined, duplicateOf: undefined };
+}
+
+export const ReviewMarks: MessageFns<ReviewMarks> = {
+  encode(message: ReviewMarks, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.similarRejected !== undefined) {
+      SimilarRejectedPhoto.encode(message.similarRejected, writer.uint32(10).fork()).join();
+    }
+    if (message.duplicateOf !== undefined) {
+      DuplicatePhoto.encode(message.duplicateOf, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReviewMarks {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReviewMarks();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.similarRejected = SimilarRejectedPhoto.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.duplicateOf = DuplicatePhoto.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReviewMarks {
+    return {
+      similarRejected: isSet(object.similarRejected)
+        ? SimilarRejectedPhoto.fromJSON(object.similarRejected)
+        : isSet(object.similar_rejected)
+        ? SimilarRejectedPhoto.fromJSON(object.similar_rejected)
+        : undefined,
+      duplicateOf: isSet(object.duplicateOf)
+        ? DuplicatePhoto.fromJSON(object.duplicateOf)
+        : isSet(object.duplicate_of)
+        ? DuplicatePhoto.fromJSON(object.duplicate_of)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ReviewMarks): unknown {
+    const obj: any = {};
+    if (message.similarRejected !== undefined) {
+      obj.similarRejected = SimilarRejectedPhoto.toJSON(message.similarRejected);
+    }
+    if (message.duplicateOf !== undefined) {
+      obj.duplicateOf = DuplicatePhoto.toJSON(message.duplicateOf);
+    }
+    return obj;
+  },
+};
+
+function createBaseSimilarRejectedPhoto(): SimilarRejectedPhoto {
+  return { photoId: 0, rejectionReason: "", distance: 0, sameUploader: false, rejectedAt: undefined };
+}
+
+export const SimilarRejectedPhoto: MessageFns<SimilarRejectedPhoto> = {
+  encode(message: SimilarRejectedPhoto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    if (message.rejectionReason !== "") {
+      writer.uint32(18).string(message.rejectionReason);
+    }
+    if (message.distance !== 0) {
+      writer.uint32(24).int32(message.distance);
+    }
+    if (message.sameUploader !== false) {
+      writer.uint32(32).bool(message.sameUploader);
+    }
+    if (message.rejectedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.rejectedAt), writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SimilarRejectedPhoto {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSimilarRejectedPhoto();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rejectionReason = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.distance = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.sameUploader = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.rejectedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SimilarRejectedPhoto {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      rejectionReason: isSet(object.rejectionReason)
+        ? globalThis.String(object.rejectionReason)
+        : isSet(object.rejection_reason)
+        ? globalThis.String(object.rejection_reason)
+        : "",
+      distance: isSet(object.distance) ? globalThis.Number(object.distance) : 0,
+      sameUploader: isSet(object.sameUploader)
+        ? globalThis.Boolean(object.sameUploader)
+        : isSet(object.same_uploader)
+        ? globalThis.Boolean(object.same_uploader)
+        : false,
+      rejectedAt: isSet(object.rejectedAt)
+        ? fromJsonTimestamp(object.rejectedAt)
+        : isSet(object.rejected_at)
+        ? fromJsonTimestamp(object.rejected_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: SimilarRejectedPhoto): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.rejectionReason !== "") {
+      obj.rejectionReason = message.rejectionReason;
+    }
+    if (message.distance !== 0) {
+      obj.distance = Math.round(message.distance);
+    }
+    if (message.sameUploader !== false) {
+      obj.sameUploader = message.sameUploader;
+    }
+    if (message.rejectedAt !== undefined) {
+      obj.rejectedAt = message.rejectedAt.toISOString();
+    }
+    return obj;
+  },
+};
+
+function createBaseDuplicatePhoto(): DuplicatePhoto {
+  return { photoId: 0, status: 0 };
+}
+
+export const DuplicatePhoto: MessageFns<DuplicatePhoto> = {
+  encode(message: DuplicatePhoto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    if (message.status !== 0) {
+      writer.uint32(16).int32(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DuplicatePhoto {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDuplicatePhoto();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DuplicatePhoto {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      status: isSet(object.status) ? photoStatusFromJSON(object.status) : 0,
+    };
+  },
+
+  toJSON(message: DuplicatePhoto): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.status !== 0) {
+      obj.status = photoStatusToJSON(message.status);
     }
     return obj;
   },
@@ -2630,6 +2993,122 @@ export const ListPhotosForReviewResponse: MessageFns<ListPhotosForReviewResponse
   },
 };
 
+function createBaseFindReferencedBlobsRequest(): FindReferencedBlobsRequest {
+  return { keys: [] };
+}
+
+export const FindReferencedBlobsRequest: MessageFns<FindReferencedBlobsRequest> = {
+  encode(message: FindReferencedBlobsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.keys) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindReferencedBlobsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindReferencedBlobsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keys.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindReferencedBlobsRequest {
+    return { keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: FindReferencedBlobsRequest): unknown {
+    const obj: any = {};
+    if (message.keys?.length) {
+      obj.keys = message.keys;
+    }
+    return obj;
+  },
+};
+
+function createBaseFindReferencedBlobsResponse(): FindReferencedBlobsResponse {
+  return { keys: [] };
+}
+
+export const FindReferencedBlobsResponse: MessageFns<FindReferencedBlobsResponse> = {
+  encode(message: FindReferencedBlobsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.keys) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FindReferencedBlobsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFindReferencedBlobsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keys.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FindReferencedBlobsResponse {
+    return { keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: FindReferencedBlobsResponse): unknown {
+    const obj: any = {};
+    if (message.keys?.length) {
+      obj.keys = message.keys;
+    }
+    return obj;
+  },
+};
+
 /**
  * Owns photos, their privacy bars, who may see which image, and the gallery read path (ratings are a
  * projection of vote events).
@@ -2762,6 +3241,21 @@ export const PhotoServiceService = {
       Buffer.from(ListPhotosForReviewResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListPhotosForReviewResponse => ListPhotosForReviewResponse.decode(value),
   },
+  /**
+   * Which of the given blob keys a photo uses (its original, display image or thumbnail). Called by the
+   * moderation service only, for the orphaned-files cleanup.
+   */
+  findReferencedBlobs: {
+    path: "/snapcracks.photo.v1.PhotoService/FindReferencedBlobs" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FindReferencedBlobsRequest): Buffer =>
+      Buffer.from(FindReferencedBlobsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FindReferencedBlobsRequest => FindReferencedBlobsRequest.decode(value),
+    responseSerialize: (value: FindReferencedBlobsResponse): Buffer =>
+      Buffer.from(FindReferencedBlobsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FindReferencedBlobsResponse => FindReferencedBlobsResponse.decode(value),
+  },
 } as const;
 
 export interface PhotoServiceServer extends UntypedServiceImplementation {
@@ -2781,6 +3275,11 @@ export interface PhotoServiceServer extends UntypedServiceImplementation {
   /** Called by the moderation service only. */
   setPhotoStatus: handleUnaryCall<SetPhotoStatusRequest, SetPhotoStatusResponse>;
   listPhotosForReview: handleUnaryCall<ListPhotosForReviewRequest, ListPhotosForReviewResponse>;
+  /**
+   * Which of the given blob keys a photo uses (its original, display image or thumbnail). Called by the
+   * moderation service only, for the orphaned-files cleanup.
+   */
+  findReferencedBlobs: handleUnaryCall<FindReferencedBlobsRequest, FindReferencedBlobsResponse>;
 }
 
 export interface PhotoServiceClient extends Client {
@@ -2968,6 +3467,25 @@ export interface PhotoServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListPhotosForReviewResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Which of the given blob keys a photo uses (its original, display image or thumbnail). Called by the
+   * moderation service only, for the orphaned-files cleanup.
+   */
+  findReferencedBlobs(
+    request: FindReferencedBlobsRequest,
+    callback: (error: ServiceError | null, response: FindReferencedBlobsResponse) => void,
+  ): ClientUnaryCall;
+  findReferencedBlobs(
+    request: FindReferencedBlobsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FindReferencedBlobsResponse) => void,
+  ): ClientUnaryCall;
+  findReferencedBlobs(
+    request: FindReferencedBlobsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FindReferencedBlobsResponse) => void,
   ): ClientUnaryCall;
 }
 

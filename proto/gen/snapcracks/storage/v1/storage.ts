@@ -128,6 +128,11 @@ export interface GetBlobResponse {
 
 export interface DeleteBlobsRequest {
   keys: string[];
+  /**
+   * Only blobs created before this time are deleted; the others are kept and not counted (cleanups: a blob
+   * written after the cleanup listed its candidates is never touched).
+   */
+  createdBefore?: Date | undefined;
 }
 
 export interface DeleteBlobsResponse {
@@ -1040,13 +1045,16 @@ export const GetBlobResponse: MessageFns<GetBlobResponse> = {
 };
 
 function createBaseDeleteBlobsRequest(): DeleteBlobsRequest {
-  return { keys: [] };
+  return { keys: [], createdBefore: undefined };
 }
 
 export const DeleteBlobsRequest: MessageFns<DeleteBlobsRequest> = {
   encode(message: DeleteBlobsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.keys) {
       writer.uint32(10).string(v!);
+    }
+    if (message.createdBefore !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdBefore), writer.uint32(18).fork()).join();
     }
     return writer;
   },
@@ -1072,6 +1080,14 @@ export const DeleteBlobsRequest: MessageFns<DeleteBlobsRequest> = {
             message.keys.push(reader.string());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.createdBefore = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1085,13 +1101,23 @@ export const DeleteBlobsRequest: MessageFns<DeleteBlobsRequest> = {
   },
 
   fromJSON(object: any): DeleteBlobsRequest {
-    return { keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => globalThis.String(e)) : [] };
+    return {
+      keys: globalThis.Array.isArray(object?.keys) ? object.keys.map((e: any) => globalThis.String(e)) : [],
+      createdBefore: isSet(object.createdBefore)
+        ? fromJsonTimestamp(object.createdBefore)
+        : isSet(object.created_before)
+        ? fromJsonTimestamp(object.created_before)
+        : undefined,
+    };
   },
 
   toJSON(message: DeleteBlobsRequest): unknown {
     const obj: any = {};
     if (message.keys?.length) {
       obj.keys = message.keys;
+    }
+    if (message.createdBefore !== undefined) {
+      obj.createdBefore = message.createdBefore.toISOString();
     }
     return obj;
   },

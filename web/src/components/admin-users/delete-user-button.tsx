@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { Loader2, Trash2 } from 'lucide-react';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '@/components/ui/alert-dialog';
+import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/utils';
+import { useDeleteAdminUserMutation, type AdminUser } from '@/queries/admin-users';
+import { toastDeleteFailure, toastSuccess } from './mutation-feedback';
+import { userLabel } from './user-labels';
+
+/** SPEC §5: the reason an admin's delete button is disabled. */
+export const ADMIN_NOT_DELETABLE = 'Admin accounts cannot be deleted';
+
+/**
+ * Deletes a member's account after confirmation, with their photos and votes. Disabled for admins (SPEC §2); the
+ * reason is given to pointer users as a tooltip and to screen readers as the button's description.
+ */
+export function DeleteUserButton({ user, onDeleted, className }: { user: AdminUser; onDeleted?: () => void; className?: string }) {
+  const [open, setOpen] = useState(false);
+  const name = userLabel(user);
+  const mutation = useDeleteAdminUserMutation({
+    onSuccess: () => {
+      setOpen(false);
+      toastSuccess(`${name}'s account has been deleted.`);
+      onDeleted?.();
+    },
+    onError: (error) => {
+      setOpen(false);
+      toastDeleteFailure(error);
+    },
+  });
+  const reasonId = `user-${user.id}-not-deletable`;
+
+  if (user.isAdmin) {
+    return (
+      <span title={ADMIN_NOT_DELETABLE} className={cn('inline-flex', className)}>
+        <Button variant="outline" size="sm" disabled aria-label={`Delete ${name}`} aria-describedby={reasonId} className="w-full">
+          <Trash2 aria-hidden="true" />
+          Delete
+        </Button>
+        <span id={reasonId} className="sr-only">
+          {ADMIN_NOT_DELETABLE}
+        </span>
+      </span>
+    );
+  }
+
+  return (
+    <AlertDialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!mutation.isPending) setOpen(next);
+      }}
+    >
+      <AlertDialogTrigger asChild>
+        <Button variant="outline" size="sm" aria-label={`Delete ${name}`} className={cn('text-destructive hover:text-destructive dark:text-red-400', className)}>
+          <Trash2 aria-hidden="true" />
+          Delete
+        </Button>
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Delete this user account?</AlertDialogTitle>
+          <AlertDialogDescription>
+            {user.email ? `${name} (${user.email})` : name} will be signed out and their account permanently deleted, together with
+            their photos and votes. This cannot be undone.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel disabled={mutation.isPending}>Cancel</AlertDialogCancel>
+          <AlertDialogAction
+            variant="destructive"
+            disabled={mutation.isPending}
+            onClick={(event) => {
+              // Stay open until the server answers, so a failure is not mistaken for success.
+              event.preventDefault();
+              mutation.mutate(user.id);
+            }}
+          >
+            {mutation.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
+            {mutation.isPending ? 'Deleting...' : 'Delete User'}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

@@ -1,0 +1,44 @@
+import { History } from 'lucide-react';
+import type { AdminAuditEntry } from '@/queries/admin';
+
+const ACTION_WORDS: Record<string, string> = { approve: 'Approved', reject: 'Rejected', delete: 'Deleted' };
+
+function formatWhen(timestamp: string | null): string | null {
+  if (!timestamp) return null;
+  const date = new Date(timestamp);
+  if (Number.isNaN(date.getTime())) return null;
+  return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** The moderation log of one photo, newest first: who decided what, when, and why. */
+export function AuditTrail({ entries, currentUserId }: { entries: AdminAuditEntry[]; currentUserId: string | undefined }) {
+  if (entries.length === 0) return null;
+  return (
+    <details className="group rounded-md border bg-muted/40 text-sm">
+      <summary className="flex cursor-pointer items-center gap-2 px-3 py-2 font-medium text-muted-foreground select-none hover:text-foreground">
+        <History className="size-4" aria-hidden="true" />
+        Moderation history ({entries.length})
+      </summary>
+      <ol className="flex flex-col gap-2 border-t px-3 py-2">
+        {entries.map((entry) => {
+          const when = formatWhen(entry.createdAt);
+          return (
+            <li key={entry.id} className="break-words">
+              <span className="font-medium">{ACTION_WORDS[entry.action] ?? entry.action}</span>{' '}
+              <span className="text-muted-foreground">
+                by {entry.actorId === currentUserId ? 'you' : 'another admin'}
+                {when && (
+                  <>
+                    {' · '}
+                    <time dateTime={entry.createdAt ?? undefined}>{when}</time>
+                  </>
+                )}
+              </span>
+              {entry.reason && <p className="mt-0.5 text-muted-foreground">“{entry.reason}”</p>}
+            </li>
+          );
+        })}
+      </ol>
+    </details>
+  );
+}

@@ -1,0 +1,101 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Loader2, XCircle } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Label } from '@/components/ui/label';
+import { Textarea } from '@/components/ui/textarea';
+
+/** SPEC §5: a rejection needs a non-blank reason. */
+export const REASON_REQUIRED = 'Please provide a reason for rejection.';
+export const REASON_MAX_LENGTH = 500;
+export const REASON_TOO_LONG = `Rejection reason must be ${REASON_MAX_LENGTH} characters or less`;
+
+/** Asks for the reason of a rejection; `onReject` gets it trimmed. Stays open while `isPending`. */
+export function RejectPhotoDialog({
+  open,
+  onOpenChange,
+  photoLabel,
+  isPending,
+  onReject,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  photoLabel: string;
+  isPending: boolean;
+  onReject: (reason: string) => void;
+}) {
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!isPending) onOpenChange(next);
+      }}
+    >
+      <DialogContent className="max-w-lg">
+        <DialogHeader>
+          <DialogTitle>Reject Photo</DialogTitle>
+          <DialogDescription>Tell the uploader why “{photoLabel}” cannot be published. They will see this reason.</DialogDescription>
+        </DialogHeader>
+        {open && <RejectForm isPending={isPending} onReject={onReject} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function RejectForm({ isPending, onReject }: { isPending: boolean; onReject: (reason: string) => void }) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = reason.trim();
+    if (!trimmed) return setError(REASON_REQUIRED);
+    if (trimmed.length > REASON_MAX_LENGTH) return setError(REASON_TOO_LONG);
+    setError(null);
+    onReject(trimmed);
+  };
+
+  return (
+    <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+      <div className="flex flex-col gap-2">
+        <div className="flex items-center justify-between gap-2">
+          <Label htmlFor={`${id}-reason`}>Reason for rejection</Label>
+          <span className="text-xs text-muted-foreground tabular-nums" aria-hidden="true">
+            {reason.trim().length}/{REASON_MAX_LENGTH}
+          </span>
+        </div>
+        <Textarea
+          id={`${id}-reason`}
+          rows={4}
+          autoFocus
+          placeholder="e.g. The crack is not visible in this photo."
+          value={reason}
+          disabled={isPending}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          onChange={(event) => {
+            setReason(event.target.value);
+            if (error) setError(null);
+          }}
+        />
+        {error && (
+          <p id={`${id}-error`} role="alert" className="text-sm font-medium text-destructive dark:text-red-400">
+            {error}
+          </p>
+        )}
+      </div>
+      <DialogFooter>
+        <DialogClose asChild>
+          <Button variant="outline" disabled={isPending}>
+            Cancel
+          </Button>
+        </DialogClose>
+        <Button type="submit" variant="destructive" disabled={isPending}>
+          {isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <XCircle aria-hidden="true" />}
+          {isPending ? 'Rejecting...' : 'Reject Photo'}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

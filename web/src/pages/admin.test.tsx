@@ -1,0 +1,386 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { SupportBadge, formatBadgeCount } from '@/components/admin/support-badge';
+import { ADMIN_POLL_MS, type AdminPhoto, type AdminPhotoPage, type AdminStats } from '@/queries/admin';
+import { deferred, mockFetch, type MockHandler, type RecordedRequest } from '@/test/fetch-mock';
+import { makeUser } from '@/test/fixtures';
+import { renderApp } from '@/test/render-app';
+
+// Each test loads a lazy page and waits on several requests: allow for a busy machine.
+vi.setConfig({ testTimeout: 20_000 });
+
+// The editor's drawing is tested with the editor; here the edit dialog only needs to open and save.
+vi.mock('@/components/privacy-bars/privacy-bar-editor', () => ({
+  PrivacyBarEditor: ({ bars }: { bars: unknown[] }) => <div data-testid="privacy-bar-editor">{bars.length} bars</div>,
+}));
+
+const ADMIN = makeUser({ id: 'admin-1', isAdmin: true, displayName: 'Boss' });
+const STATS: AdminStats = { pendingReviews: 2, approvedToday: 1, rejectedToday: 1, totalPhotos: 9 };
+const CONTACT_NEW = 'GET /api/admin/contact-forms?status=new&page=1&limit=1';
+const contactCounts = (newCount: number) => ({
+  body: { items: [], counts: { new: newCount, in_progress: 0, resolved: 0, total: newCount }, total: newCount, page: 1, totalPages: 1 },
+});
+
+function makePhoto(overrides: Partial<AdminPhoto> = {}): AdminPhoto {
+  const id = overrides.id ?? 1;
+  return {
+    id,
+    userId: `user-${id}`,
+    filename: `${id}`.padStart(32, '0') + '.webp',
+    originalName: `IMG_${id}.jpg`,
+    mimeType: 'image/jpeg',
+    description: `Crack ${id}`,
+    status: 'pending',
+    approvedBy: null,
+    rejectionReason: null,
+    privacyBars: [],
+    averageRating: 0,
+    voteCount: 0,
+    createdAt: '2025-07-30T10:00:00.000Z',
+    approvedAt: null,
+    width: 800,
+    height: 600,
+    imageVersion: 1,
+    thumbnailUrl: `/api/uploads/${id}.webp?size=thumb&v=1`,
+    displayUrl: `/api/uploads/${id}.webp?size=display&v=1`,
+    originalUrl: `/api/uploads/${id}.webp?size=original&v=1`,
+    user: { id: `user-${id}`, firstName: 'Alice', lastName: 'Example', displayName: null, profileImageUrl: null, customProfileImage: null },
+    reviewMarks: null,
+    auditLog: [],
+    ...overrides,
+  };
+}
+const page = (photos: AdminPhoto[], totalPages = 1): { body: AdminPhotoPage } => ({ body: { photos, total: photos.length, totalPages } });
+
+const PENDING = makePhoto({ id: 1, description: 'Pending crack' });
+const REPEAT = makePhoto({
+  id: 2,
+  description: 'Suspicious crack',
+  reviewMarks: {
+    similarRejected: { photoId: 40, rejectionReason: 'Not a crack, a shadow', distance: 3, sameUploader: true, rejectedAt: '2025-07-29T10:00:00.000Z' },
+    duplicateOf: { photoId: 12, status: 'rejected' },
+  },
+});
+const APPROVED = makePhoto({
+  id: 3,
+  description: 'Approved crack',
+  status: 'approved',
+  averageRating: 4.5,
+  voteCount: 2,
+  auditLog: [{ id: 'a1', action: 'approve', actorId: 'admin-1', reason: null, createdAt: '2025-07-30T11:00:00.000Z' }],
+});
+const REJECTED = makePhoto({
+  id: 4,
+  description: 'Rejected crack',
+  status: 'rejected',
+  rejectionReason: 'Blurry',
+  auditLog: [{ id: 'r1', action: 'reject', actorId: 'admin-2', reason: 'Blurry', createdAt: '2025-07-30T12:00:00.000Z' }],
+});
+
+function renderAdmin(routes: Record<string, MockHandler> = {}, user = ADMIN) {
+  const requests = mockFetch({
+    'GET /api/auth/user': { body: user },
+    'GET /api/admin/stats': { body: STATS },
+    'GET /api/admin/photos/pending?page=1&limit=12': page([PENDING, REPEAT]),
+    'GET /api/admin/photos/approved-today?page=1&limit=12': page([APPROVED]),
+    'GET /api/admin/photos/rejected-today?page=1&limit=12': page([REJECTED]),
+    'GET /api/admin/photos/all?page=1&limit=12': page([PENDING, REPEAT, APPROVED, REJECTED]),
+    [CONTACT_NEW]: contactCounts(3),
+    ...routes,
+  });
+  const result = renderApp('/admin');
+  return { requests, ...result };
+}
+
+const count = (requests: RecordedRequest[], method: string, url: string) => requests.filter((r) => r.method === method && r.url === url).length;
+const card = (name: string) => screen.findByRole('listitem', { name });
+const filterButton = (name: RegExp) => within(screen.getByRole('group', { name: 'Photo filters' })).getByRole('button', { name });
+
+describe('admin panel: access', () => {
+  it('shows Access Denied to a member, and asks for nothing admin-only', async () => {
+    const { requests } = renderAdmin({}, makeUser());
+    expect(await screen.findByText("You don't have permission to access the admin panel.")).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Access Denied' })).toBeInTheDocument();
+    expect(requests.some((r) => r.url.startsWith('/api/admin/'))).toBe(false);
+  });
+});
+
+describe('admin panel: stat cards and filters', () => {
+  it('shows the title, the counters with skeletons until they load, and the pending list by default', async () => {
+    const stats = deferred<{ body: AdminStats }>();
+    renderAdmin({ 'GET /api/admin/stats': () => stats.promise });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admin Panel' })).toBeInTheDocument();
+    expect(screen.queryByTestId('stat-pending')).not.toBeInTheDocument();
+    stats.resolve({ body: STATS });
+    expect(await screen.findByTestId('stat-pending')).toHaveTextContent('2');
+    expect(screen.getByTestId('stat-approved-today')).toHaveTextContent('1');
+    expect(screen.getByTestId('stat-rejected-today')).toHaveTextContent('1');
+    expect(screen.getByTestId('stat-all')).toHaveTextContent('9');
+    expect(filterButton(/Pending Reviews/)).toHaveAttribute('aria-pressed', 'true');
+    expect(await card('Pending crack')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 2, name: /Pending Reviews/ })).toBeInTheDocument();
+  });
+
+  it('shows skeletons while the list loads', async () => {
+    const list = deferred<{ body: AdminPhotoPage }>();
+    renderAdmin({ 'GET /api/admin/photos/pending?page=1&limit=12': () => list.promise });
+    expect(await screen.findByRole('status', { name: 'Loading photos' })).toBeInTheDocument();
+    list.resolve(page([PENDING]));
+    expect(await card('Pending crack')).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Loading photos' })).not.toBeInTheDocument();
+  });
+
+  it('switches the list with each card, fetching a list only when it is chosen', async () => {
+    const user = userEvent.setup();
+    const { requests } = renderAdmin();
+    await card('Pending crack');
+    expect(count(requests, 'GET', '/api/admin/photos/approved-today?page=1&limit=12')).toBe(0);
+    expect(count(requests, 'GET', '/api/admin/photos/all?page=1&limit=12')).toBe(0);
+
+    await user.click(filterButton(/Approved Today/));
+    expect(await card('Approved crack')).toBeInTheDocument();
+    expect(filterButton(/Approved Today/)).toHaveAttribute('aria-pressed', 'true');
+    expect(filterButton(/Pending Reviews/)).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.queryByRole('listitem', { name: 'Pending crack' })).not.toBeInTheDocument();
+
+    await user.click(filterButton(/Rejected Today/));
+    const rejected = within(await card('Rejected crack'));
+    expect(rejected.getByText('Blurry', { selector: 'p' })).toBeInTheDocument();
+
+    await user.click(filterButton(/Total Photos/));
+    expect(await card('Approved crack')).toBeInTheDocument();
+    expect(screen.getAllByRole('listitem', { name: /crack/ })).toHaveLength(4);
+    expect(count(requests, 'GET', '/api/admin/photos/all?page=1&limit=12')).toBe(1);
+  });
+
+  it('polls the counters and the pending list every 5 s, and no other list', async () => {
+    const user = userEvent.setup();
+    const { queryClient } = renderAdmin();
+    await card('Pending crack');
+    const interval = (key: string) => queryClient.getQueryCache().find({ queryKey: [key], exact: false })?.observers[0]?.options.refetchInterval;
+    expect(ADMIN_POLL_MS).toBe(5000);
+    expect(interval('/api/admin/stats')).toBe(5000);
+    expect(interval('/api/admin/photos/pending')).toBe(5000);
+    await user.click(filterButton(/Approved Today/));
+    await card('Approved crack');
+    expect(interval('/api/admin/photos/approved-today')).toBe(false);
+  });
+
+  it('says when a list is empty', async () => {
+    const user = userEvent.setup();
+    renderAdmin({ 'GET /api/admin/photos/rejected-today?page=1&limit=12': page([]) });
+    await card('Pending crack');
+    await user.click(filterButton(/Rejected Today/));
+    expect(await screen.findByText('No photos have been rejected today.')).toBeInTheDocument();
+  });
+});
+
+describe('admin panel: reviewing', () => {
+  it('offers approve and reject only on pending photos, edit and delete on every photo', async () => {
+    const user = userEvent.setup();
+    renderAdmin();
+    const pending = within(await card('Pending crack'));
+    expect(pending.getByRole('button', { name: 'Approve Pending crack' })).toBeInTheDocument();
+    expect(pending.getByRole('button', { name: 'Reject Pending crack' })).toBeInTheDocument();
+    expect(pending.getByRole('button', { name: 'Delete Pending crack' })).toBeInTheDocument();
+    await user.click(filterButton(/Total Photos/));
+    for (const name of ['Approved crack', 'Rejected crack']) {
+      const other = within(await card(name));
+      expect(other.queryByRole('button', { name: `Approve ${name}` })).not.toBeInTheDocument();
+      expect(other.queryByRole('button', { name: `Reject ${name}` })).not.toBeInTheDocument();
+      expect(other.getByRole('button', { name: `Delete ${name}` })).toBeInTheDocument();
+      expect(other.getByRole('button', { name: `Edit ${name}` })).toBeInTheDocument();
+    }
+  });
+
+  it('shows each photo’s uploader, rating, bars and moderation history', async () => {
+    const user = userEvent.setup();
+    renderAdmin();
+    expect(within(await card('Pending crack')).getByText('Alice Example')).toBeInTheDocument();
+    await user.click(filterButton(/Approved Today/));
+    const approved = within(await card('Approved crack'));
+    expect(approved.getByText('4.5')).toBeInTheDocument();
+    expect(approved.getByText('(2 votes)')).toBeInTheDocument();
+    expect(approved.getByText('0 privacy bars')).toBeInTheDocument();
+    expect(approved.getByText('Moderation history (1)')).toBeInTheDocument();
+    expect(approved.getByText(/by you/)).toBeInTheDocument();
+  });
+
+  it('approves, refreshing the lists and counters, and toasts a failure with the spec’s words', async () => {
+    const user = userEvent.setup();
+    let fail = false;
+    const { requests } = renderAdmin({
+      'PATCH /api/admin/photos/1/status': () => (fail ? { status: 409, body: { message: 'Only pending photos can be approved or rejected' } } : { body: { ...PENDING, status: 'approved' } }),
+    });
+    await user.click(within(await card('Pending crack')).getByRole('button', { name: 'Approve Pending crack' }));
+    await waitFor(() => expect(count(requests, 'PATCH', '/api/admin/photos/1/status')).toBe(1));
+    expect(requests.find((r) => r.method === 'PATCH')?.json).toEqual({ status: 'approved' });
+    expect(await screen.findByText('The photo has been approved.')).toBeInTheDocument();
+    await waitFor(() => expect(count(requests, 'GET', '/api/admin/stats')).toBeGreaterThanOrEqual(2));
+    await waitFor(() => expect(count(requests, 'GET', '/api/admin/photos/pending?page=1&limit=12')).toBeGreaterThanOrEqual(2));
+
+    fail = true;
+    await user.click(within(await card('Pending crack')).getByRole('button', { name: 'Approve Pending crack' }));
+    expect(await screen.findByText('Failed to update photo status. Please try again.')).toBeInTheDocument();
+  });
+
+  it('requires a reason to reject, and sends it trimmed', async () => {
+    const user = userEvent.setup();
+    const { requests } = renderAdmin({ 'PATCH /api/admin/photos/1/status': { body: { ...PENDING, status: 'rejected', rejectionReason: 'Not a crack' } } });
+    await user.click(within(await card('Pending crack')).getByRole('button', { name: 'Reject Pending crack' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Reject Photo' }));
+
+    await user.click(dialog.getByRole('button', { name: 'Reject Photo' }));
+    expect(await dialog.findByText('Please provide a reason for rejection.')).toBeInTheDocument();
+    await user.type(dialog.getByLabelText('Reason for rejection'), '    ');
+    await user.click(dialog.getByRole('button', { name: 'Reject Photo' }));
+    expect(await dialog.findByText('Please provide a reason for rejection.')).toBeInTheDocument();
+    expect(count(requests, 'PATCH', '/api/admin/photos/1/status')).toBe(0);
+
+    await user.type(dialog.getByLabelText('Reason for rejection'), '  Not a crack  ');
+    await user.click(dialog.getByRole('button', { name: 'Reject Photo' }));
+    await waitFor(() => expect(count(requests, 'PATCH', '/api/admin/photos/1/status')).toBe(1));
+    expect(requests.find((r) => r.method === 'PATCH')?.json).toEqual({ status: 'rejected', rejectionReason: 'Not a crack' });
+    expect(await screen.findByText('The photo has been rejected.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Reject Photo' })).not.toBeInTheDocument());
+  });
+
+  it('keeps the reject dialog open and toasts when the server refuses', async () => {
+    const user = userEvent.setup();
+    renderAdmin({ 'PATCH /api/admin/photos/1/status': { status: 500, body: { message: 'Internal server error' } } });
+    await user.click(within(await card('Pending crack')).getByRole('button', { name: 'Reject Pending crack' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Reject Photo' }));
+    await user.type(dialog.getByLabelText('Reason for rejection'), 'Blurry');
+    await user.click(dialog.getByRole('button', { name: 'Reject Photo' }));
+    expect(await screen.findByText('Failed to update photo status. Please try again.')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Reject Photo' })).toBeInTheDocument();
+  });
+
+  it('deletes after confirmation, at any status, and toasts a failure', async () => {
+    const user = userEvent.setup();
+    let status = 204;
+    const { requests } = renderAdmin({ 'DELETE /api/admin/photos/3': () => ({ status }) });
+    await card('Pending crack');
+    await user.click(filterButton(/Approved Today/));
+    await user.click(within(await card('Approved crack')).getByRole('button', { name: 'Delete Approved crack' }));
+    const confirm = within(await screen.findByRole('alertdialog', { name: 'Delete this photo?' }));
+    await user.click(confirm.getByRole('button', { name: 'Cancel' }));
+    expect(count(requests, 'DELETE', '/api/admin/photos/3')).toBe(0);
+
+    await user.click(within(await card('Approved crack')).getByRole('button', { name: 'Delete Approved crack' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete Photo' }));
+    await waitFor(() => expect(count(requests, 'DELETE', '/api/admin/photos/3')).toBe(1));
+    expect(await screen.findByText('The photo has been deleted.')).toBeInTheDocument();
+
+    status = 500;
+    await user.click(within(await card('Approved crack')).getByRole('button', { name: 'Delete Approved crack' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete Photo' }));
+    expect(await screen.findByText('Failed to delete photo. Please try again.')).toBeInTheDocument();
+  });
+
+  it('approves with A and asks for a reason with R on the focused card, never while typing', async () => {
+    const user = userEvent.setup();
+    const { requests } = renderAdmin({ 'PATCH /api/admin/photos/1/status': { body: { ...PENDING, status: 'approved' } } });
+    const pending = await card('Pending crack');
+    act(() => pending.focus());
+    await user.keyboard('r');
+    const dialog = within(await screen.findByRole('dialog', { name: 'Reject Photo' }));
+    // Typing an "a" in the reason approves nothing.
+    await user.type(dialog.getByLabelText('Reason for rejection'), 'a');
+    expect(count(requests, 'PATCH', '/api/admin/photos/1/status')).toBe(0);
+    await user.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    act(() => pending.focus());
+    fireEvent.keyDown(pending, { key: 'a' });
+    await waitFor(() => expect(count(requests, 'PATCH', '/api/admin/photos/1/status')).toBe(1));
+    expect(requests.find((r) => r.method === 'PATCH')?.json).toEqual({ status: 'approved' });
+  });
+
+  it('lets the admin edit any photo, and refreshes the review lists and counters after the edit (SPEC §4)', async () => {
+    const user = userEvent.setup();
+    const { requests } = renderAdmin({ 'PATCH /api/photos/1': { body: { ...PENDING, description: 'Better words' } } });
+    await user.click(within(await card('Pending crack')).getByRole('button', { name: 'Edit Pending crack' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit Photo' }));
+    const description = dialog.getByLabelText(/Description/);
+    await user.clear(description);
+    await user.type(description, 'Better words');
+    const listedBefore = count(requests, 'GET', '/api/admin/photos/pending?page=1&limit=12');
+    const statsBefore = count(requests, 'GET', '/api/admin/stats');
+    await user.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(count(requests, 'PATCH', '/api/photos/1')).toBe(1));
+    expect(requests.find((r) => r.method === 'PATCH')?.json).toEqual({ description: 'Better words' });
+    await waitFor(() => expect(count(requests, 'GET', '/api/admin/photos/pending?page=1&limit=12')).toBeGreaterThan(listedBefore));
+    await waitFor(() => expect(count(requests, 'GET', '/api/admin/stats')).toBeGreaterThan(statsBefore));
+  });
+
+  it('marks repeat uploads with the earlier rejection reason and the duplicate', async () => {
+    renderAdmin();
+    const repeat = within(await card('Suspicious crack'));
+    expect(repeat.getByText('Looks like a rejected photo')).toBeInTheDocument();
+    expect(repeat.getByText(/Photo #40 by the same uploader was rejected: “Not a crack, a shadow”/)).toBeInTheDocument();
+    expect(repeat.getByText('Nearly the same picture (3 of 64 hash bits differ)')).toBeInTheDocument();
+    expect(repeat.getByText('Exact duplicate')).toBeInTheDocument();
+    expect(repeat.getByText(/already sent this file as photo #12 \(rejected\)/)).toBeInTheDocument();
+    expect(within(await card('Pending crack')).queryByText('Looks like a rejected photo')).not.toBeInTheDocument();
+  });
+});
+
+describe('admin panel: users, support and cleanups', () => {
+  it('links to Manage Users and User Support, with the count of new messages', async () => {
+    renderAdmin();
+    expect(await screen.findByRole('link', { name: /Manage Users/ })).toHaveAttribute('href', '/admin/users');
+    const support = await screen.findByRole('link', { name: /User Support/ });
+    expect(support).toHaveAttribute('href', '/admin/support');
+    expect(await within(support).findByText('3')).toBeInTheDocument();
+  });
+
+  it('shows 99+ above 99 new messages', async () => {
+    renderAdmin({ [CONTACT_NEW]: contactCounts(150) });
+    const support = await screen.findByRole('link', { name: /User Support/ });
+    expect(await within(support).findByText('99+')).toBeInTheDocument();
+    expect(support).toHaveAccessibleName('User Support 150 new messages');
+  });
+
+  it('formats the badge: nothing for none, the number up to 99, 99+ above', () => {
+    expect(formatBadgeCount(1)).toBe('1');
+    expect(formatBadgeCount(99)).toBe('99');
+    expect(formatBadgeCount(100)).toBe('99+');
+    const { container, rerender } = render(<SupportBadge count={0} />);
+    expect(container).toBeEmptyDOMElement();
+    rerender(<SupportBadge count={undefined} />);
+    expect(container).toBeEmptyDOMElement();
+    rerender(<SupportBadge count={100} />);
+    expect(container).toHaveTextContent('99+');
+  });
+
+  it.each([
+    ['Orphaned Files', 'orphaned', 'Remove Files', 'Removed 3 orphaned files (local: 3); checked 40 files older than an hour.'],
+    ['Rejected Photos', 'rejected', 'Delete Rejected Photos', 'Deleted 2 rejected photos and their files.'],
+  ])('runs the %s cleanup after confirmation and shows the server’s message', async (item, kind, confirm, message) => {
+    const user = userEvent.setup();
+    const { requests } = renderAdmin({ [`POST /api/admin/cleanup/${kind}`]: { body: { message, removed: 3, failed: 0 } } });
+    await user.click(await screen.findByRole('button', { name: /Cleanup Files/ }));
+    await user.click(await screen.findByRole('menuitem', { name: item }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: confirm }));
+    await waitFor(() => expect(count(requests, 'POST', `/api/admin/cleanup/${kind}`)).toBe(1));
+    expect(await screen.findByText('Success')).toBeInTheDocument();
+    expect(screen.getByText(message)).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+  });
+
+  it('toasts a failed cleanup', async () => {
+    const user = userEvent.setup();
+    renderAdmin({ 'POST /api/admin/cleanup/orphaned': { status: 503, body: { message: 'Service temporarily unavailable. Please try again.' } } });
+    await user.click(await screen.findByRole('button', { name: /Cleanup Files/ }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Orphaned Files' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Remove Files' }));
+    expect(await screen.findByText('Failed to cleanup files. Please try again.')).toBeInTheDocument();
+  });
+
+  it('signs in again when the session has ended', async () => {
+    renderAdmin({ 'GET /api/admin/stats': { status: 401, body: { message: 'Unauthorized' } } });
+    expect(await screen.findByText('You are logged out. Logging in again...')).toBeInTheDocument();
+  });
+});
