@@ -1,4 +1,4 @@
-import { getServerMessage } from '@/lib/api';
+import { ApiError, getServerMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { handleUnauthorizedError } from '@/lib/unauthorized';
 import { UserPhotoEditError } from '@/queries/user-photos';
@@ -9,6 +9,11 @@ export function toastEditFailure(error: unknown): void {
   const cause = error instanceof UserPhotoEditError ? error.error : error;
   if (handleUnauthorizedError(cause)) return;
   if (step === 'privacyBars') {
+    // No answer at all (offline, connection dropped): nothing from the server to show.
+    if (!(cause instanceof ApiError)) {
+      toast({ variant: 'destructive', title: 'Error', description: 'Failed to save privacy bars. Please try again.' });
+      return;
+    }
     toast({
       variant: 'destructive',
       title: 'Failed to Save Privacy Bars',
