@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { decodeEventOfType, makeEvent, type Envelope } from '@snapcracks/kit';
+import { PhotoStatus } from '@snapcracks/proto/common/v1';
+import { PhotoStatusChanged, PhotoUploaded, VoteCast } from '@snapcracks/proto/events/v1';
+import { NO_COUNTERS } from '../stats.projection.js';
+import { cast, photoState, reviewed, uploaded, userDeleted } from '../testing/events.js';
+import { randomHistories, shuffledDeliveries, truthOf } from '../testing/histories.js';
+import { InMemoryProjectionStore } from '../testing/in-memory-projection.store.js';
+import { PHOTO_EVENTS, applyPhotoEvent } from './photos.consumer.js';
+import { VOTE_EVENTS, applyVoteEvent } from './votes.consumer.js';
+import { USER_EVENTS, applyUserEvent } from './users.consumer.js';
+
+/** Applies an event as the matching consumer would, without the kit's deduplication by id. */
+async function apply(store: InMemoryProjectionStore, event: Envelope): Promise<void> {
+  if ((PHOTO_EVENTS as readonly string[]).includes(event.type)) return applyPhotoEvent(decodeEventOfType(event, PHOTO_EVENTS), store);
+  if ((VOTE_EVENTS as readonly string[]).includes(event.type)) return applyVoteEvent(decodeEventOfType(event, VOTE_EVENTS), store);
+  return applyUserEvent(decodeEventOfType(event, USER_EVENTS), store);
+}
+
+const APPROVED = PhotoStatus.PHOTO_STATUS_APPROVED;
+
+describe('the stats consumers', () => {
+  it('ignore events they cannot place: no photo, owner, status or version, or vote totals', async () => {
+    const store = new InMemoryProjectionStore();
+    const photo = photoState({ photoId: 1, ownerId: 'ada', status: PhotoStatus.PHOTO_STATUS_PENDING, version: 1 });
+    for (const bad of [{ ...photo, photoId: 0 }, { ...photo, userId: '' }, { ...photo, status: PhotoStatus.PHOTO_STATUS_UNSPECIFIED }, { ...photo, version: 0 }, undefined]) {
+      await apply(store, makeEvent('photo.photo.uploaded', PhotoUploaded, { photo: bad }, { source: 'photo' }));
+    }
+    await apply(store, makeEvent('vote.vote.cast', VoteCast, { photoId: 1, userId: 'u', rating: 5 }, { source: 'vote' }));
+    expect(store.photos.size).toBe(0);
+    expect(store.figures).toEqual(NO_COUNTERS);
+  });
+
+  it('take a status change without its time as a plain state', async () => {
+    const store = new InMemoryProjectionStore();
+    const photo = photoState({ photoId: 1, ownerId: 'ada', status: APPROVED, version: 2 });
+    await apply(store, makeEvent('photo.photo.status_changed', PhotoStatusChanged, { photo, previousStatus: PhotoStatus.PHOTO_STATUS_PENDING, actionId: 'a' }, { source: 'photo' }));
+    expect(store.photos.get(1)).toMatchObject({ status: 'approved', reviewedAt: null, reviewVersion: 0 });
+    expect(store.figures).toMatchObject({ approvedPhotos: 1, distinctUploaders: 1 });
+  });
+
+  it('keep totals that overtook the photo and count them once the photo is known', async () => {
+    const store = new InMemoryProjectionStore();
+    await apply(store, cast(1, { voteCount: 2, ratingSum: 9, version: 2 }));
+    expect(store.figures).toEqual(NO_COUNTERS);
+    await apply(store, reviewed({ photoId: 1, ownerId: 'ada', status: APPROVED, version: 2 }, new Date()));
+    expect(store.figures).toEqual({ ...NO_COUNTERS, photos: 1, approvedPhotos: 1, votesOnApproved: 2, ratedFourOrHigher: 1, distinctUploaders: 1 });
+    await apply(store, uploaded({ photoId: 1, ownerId: 'ada' }));
+    expect(store.figures.pendingPhotos).toBe(0);
+  });
+
+  it('mark a deleted account', async () => {
+    const store = new InMemoryProjectionStore();
+    await apply(store, userDeleted('ada'));
+    expect(store.owners.get('ada')).toEqual({ approvedPhotos: 0, deleted: true });
+  });
+
+  // The rules alone are order-safe and idempotent: even without the kit's deduplication by event id, any order and
+  // any repeats give the figures of the final states.
+  it('reach the figures of the final states whatever the order and repeats of events, for many random histories', async () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      let state = seed;
+      const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+      const histories = randomHistories(random, { photos: 40, owners: 6, firstPhotoId: 1 });
+      const store = new InMemoryProjectionStore();
+      for (const event of shuffledDeliveries(random, histories, { repeatShare: 0.3 })) await apply(store, event);
+      expect(store.figures, `seed ${seed}`).toEqual(truthOf(histories).figures);
+    }
+  });
+});

@@ -1,0 +1,38 @@
+import { Metadata, status } from '@grpc/grpc-js';
+import { describe, expect, it } from 'vitest';
+import { createLogger, type CallContext, type Caller } from '@snapcracks/kit';
+import type { StatsRepository } from '../stats.repository.js';
+import { StatsService } from '../stats.service.js';
+import { statsHandlers } from './stats.server.js';
+
+const logger = createLogger('test', 'silent');
+const member: Caller = { userId: 'member', isAdmin: false, hasAcceptedTerms: true };
+const admin: Caller = { userId: 'admin', isAdmin: true, hasAcceptedTerms: true };
+const ctx = (caller: Caller | null): CallContext => ({ caller, service: 'gateway', metadata: new Metadata(), logger });
+const code = (c: status) => expect.objectContaining({ code: c });
+
+const zero = { photos: 0, pendingPhotos: 0, approvedPhotos: 0, votesOnApproved: 0, ratedFourOrHigher: 0, distinctUploaders: 0 };
+const repository: StatsRepository = {
+  communityFigures: async () => ({ ...zero, photos: 2, pendingPhotos: 1, approvedPhotos: 1 }),
+  countFiguresFromRows: async () => zero,
+  reviewedBetween: async () => ({ approved: 1, rejected: 0 }),
+};
+const handlers = statsHandlers(new StatsService(repository));
+
+describe('the gRPC edge', () => {
+  it('answers the gallery’s figures to anyone, signed out included', async () => {
+    await expect(handlers.getGalleryStats({}, ctx(null))).resolves.toEqual({ photoCount: 1, totalVotes: 0, ratedFourOrHigher: 0, distinctUploaders: 0 });
+    await expect(handlers.getGalleryStats({}, ctx(member))).resolves.toMatchObject({ photoCount: 1 });
+  });
+
+  it('answers the admin’s figures to admins only', async () => {
+    await expect(handlers.getAdminStats({}, ctx(null))).rejects.toEqual(code(status.UNAUTHENTICATED));
+    await expect(handlers.getAdminStats({}, ctx(member))).rejects.toEqual(code(status.PERMISSION_DENIED));
+    await expect(handlers.getAdminStats({}, ctx({ ...admin, hasAcceptedTerms: false }))).rejects.toEqual(code(status.PERMISSION_DENIED));
+    await expect(handlers.getAdminStats({}, ctx(admin))).resolves.toEqual({ pendingReviews: 1, approvedToday: 1, rejectedToday: 0, totalPhotos: 2 });
+  });
+
+  it('does not answer user stats yet', async () => {
+    await expect(handlers.getUserStats({}, ctx(member))).rejects.toEqual(code(status.UNIMPLEMENTED));
+  });
+});

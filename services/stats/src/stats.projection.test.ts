@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import {
+  COUNTER_SHARDS,
+  NO_COUNTERS,
+  applyPhotoChange,
+  applyVoteTotals,
+  changeOf,
+  contributionOf,
+  movesCounters,
+  shardOf,
+  unknownPhoto,
+  type PhotoRow,
+  type PhotoStateFacts,
+} from './stats.projection.js';
+
+const state = (over: Partial<PhotoStateFacts> = {}): PhotoStateFacts => ({
+  ownerId: 'ada',
+  status: 'pending',
+  filename: '7.webp',
+  description: null,
+  createdAt: new Date('2030-01-01T00:00:00Z'),
+  approvedAt: null,
+  version: 1,
+  ...over,
+});
+const row = (over: Partial<PhotoRow> = {}): PhotoRow => ({ ...unknownPhoto(7), ...over });
+const approved = (over: Partial<PhotoRow> = {}) => row({ ownerId: 'ada', status: 'approved', version: 2, ...over });
+const noon = new Date('2030-01-02T12:00:00Z');
+
+describe('merging a photo event into its row', () => {
+  it('takes a newer state and ignores an older or repeated one', () => {
+    const stored = applyPhotoChange(row(), { kind: 'state', state: state({ version: 2, status: 'approved' }) })!;
+    expect(stored).toMatchObject({ ownerId: 'ada', status: 'approved', version: 2, filename: '7.webp' });
+    expect(applyPhotoChange(stored, { kind: 'state', state: state({ version: 1 }) })).toBeNull();
+    expect(applyPhotoChange(stored, { kind: 'state', state: state({ version: 2, status: 'rejected' }) })).toBeNull();
+  });
+
+  it('keeps the time of a review decision by its own version, even when an edit overtook it', () => {
+    const edited = row({ ownerId: 'ada', status: 'rejected', version: 3, description: 'after' });
+    const late = applyPhotoChange(edited, { kind: 'reviewed', state: state({ version: 2, status: 'rejected' }), reviewedAt: noon });
+    expect(late).toEqual({ ...edited, reviewedAt: noon, reviewVersion: 2 });
+    expect(applyPhotoChange(late!, { kind: 'reviewed', state: state({ version: 2, status: 'rejected' }), reviewedAt: new Date() })).toBeNull();
+    const inOrder = applyPhotoChange(row({ version: 1 }), { kind: 'reviewed', state: state({ version: 2, status: 'approved' }), reviewedAt: noon });
+    expect(inOrder).toMatchObject({ status: 'approved', version: 2, reviewedAt: noon, reviewVersion: 2 });
+  });
+
+  it('lets a deletion win whatever its version, and never changes a deleted row again', () => {
+    const gone = applyPhotoChange(approved({ version: 5 }), { kind: 'deleted', state: state({ version: 4, status: 'approved' }) })!;
+    expect(gone).toMatchObject({ deleted: true, version: 5 });
+    expect(applyPhotoChange(gone, { kind: 'state', state: state({ version: 9, status: 'approved' }) })).toBeNull();
+    expect(applyPhotoChange(gone, { kind: 'reviewed', state: state({ version: 9 }), reviewedAt: noon })).toBeNull();
+    expect(applyPhotoChange(gone, { kind: 'deleted', state: state({ version: 9 }) })).toBeNull();
+  });
+
+  it('takes newer vote totals only', () => {
+    const voted = applyVoteTotals(row(), { voteCount: 2, ratingSum: 9, version: 2 })!;
+    expect(voted).toMatchObject({ voteCount: 2, ratingSum: 9, ratingVersion: 2, status: null });
+    expect(applyVoteTotals(voted, { voteCount: 1, ratingSum: 5, version: 1 })).toBeNull();
+    expect(applyVoteTotals(voted, { voteCount: 7, ratingSum: 7, version: 2 })).toBeNull();
+    expect(applyVoteTotals(voted, { voteCount: 3, ratingSum: 10, version: 3 })).toMatchObject({ voteCount: 3, ratingVersion: 3 });
+  });
+});
+
+describe('what a row contributes', () => {
+  it('counts nothing for a photo of unknown status or a deleted one, even with votes', () => {
+    expect(contributionOf(row({ voteCount: 3, ratingSum: 15 }))).toEqual({ photos: 0, pendingPhotos: 0, approvedPhotos: 0, votesOnApproved: 0, ratedFourOrHigher: 0 });
+    expect(contributionOf(approved({ deleted: true, voteCount: 3, ratingSum: 15 }))).toMatchObject({ photos: 0, approvedPhotos: 0 });
+  });
+
+  it('counts votes and ratings of approved photos only, four or higher on the exact average', () => {
+    expect(contributionOf(row({ status: 'pending' }))).toEqual({ photos: 1, pendingPhotos: 1, approvedPhotos: 0, votesOnApproved: 0, ratedFourOrHigher: 0 });
+    expect(contributionOf(row({ status: 'rejected', voteCount: 2, ratingSum: 10 }))).toEqual({ photos: 1, pendingPhotos: 0, approvedPhotos: 0, votesOnApproved: 0, ratedFourOrHigher: 0 });
+    expect(contributionOf(approved())).toEqual({ photos: 1, pendingPhotos: 0, approvedPhotos: 1, votesOnApproved: 0, ratedFourOrHigher: 0 });
+    expect(contributionOf(approved({ voteCount: 3, ratingSum: 12 }))).toMatchObject({ votesOnApproved: 3, ratedFourOrHigher: 1 });
+    expect(contributionOf(approved({ voteCount: 3, ratingSum: 11 }))).toMatchObject({ votesOnApproved: 3, ratedFourOrHigher: 0 });
+  });
+});
+
+describe('how a change moves the figures', () => {
+  it('moves the shard’s counters and the owner’s count by the difference of contributions', () => {
+    const pending = row({ ownerId: 'ada', status: 'pending', version: 1, voteCount: 2, ratingSum: 10 });
+    const change = changeOf(pending, { ...pending, status: 'approved', version: 2 });
+    expect(change).toEqual({
+      shard: shardOf(7),
+      counters: { photos: 0, pendingPhotos: -1, approvedPhotos: 1, votesOnApproved: 2, ratedFourOrHigher: 1, distinctUploaders: 0 },
+      owners: [{ ownerId: 'ada', approvedPhotos: 1 }],
+    });
+    const voted = changeOf(approved({ voteCount: 2, ratingSum: 10 }), approved({ voteCount: 3, ratingSum: 11 }));
+    expect(voted).toMatchObject({ counters: { ...NO_COUNTERS, votesOnApproved: 1, ratedFourOrHigher: -1 }, owners: [] });
+    expect(changeOf(approved(), { ...approved(), deleted: true })).toMatchObject({ counters: { photos: -1, approvedPhotos: -1 }, owners: [{ ownerId: 'ada', approvedPhotos: -1 }] });
+  });
+
+  it('moves nothing for an edit, or for votes on a photo not yet known', () => {
+    expect(movesCounters(changeOf(approved(), approved({ description: 'new', version: 3 })))).toBe(false);
+    expect(movesCounters(changeOf(row(), row({ voteCount: 1, ratingSum: 5, ratingVersion: 1 })))).toBe(false);
+  });
+
+  it('keeps apart two owners of one row, sorted as their rows are locked', () => {
+    expect(changeOf(approved({ ownerId: 'zed' }), approved({ ownerId: 'amy', version: 3 })).owners).toEqual([
+      { ownerId: 'amy', approvedPhotos: 1 },
+      { ownerId: 'zed', approvedPhotos: -1 },
+    ]);
+  });
+
+  it('spreads photos over the shards', () => {
+    const shards = new Set(Array.from({ length: 100 }, (_, i) => shardOf(i + 1)));
+    expect(shards.size).toBe(COUNTER_SHARDS);
+    expect([...shards].every((s) => s >= 0 && s < COUNTER_SHARDS)).toBe(true);
+  });
+});

@@ -1,0 +1,276 @@
+import type { SqlClient } from '@snapcracks/kit';
+import type { PrismaClient } from './generated/prisma/client.js';
+import { movesCounters, shardOf, unknownPhoto, type PhotoRow, type PhotoStatus, type RowChange, type VoteTotals } from './stats.projection.js';
+
+/** The community's figures, summed over the counter shards. */
+export interface CommunityFigures {
+  photos: number;
+  pendingPhotos: number;
+  approvedPhotos: number;
+  votesOnApproved: number;
+  ratedFourOrHigher: number;
+  distinctUploaders: number;
+}
+
+/** Photos whose review decision was taken in [from, to) and that still have the status it gave them. */
+export interface ReviewedCounts {
+  approved: number;
+  rejected: number;
+}
+
+/** What the stats service reads. */
+export interface StatsRepository {
+  /** The figures the consumers keep (a sum over the counter shards). */
+  communityFigures(): Promise<CommunityFigures>;
+  /**
+   * The same figures counted from the photo rows (a full scan, never on a request path): what a rebuild of the counters
+   * would store, and what the counters are checked against.
+   */
+  countFiguresFromRows(): Promise<CommunityFigures>;
+  reviewedBetween(from: Date, to: Date): Promise<ReviewedCounts>;
+}
+
+/**
+ * The projection, written by the consumers inside their transaction. A photo's row is locked, changed by the rules
+ * (stats.projection.ts) and written back with the figures it moves, so the counters always equal the rows.
+ */
+export interface ProjectionStore {
+  /** The photo's row, locked until the transaction ends; a new row of unknown status when there was none. */
+  lockPhoto(photoId: number): Promise<PhotoRow>;
+  /** Writes the row and moves the community's counters and the owners' counts by `change`, in one statement. */
+  savePhoto(row: PhotoRow, change: RowChange): Promise<void>;
+  /**
+   * The hot path, one statement: sets the photo's vote totals unless the stored ones are as new (applyVoteTotals), in
+   * a new row of unknown status when the photo is not known yet, and moves the counters by the difference of the
+   * row's contribution (contributionOf). Answers whether the totals were newer.
+   */
+  setVoteTotals(photoId: number, totals: VoteTotals): Promise<boolean>;
+  /** Marks the account deleted (auth.user.deleted); its photos are the photo service's to delete. */
+  markOwnerDeleted(ownerId: string): Promise<void>;
+}
+
+interface PhotoRecord {
+  photo_id: bigint | string | number;
+  owner_id: string | null;
+  status: PhotoStatus | null;
+  filename: string | null;
+  description: string | null;
+  created_at: Date | null;
+  approved_at: Date | null;
+  reviewed_at: Date | null;
+  review_version: bigint | string | number;
+  version: bigint | string | number;
+  deleted: boolean;
+  vote_count: number;
+  rating_sum: bigint | string | number;
+  rating_version: bigint | string | number;
+}
+
+const PHOTO_COLUMNS = `"photo_id", "owner_id", "status"::text AS "status", "filename", "description", "created_at", "approved_at", "reviewed_at",
+  "review_version", "version", "deleted", "vote_count", "rating_sum", "rating_version"`;
+
+// The common case (events about a photo already known) takes one round trip; the first event about a photo inserts
+// its row, or waits for the transaction inserting it and locks that row (ON CONFLICT DO UPDATE locks the row even when
+// it committed after this statement began, which a plain SELECT would not see).
+const LOCK_PHOTO_SQL = `SELECT ${PHOTO_COLUMNS} FROM "stats"."photos" WHERE "photo_id" = $1::bigint FOR UPDATE`;
+const INSERT_OR_LOCK_PHOTO_SQL = `
+  INSERT INTO "stats"."photos" AS p ("photo_id") VALUES ($1::bigint)
+  ON CONFLICT ("photo_id") DO UPDATE SET "photo_id" = p."photo_id"
+  RETURNING ${PHOTO_COLUMNS}`;
+
+// A row whose change moves no figure (an edit, a repeat of the same totals' figures) is written alone.
+const UPDATE_PHOTO = `
+  UPDATE "stats"."photos" SET
+    "owner_id" = $2, "status" = $3::text::"stats"."PhotoStatus", "filename" = $4, "description" = $5,
+    "created_at" = $6::timestamptz, "approved_at" = $7::timestamptz, "reviewed_at" = $8::timestamptz, "review_version" = $9::bigint,
+    "version" = $10::bigint, "deleted" = $11::boolean, "vote_count" = $12::int, "rating_sum" = $13::bigint, "rating_version" = $14::bigint
+  WHERE "photo_id" = $1::bigint`;
+
+// The row, the owners' counts and the shard's counters in one statement (one round trip on the hot path). Locks are
+// taken photo (held since lockPhoto), owners (in id order), then the shard: the counters' INSERT reads the owners' new
+// counts first, so it cannot lock the shard before them, and no two transactions ever wait on each other in a circle.
+// An owner's count leaving or reaching zero moves distinct_uploaders.
+const SAVE_PHOTO_AND_COUNTERS_SQL = `
+  WITH photo AS (${UPDATE_PHOTO}
+  ), moved AS (
+    SELECT * FROM unnest($15::text[], $16::int[]) AS m("owner_id", "delta")
+  ), owners AS (
+    INSERT INTO "stats"."owners" AS o ("owner_id", "approved_photos")
+    SELECT "owner_id", "delta" FROM moved ORDER BY "owner_id"
+    ON CONFLICT ("owner_id") DO UPDATE SET "approved_photos" = o."approved_photos" + EXCLUDED."approved_photos"
+    RETURNING o."owner_id", o."approved_photos"
+  )
+  INSERT INTO "stats"."community_counters" AS c
+    ("shard", "photos", "pending_photos", "approved_photos", "votes_on_approved", "rated_four_or_higher", "distinct_uploaders")
+  SELECT $17::smallint, $18::bigint, $19::bigint, $20::bigint, $21::bigint, $22::bigint,
+    COALESCE((SELECT sum((owners."approved_photos" > 0)::int - (owners."approved_photos" - moved."delta" > 0)::int)
+              FROM owners JOIN moved USING ("owner_id")), 0)
+  ON CONFLICT ("shard") DO UPDATE SET
+    "photos" = c."photos" + EXCLUDED."photos",
+    "pending_photos" = c."pending_photos" + EXCLUDED."pending_photos",
+    "approved_photos" = c."approved_photos" + EXCLUDED."approved_photos",
+    "votes_on_approved" = c."votes_on_approved" + EXCLUDED."votes_on_approved",
+    "rated_four_or_higher" = c."rated_four_or_higher" + EXCLUDED."rated_four_or_higher",
+    "distinct_uploaders" = c."distinct_uploaders" + EXCLUDED."distinct_uploaders"`;
+
+// The vote path in one statement, the rules of applyVoteTotals and contributionOf in SQL (the projection tests hold the
+// two to the same figures). The upsert locks the row, even one inserted by a transaction that committed after this
+// statement began, and keeps the totals it replaces in previous_*, so the counters move by the exact difference. A
+// vote does not change the photo's status, so only votes and ratings of an approved photo move. Locks: photo, then
+// shard, as everywhere.
+const SET_VOTE_TOTALS_SQL = `
+  WITH totals AS (
+    INSERT INTO "stats"."photos" AS p ("photo_id", "vote_count", "rating_sum", "rating_version")
+    VALUES ($1::bigint, $2::int, $3::bigint, $4::bigint)
+    ON CONFLICT ("photo_id") DO UPDATE SET
+      "previous_vote_count" = p."vote_count", "previous_rating_sum" = p."rating_sum",
+      "vote_count" = EXCLUDED."vote_count", "rating_sum" = EXCLUDED."rating_sum", "rating_version" = EXCLUDED."rating_version"
+    WHERE p."rating_version" < EXCLUDED."rating_version"
+    RETURNING COALESCE(p."status" = 'approved' AND NOT p."deleted", false) AS "counted",
+      p."vote_count" - p."previous_vote_count" AS "votes",
+      (p."vote_count" > 0 AND p."rating_sum" >= 4 * p."vote_count")::int
+        - (p."previous_vote_count" > 0 AND p."previous_rating_sum" >= 4 * p."previous_vote_count")::int AS "rated"
+  ), moved AS (
+    INSERT INTO "stats"."community_counters" AS c ("shard", "votes_on_approved", "rated_four_or_higher")
+    SELECT $5::smallint, "votes", "rated" FROM totals WHERE "counted" AND ("votes" <> 0 OR "rated" <> 0)
+    ON CONFLICT ("shard") DO UPDATE SET
+      "votes_on_approved" = c."votes_on_approved" + EXCLUDED."votes_on_approved",
+      "rated_four_or_higher" = c."rated_four_or_higher" + EXCLUDED."rated_four_or_higher"
+  )
+  SELECT count(*)::int AS "stored" FROM totals`;
+
+const COMMUNITY_FIGURES_SQL = `
+  SELECT COALESCE(sum("photos"), 0)::float8 AS "photos", COALESCE(sum("pending_photos"), 0)::float8 AS "pending_photos",
+         COALESCE(sum("approved_photos"), 0)::float8 AS "approved_photos", COALESCE(sum("votes_on_approved"), 0)::float8 AS "votes_on_approved",
+         COALESCE(sum("rated_four_or_higher"), 0)::float8 AS "rated_four_or_higher", COALESCE(sum("distinct_uploaders"), 0)::float8 AS "distinct_uploaders"
+  FROM "stats"."community_counters"`;
+
+const COUNT_FIGURES_FROM_ROWS_SQL = `
+  SELECT count(*)::float8 AS "photos",
+         count(*) FILTER (WHERE "status" = 'pending')::float8 AS "pending_photos",
+         count(*) FILTER (WHERE "status" = 'approved')::float8 AS "approved_photos",
+         COALESCE(sum("vote_count") FILTER (WHERE "status" = 'approved'), 0)::float8 AS "votes_on_approved",
+         count(*) FILTER (WHERE "status" = 'approved' AND "vote_count" > 0 AND "rating_sum" >= 4 * "vote_count")::float8 AS "rated_four_or_higher",
+         count(DISTINCT "owner_id") FILTER (WHERE "status" = 'approved')::float8 AS "distinct_uploaders"
+  FROM "stats"."photos"
+  WHERE "status" IS NOT NULL AND NOT "deleted"`;
+
+// Two index range scans on (status, reviewed_at).
+const REVIEWED_BETWEEN_SQL = `
+  SELECT count(*) FILTER (WHERE "status" = 'approved')::int AS "approved", count(*) FILTER (WHERE "status" = 'rejected')::int AS "rejected"
+  FROM "stats"."photos"
+  WHERE "status" IN ('approved', 'rejected') AND "reviewed_at" >= $1::timestamptz AND "reviewed_at" < $2::timestamptz AND NOT "deleted"`;
+
+/** The only module of the stats service that talks to Prisma or SQL. */
+export class PrismaStatsRepository implements StatsRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async communityFigures(): Promise<CommunityFigures> {
+    return toFigures(await this.prisma.$queryRawUnsafe<FiguresRecord[]>(COMMUNITY_FIGURES_SQL));
+  }
+
+  async countFiguresFromRows(): Promise<CommunityFigures> {
+    return toFigures(await this.prisma.$queryRawUnsafe<FiguresRecord[]>(COUNT_FIGURES_FROM_ROWS_SQL));
+  }
+
+  async reviewedBetween(from: Date, to: Date): Promise<ReviewedCounts> {
+    const [row] = await this.prisma.$queryRawUnsafe<ReviewedCounts[]>(REVIEWED_BETWEEN_SQL, from, to);
+    return { approved: row!.approved, rejected: row!.rejected };
+  }
+
+  /** The projection inside a consumer's transaction (raw SQL only, so any transaction's client will do). */
+  static projection(db: SqlClient): ProjectionStore {
+    return new PrismaProjectionStore(db);
+  }
+}
+
+class PrismaProjectionStore implements ProjectionStore {
+  constructor(private readonly db: SqlClient) {}
+
+  async lockPhoto(photoId: number): Promise<PhotoRow> {
+    const [found] = await this.db.$queryRawUnsafe<PhotoRecord[]>(LOCK_PHOTO_SQL, photoId);
+    if (found) return toRow(found);
+    const [created] = await this.db.$queryRawUnsafe<PhotoRecord[]>(INSERT_OR_LOCK_PHOTO_SQL, photoId);
+    return created ? toRow(created) : unknownPhoto(photoId);
+  }
+
+  async savePhoto(row: PhotoRow, change: RowChange): Promise<void> {
+    const photo = [
+      row.photoId,
+      row.ownerId,
+      row.status,
+      row.filename,
+      row.description,
+      row.createdAt,
+      row.approvedAt,
+      row.reviewedAt,
+      row.reviewVersion,
+      row.version,
+      row.deleted,
+      row.voteCount,
+      row.ratingSum,
+      row.ratingVersion,
+    ];
+    if (!movesCounters(change)) {
+      await this.db.$executeRawUnsafe(UPDATE_PHOTO, ...photo);
+      return;
+    }
+    const { counters } = change;
+    await this.db.$executeRawUnsafe(
+      SAVE_PHOTO_AND_COUNTERS_SQL,
+      ...photo,
+      change.owners.map((o) => o.ownerId),
+      change.owners.map((o) => o.approvedPhotos),
+      change.shard,
+      counters.photos,
+      counters.pendingPhotos,
+      counters.approvedPhotos,
+      counters.votesOnApproved,
+      counters.ratedFourOrHigher,
+    );
+  }
+
+  async setVoteTotals(photoId: number, totals: VoteTotals): Promise<boolean> {
+    const [row] = await this.db.$queryRawUnsafe<{ stored: number }[]>(SET_VOTE_TOTALS_SQL, photoId, totals.voteCount, totals.ratingSum, totals.version, shardOf(photoId));
+    return row!.stored > 0;
+  }
+
+  async markOwnerDeleted(ownerId: string): Promise<void> {
+    await this.db.$executeRawUnsafe(
+      `INSERT INTO "stats"."owners" ("owner_id", "deleted") VALUES ($1, true) ON CONFLICT ("owner_id") DO UPDATE SET "deleted" = true`,
+      ownerId,
+    );
+  }
+}
+
+type FiguresRecord = Record<'photos' | 'pending_photos' | 'approved_photos' | 'votes_on_approved' | 'rated_four_or_higher' | 'distinct_uploaders', number>;
+
+function toFigures([row]: FiguresRecord[]): CommunityFigures {
+  return {
+    photos: row!.photos,
+    pendingPhotos: row!.pending_photos,
+    approvedPhotos: row!.approved_photos,
+    votesOnApproved: row!.votes_on_approved,
+    ratedFourOrHigher: row!.rated_four_or_higher,
+    distinctUploaders: row!.distinct_uploaders,
+  };
+}
+
+function toRow(r: PhotoRecord): PhotoRow {
+  return {
+    photoId: Number(r.photo_id),
+    ownerId: r.owner_id,
+    status: r.status,
+    filename: r.filename,
+    description: r.description,
+    createdAt: r.created_at,
+    approvedAt: r.approved_at,
+    reviewedAt: r.reviewed_at,
+    reviewVersion: Number(r.review_version),
+    version: Number(r.version),
+    deleted: r.deleted,
+    voteCount: r.vote_count,
+    ratingSum: Number(r.rating_sum),
+    ratingVersion: Number(r.rating_version),
+  };
+}

@@ -1,0 +1,37 @@
+import type { CommunityFigures, ProjectionStore } from '../stats.repository.js';
+import { NO_COUNTERS, applyVoteTotals, changeOf, type PhotoRow, type RowChange, type VoteTotals, unknownPhoto } from '../stats.projection.js';
+
+/** The ProjectionStore in memory, for unit tests of the consumers: rows, owners' counts and unsharded counters. */
+export class InMemoryProjectionStore implements ProjectionStore {
+  readonly photos = new Map<number, PhotoRow>();
+  readonly owners = new Map<string, { approvedPhotos: number; deleted: boolean }>();
+  readonly figures: CommunityFigures = { ...NO_COUNTERS };
+
+  async lockPhoto(photoId: number): Promise<PhotoRow> {
+    if (!this.photos.has(photoId)) this.photos.set(photoId, unknownPhoto(photoId));
+    return { ...this.photos.get(photoId)! };
+  }
+
+  async savePhoto(row: PhotoRow, change: RowChange): Promise<void> {
+    this.photos.set(row.photoId, { ...row });
+    for (const { ownerId, approvedPhotos } of change.owners) {
+      const owner = this.owners.get(ownerId) ?? { approvedPhotos: 0, deleted: false };
+      const was = owner.approvedPhotos;
+      owner.approvedPhotos += approvedPhotos;
+      this.owners.set(ownerId, owner);
+      this.figures.distinctUploaders += Number(owner.approvedPhotos > 0) - Number(was > 0);
+    }
+    for (const key of Object.keys(change.counters) as (keyof CommunityFigures)[]) this.figures[key] += change.counters[key];
+  }
+
+  async setVoteTotals(photoId: number, totals: VoteTotals): Promise<boolean> {
+    const before = await this.lockPhoto(photoId);
+    const after = applyVoteTotals(before, totals);
+    if (after) await this.savePhoto(after, changeOf(before, after));
+    return after !== null;
+  }
+
+  async markOwnerDeleted(ownerId: string): Promise<void> {
+    this.owners.set(ownerId, { approvedPhotos: this.owners.get(ownerId)?.approvedPhotos ?? 0, deleted: true });
+  }
+}
