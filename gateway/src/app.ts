@@ -95,6 +95,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(import('./routes/admin-users.routes.js'), { clients: deps.clients, users: deps.users });
   await app.register(googleDriveRoutes, { clients: deps.clients, publicUrl: deps.publicUrl });
   await app.register(import('./routes/contact.routes.js'), { clients: deps.clients });
+  await app.register(import('./routes/profile.routes.js'), { clients: deps.clients, users: deps.users });
   if (deps.web) await app.register(web, deps.web);
   else app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found' }));
   return app;

@@ -220,8 +220,33 @@ describe('profile', () => {
 
   it('refuses an avatar name that is not a plain file name', async () => {
     const member = memberAccount();
-    await expect(service.setAvatar(as(member), '../etc/passwd')).rejects.toBeInstanceOf(InvalidArgumentError);
-    expect((await service.setAvatar(as(member), 'avatar-1.webp')).customProfileImage).toBe('avatar-1.webp');
+    for (const name of ['../etc/passwd', '', '..', 'a/b.webp', 'x'.repeat(201)]) {
+      await expect(service.setAvatar(as(member), name)).rejects.toBeInstanceOf(InvalidArgumentError);
+    }
+    expect(users.eventTypes()).toEqual([]);
+    expect((await service.setAvatar(as(member), 'avatar-1.webp')).user.customProfileImage).toBe('avatar-1.webp');
+  });
+
+  it('sets the avatar, announces it, and answers the one it replaces for deletion', async () => {
+    const member = memberAccount();
+    const first = await service.setAvatar(as(member), 'one.webp');
+    expect(first).toMatchObject({ user: { id: member.id, customProfileImage: 'one.webp' }, previous: undefined });
+    expect(lastUpdate().user?.customProfileImage).toBe('one.webp');
+    const second = await service.setAvatar(as(member), 'two.webp');
+    expect(second).toMatchObject({ user: { customProfileImage: 'two.webp' }, previous: 'one.webp' });
+    expect(lastUpdate().user?.customProfileImage).toBe('two.webp');
+    // The same name again replaces nothing: there is nothing to delete.
+    expect((await service.setAvatar(as(member), 'two.webp')).previous).toBeUndefined();
+    expect(users.eventTypes()).toEqual(['auth.user.updated', 'auth.user.updated', 'auth.user.updated']);
+    await expect(service.setAvatar({ userId: MISSING_ID, isAdmin: false, hasAcceptedTerms: true }, 'three.webp')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('announces a display-name change for the caches that show it', async () => {
+    const member = memberAccount();
+    const user = await service.updateProfile(as(member), 'Lady Lovelace');
+    expect(users.eventTypes()).toEqual(['auth.user.updated']);
+    expect(lastUpdate()).toMatchObject({ user: { id: member.id, displayName: 'Lady Lovelace' } });
+    expect(user.updatedAt.getTime()).toBeGreaterThanOrEqual(member.updatedAt.getTime());
   });
 
   it('answers not found for a caller whose account is gone', async () => {

@@ -130,9 +130,17 @@ export class AuthService {
     return this.update(caller.userId, { displayName: name });
   }
 
-  async setAvatar(caller: Caller, customProfileImage: string): Promise<User> {
-    if (!/^[\w.-]{1,200}$/.test(customProfileImage)) throw new InvalidArgumentError('Invalid avatar file name');
-    return this.update(caller.userId, { customProfileImage });
+  /**
+   * Points the account at a newly stored avatar (`avatars/<name>`). Answers the avatar it replaces, if any and
+   * different, for the caller to delete (best effort: an avatar nobody uses is also removed by the orphaned-files
+   * cleanup, which asks FindReferencedAvatars).
+   */
+  async setAvatar(caller: Caller, customProfileImage: string): Promise<{ user: User; previous: string | undefined }> {
+    if (!/^[\w.-]{1,200}$/.test(customProfileImage) || customProfileImage.startsWith('.')) throw new InvalidArgumentError('Invalid avatar file name');
+    const before = found(await this.users.findById(caller.userId));
+    const user = await this.update(caller.userId, { customProfileImage });
+    const previous = before.customProfileImage && before.customProfileImage !== customProfileImage ? before.customProfileImage : undefined;
+    return { user, previous };
   }
 
   /** Which of the given avatar names some account uses (the orphaned-files cleanup keeps those). */

@@ -10,11 +10,23 @@ import { sniffImageType, UnsupportedImageError, type EncodedImage, type ImagePro
 /** The spec's words for anything we will not take: not an image, or larger than the limit. */
 export const UPLOAD_REFUSED = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** Avatars: JPEG or PNG (the avatar picker's types), 5 MB at most. */
+export const AVATAR_REFUSED = 'Only JPG, JPEG or PNG images up to 5MB are accepted';
+export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
+const AVATAR_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
 /** Enough of the file to recognise every accepted format (the HEIF ftyp box included). */
 const SNIFF_BYTES = 256;
 
 export type ImagePurpose = 'photo' | 'avatar';
-export type ImageWork = Pick<ImageProcessor, 'processPhoto' | 'renderDerivatives' | 'processAvatar'>;
+export type ImageWork = Pick<ImageProcessor, 'processPhoto' | 'renderDerivatives' | 'processAvatar'> & Partial<Pick<ImageProcessor, 'countFaces'>>;
+
+export interface StoredAvatar {
+  blob: Blob;
+  /** The file name under avatars/, as custom_profile_image holds it. */
+  name: string;
+  sourceMimeType: string;
+  facesDetected?: number | undefined;
+}
 
 export interface StoredImageResult {
   original: Blob;
@@ -65,7 +77,7 @@ export class StorageService {
   async storeImage(purpose: ImagePurpose | undefined, rawBars: PrivacyBar[], chunks: AsyncIterable<Buffer>): Promise<StoredImageResult> {
     if (!purpose) throw new InvalidArgumentError('The image purpose is required');
     const bars = purpose === 'photo' ? checkBars(rawBars) : [];
-    const data = await readImageUpload(chunks);
+    const data = await readImageUpload(chunks, MAX_UPLOAD_BYTES, UPLOAD_REFUSED);
     const sourceSize = data.byteLength;
     const contentSha256 = createHash('sha256').update(data).digest('hex');
     try {
@@ -104,6 +116,31 @@ export class StorageService {
       if (error instanceof UnsupportedImageError) throw new InvalidArgumentError(error.message);
       throw error;
     }
+  }
+
+  /**
+   * A member's new avatar: a JPEG or PNG of at most 5 MB, refused from its first bytes otherwise, made a 256 px
+   * square WebP without metadata and stored as `avatars/<uuid>.webp`, with the faces found in it when the detector
+   * answers in time.
+   */
+  async storeAvatar(chunks: AsyncIterable<Buffer>): Promise<StoredAvatar> {
+    const data = await readImageUpload(chunks, MAX_AVATAR_BYTES, AVATAR_REFUSED, ['image/jpeg', 'image/png']);
+    let avatar;
+    try {
+      avatar = await this.images.processAvatar(data);
+    } catch (error) {
+      if (error instanceof UnsupportedImageError) throw new InvalidArgumentError(AVATAR_REFUSED);
+      throw error;
+    }
+    const name = `${randomUUID()}${extensionOf(avatar.contentType)}`;
+    const [facesDetected, [blob]] = await Promise.all([this.images.countFaces?.(avatar.data), this.storeAll([[`avatars/${name}`, avatar]])]);
+    return { blob: blob!, name, sourceMimeType: avatar.sourceMimeType, facesDetected };
+  }
+
+  /** Deletes `avatars/<name>` on whichever backend holds it; false when there was none. */
+  async deleteAvatar(name: string): Promise<boolean> {
+    if (!AVATAR_NAME.test(name)) throw new InvalidArgumentError('Invalid avatar name');
+    return (await this.deleteBlobs(STORAGE_PREFIXES.map((prefix) => `${prefix}:avatars/${name}`))) > 0;
   }
 
   /** New display and thumbnail blobs of a stored original with `bars` burned in; the caller deletes the old ones. */
@@ -259,21 +296,25 @@ export function pathOf(key: string): string {
  * Gathers an upload of at most MAX_UPLOAD_BYTES, checking its first bytes as soon as they arrive: a file that is
  * not a PNG, JPEG, WebP or HEIC/HEIF image is refused before the rest is read.
  */
-async function readImageUpload(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
+async function readImageUpload(chunks: AsyncIterable<Buffer>, maxBytes: number, refused: string, types?: string[]): Promise<Buffer> {
   const buffers: Buffer[] = [];
   let total = 0;
   let sniffed = false;
+  const accepted = (head: Buffer) => {
+    const type = sniffImageType(head);
+    return type !== null && (!types || types.includes(type));
+  };
   for await (const chunk of chunks) {
     buffers.push(chunk);
     total += chunk.byteLength;
-    if (total > MAX_UPLOAD_BYTES) throw new InvalidArgumentError(UPLOAD_REFUSED);
+    if (total > maxBytes) throw new InvalidArgumentError(refused);
     if (!sniffed && total >= SNIFF_BYTES) {
       sniffed = true;
-      if (!sniffImageType(Buffer.concat(buffers).subarray(0, SNIFF_BYTES))) throw new InvalidArgumentError(UPLOAD_REFUSED);
+      if (!accepted(Buffer.concat(buffers).subarray(0, SNIFF_BYTES))) throw new InvalidArgumentError(refused);
     }
   }
   const data = Buffer.concat(buffers);
-  if (!sniffed && !sniffImageType(data)) throw new InvalidArgumentError(UPLOAD_REFUSED);
+  if (!sniffed && !accepted(data)) throw new InvalidArgumentError(refused);
   return data;
 }
 

@@ -37,6 +37,13 @@ describe('avatar rule', () => {
     expect(getAvatarUrl(makeUser())).toBeNull();
   });
 
+  it('ignores blank values and encodes the stored name', () => {
+    expect(getAvatarUrl(makeUser({ customProfileImage: '  ', profileImageUrl: 'https://idp/p.png' }))).toBe('https://idp/p.png');
+    expect(getAvatarUrl(makeUser({ customProfileImage: '  ', profileImageUrl: ' ' }))).toBeNull();
+    expect(getAvatarUrl(makeUser({ customProfileImage: 'a b?.webp' }))).toBe('/uploads/a%20b%3F.webp');
+    expect(getAvatarInitial(makeUser({ displayName: '  ', firstName: ' ', email: 'x@example.com' }))).toBe('X');
+  });
+
   it('takes the initial from displayName, then firstName, then email, else U', () => {
     expect(getAvatarInitial(makeUser({ displayName: 'zed', firstName: 'Amy' }))).toBe('Z');
     expect(getAvatarInitial(makeUser({ displayName: null, firstName: 'amy' }))).toBe('A');

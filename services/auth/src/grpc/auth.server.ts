@@ -21,7 +21,8 @@ export function authHandlers(service: AuthService): Handlers<AuthServiceServer> 
       return { user: toMessage(await service.updateProfile(requireMember(ctx), request.displayName)) };
     },
     async setAvatar(request, ctx) {
-      return { user: toMessage(await service.setAvatar(requireMember(ctx), request.customProfileImage)) };
+      const { user, previous } = await service.setAvatar(requireMember(ctx), request.customProfileImage);
+      return { user: toMessage(user), previousCustomProfileImage: previous };
     },
     async listUsers(request, ctx) {
       requireAdmin(ctx);

@@ -1,8 +1,8 @@
-import { InvalidArgumentError, readHeaderAndChunks, requireAdmin, requireService, writeStream, chunksOf, type Handlers } from '@snapcracks/kit';
+import { InvalidArgumentError, readHeaderAndChunks, requireAdmin, requireMember, requireService, writeStream, chunksOf, type Handlers } from '@snapcracks/kit';
 import { StorageType as StorageTypeMessage } from '@snapcracks/proto/common/v1';
-import { ImagePurpose, type BlobInfo, type GetBlobResponse, type StorageServiceServer, type StoreImageRequest, type StoreImageRequest_Header } from '@snapcracks/proto/storage/v1';
+import { ImagePurpose, type BlobInfo, type GetBlobResponse, type StorageServiceServer, type StoreAvatarRequest, type StoreImageRequest, type StoreImageRequest_Header } from '@snapcracks/proto/storage/v1';
 import type { Blob } from '../blob.repository.js';
-import { MAX_UPLOAD_BYTES, UPLOAD_REFUSED, type StorageService, type StoredImageResult } from '../storage.service.js';
+import { AVATAR_REFUSED, MAX_AVATAR_BYTES, MAX_UPLOAD_BYTES, UPLOAD_REFUSED, type StorageService, type StoredImageResult } from '../storage.service.js';
 
 const CHUNK_BYTES = 64 * 1024;
 
@@ -22,6 +22,18 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
       const purpose =
         header.purpose === ImagePurpose.IMAGE_PURPOSE_PHOTO ? 'photo' : header.purpose === ImagePurpose.IMAGE_PURPOSE_AVATAR ? 'avatar' : undefined;
       return { image: toStoredImage(await service.storeImage(purpose, header.bars, chunks)) };
+    },
+
+    async storeAvatar(stream, ctx) {
+      requireService(ctx, 'gateway');
+      requireMember(ctx);
+      const avatar = await service.storeAvatar(avatarChunks(stream));
+      return { avatar: toBlobInfo(avatar.blob), name: avatar.name, sourceMimeType: avatar.sourceMimeType, facesDetected: avatar.facesDetected };
+    },
+
+    async deleteAvatar(request, ctx) {
+      requireService(ctx, 'gateway');
+      return { deleted: await service.deleteAvatar(request.name) };
     },
 
     async renderDerivatives(request, ctx) {
@@ -70,6 +82,16 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
       return { refreshToken: await service.exchangeDriveCode(request.code, request.redirectUri) };
     },
   };
+}
+
+/** The upload's bytes, refused once they pass the avatar limit (storeAvatar checks again as it reads). */
+async function* avatarChunks(stream: AsyncIterable<StoreAvatarRequest>): AsyncIterable<Buffer> {
+  let total = 0;
+  for await (const message of stream) {
+    total += message.chunk.byteLength;
+    if (total > MAX_AVATAR_BYTES) throw new InvalidArgumentError(AVATAR_REFUSED);
+    yield Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength);
+  }
 }
 
 const STORAGE_TYPES: Record<string, StorageTypeMessage> = {

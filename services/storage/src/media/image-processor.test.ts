@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
@@ -212,20 +214,22 @@ describe('ImageProcessor.renderDerivatives', { timeout: 30_000 }, () => {
 });
 
 describe('ImageProcessor.processAvatar', { timeout: 30_000 }, () => {
-  it('centre-crops to a 512 px square WebP without metadata', async () => {
+  it('centre-crops to a 256 px square WebP without metadata', async () => {
     const avatar = await processor.processAvatar(await generatedPhoto(1200, 800));
-    expect([avatar.width, avatar.height, avatar.contentType, avatar.sourceMimeType]).toEqual([512, 512, 'image/webp', 'image/jpeg']);
+    expect([avatar.width, avatar.height, avatar.contentType, avatar.sourceMimeType]).toEqual([256, 256, 'image/webp', 'image/jpeg']);
     const meta = await sharp(avatar.data).metadata();
-    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 512, 512]);
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 256, 256]);
   });
 
-  it('turns a rotated photo upright, strips metadata and does not enlarge small pictures', async () => {
+  it('turns a rotated photo upright, strips its metadata and brings a small picture to 256 px', async () => {
     const avatar = await processor.processAvatar(fixture('rotated-gps.jpg'));
-    expect([avatar.width, avatar.height]).toEqual([160, 160]);
+    expect([avatar.width, avatar.height]).toEqual([256, 256]);
     expect(await metadataLeftIn(avatar.data)).toEqual([]);
-    // The centre of the upright picture: red on the left of the top half, green on the right.
-    expect(await pixel(avatar.data, 10, 10)).toSatisfy(([r, g]: number[]) => r! > 200 && g! < 60);
-    expect(await pixel(avatar.data, 90, 10)).toSatisfy(([r, g]: number[]) => r! < 60 && g! > 200);
+    // The centre square of the upright 240x160 picture (x 40..200), scaled by 1.6: red left of x 80 in the
+    // top half (scaled 128), green right of it, blue below.
+    expect(await pixel(avatar.data, 20, 20)).toSatisfy(([r, g]: number[]) => r! > 200 && g! < 60);
+    expect(await pixel(avatar.data, 200, 20)).toSatisfy(([r, g]: number[]) => r! < 60 && g! > 200);
+    expect(await pixel(avatar.data, 128, 220)).toSatisfy(([r, g, b]: number[]) => r! < 60 && g! < 60 && b! > 200);
     const png = await processor.processAvatar(fixture('photo.png'));
     expect(png.sourceMimeType).toBe('image/png');
   });
@@ -235,6 +239,25 @@ describe('ImageProcessor.processAvatar', { timeout: 30_000 }, () => {
     await expectRefused(processor.processAvatar(fixture('photo.heic')));
     await expectRefused(processor.processAvatar(fixture('html.jpg')));
     await expectRefused(processor.processAvatar(fixture('truncated.jpg')));
+  });
+});
+
+describe('ImageProcessor.countFaces', { timeout: 60_000 }, () => {
+  // face-api's own demo photograph (shipped in its npm package): people facing the camera.
+  const portrait = () => readFileSync(createRequire(import.meta.url).resolve('@vladmandic/face-api/demo/sample2.jpg'));
+
+  it('finds the faces in an avatar, and none in a picture of a crack, well within a second once warm', async () => {
+    const faces = await processor.processAvatar(portrait());
+    expect(await processor.countFaces(faces.data, 30_000)).toBeGreaterThan(0);
+    const crack = await processor.processAvatar(await generatedPhoto(800, 600));
+    const started = performance.now();
+    expect(await processor.countFaces(crack.data)).toBe(0);
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it('answers undefined rather than failing when the detector cannot answer', async () => {
+    expect(await processor.countFaces(Buffer.from('not an image'))).toBeUndefined();
+    expect(await processor.countFaces((await processor.processAvatar(portrait())).data, 0)).toBeUndefined();
   });
 });
 

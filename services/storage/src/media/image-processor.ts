@@ -42,6 +42,9 @@ export class ImageProcessor {
   // HEIC decoding is synchronous WebAssembly peaking at hundreds of MB, and a WebAssembly heap never
   // shrinks: one thread does it, one photo at a time, and exits when idle to give that memory back.
   private readonly heicPool: Piscina;
+  // Face detection (TensorFlow.js on WebAssembly, ~200 MB once loaded) gets one thread of its own, which exits
+  // when idle; its tasks never hold one of the shared slots.
+  private readonly facePool: Piscina;
   private readonly limiter: Limiter;
   // HEIC photos wait for one another here, not while holding one of the shared slots: two HEIC uploads
   // must not stall every JPEG behind the one HEIC thread.
@@ -59,6 +62,7 @@ export class ImageProcessor {
     const execArgv = workerExecArgv();
     this.pool = new Piscina({ filename: WORKER, execArgv, minThreads: 1, maxThreads, idleTimeout: 60_000 });
     this.heicPool = new Piscina({ filename: WORKER, execArgv, minThreads: 0, maxThreads: 1, idleTimeout: 10_000 });
+    this.facePool = new Piscina({ filename: WORKER, execArgv, minThreads: 0, maxThreads: 1, maxQueue: 8, idleTimeout: 60_000 });
   }
 
   async processPhoto(input: Buffer, bars: PrivacyBar[] = []): Promise<ProcessedPhoto> {
@@ -81,8 +85,26 @@ export class ImageProcessor {
     return asBuffers(await this.run(this.pool, { kind: 'avatar', input: transferable(input), maxInputPixels: this.maxInputPixels }));
   }
 
+  /**
+   * Faces in an avatar this processor made (a 256 px WebP), or undefined when the detector did not answer within
+   * `timeoutMs` (a cold thread loads the model first), failed, or is busy: the count is a hint, never worth failing
+   * or stalling an upload for.
+   */
+  async countFaces(avatar: Buffer, timeoutMs = 3_000): Promise<number | undefined> {
+    try {
+      const input = transferable(avatar);
+      const result: MediaResult<'faces'> = await this.facePool.run(
+        { kind: 'faces', input, maxInputPixels: this.maxInputPixels } satisfies MediaTask,
+        { transferList: [input.buffer as ArrayBuffer], signal: AbortSignal.timeout(timeoutMs) },
+      );
+      return result.ok ? result.value : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   async close(): Promise<void> {
-    await Promise.all([this.pool.destroy(), this.heicPool.destroy()]);
+    await Promise.all([this.pool.destroy(), this.heicPool.destroy(), this.facePool.destroy()]);
   }
 
   private accept<T extends string>(input: Buffer, types: readonly T[]): T {

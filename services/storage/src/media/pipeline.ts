@@ -10,7 +10,8 @@ import type { EncodedImage, PrivacyBar, ProcessedPhoto, SourceMimeType } from '.
 
 const DISPLAY_EDGE = 2048;
 const THUMBNAIL_EDGE = 480;
-const AVATAR_EDGE = 512;
+/** Every avatar is this square, so the navbar, cards and profile all get the same, small file. */
+const AVATAR_EDGE = 256;
 
 // Quality/effort, measured on a 12 MP photo (see the module's bench notes): the display WebP encode is
 // the longest step, and effort 2 takes half the CPU of effort 4 (~300 vs ~700 ms for 2048x1536) for
@@ -57,10 +58,9 @@ export async function processAvatar(input: Buffer, limits: Limits): Promise<Avat
   let format: SharpFormat | undefined;
   const square = await readUpright(input, limits, ['jpeg', 'png'], (image, metadata) => {
     format = metadata.format;
-    const { width, height } = metadata.autoOrient;
-    // No enlargement: a small picture stays small (and square) rather than being blown up to 512.
-    const side = Math.min(AVATAR_EDGE, width, height);
-    return image.resize({ width: side, height: side, fit: 'cover', position: 'centre' });
+    // The largest centred square, scaled to 256x256 in the same libvips pipeline (shrink-on-load for large
+    // JPEGs). A picture smaller than that is scaled up: avatars are shown at one size everywhere.
+    return image.resize({ width: AVATAR_EDGE, height: AVATAR_EDGE, fit: 'cover', position: 'centre' });
   });
   const encoded = await encode(fromRaw(square).webp(AVATAR_WEBP), 'image/webp');
   return { ...encoded, sourceMimeType: format === 'png' ? 'image/png' : 'image/jpeg' };

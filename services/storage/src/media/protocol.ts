@@ -6,12 +6,14 @@ import type { PrivacyBar, SourceMimeType } from './types.js';
 export type MediaTask =
   | { kind: 'photo'; input: Uint8Array; sourceMimeType: SourceMimeType; bars: PrivacyBar[]; maxInputPixels: number }
   | { kind: 'derivatives'; input: Uint8Array; bars: PrivacyBar[]; maxInputPixels: number }
-  | { kind: 'avatar'; input: Uint8Array; maxInputPixels: number };
+  | { kind: 'avatar'; input: Uint8Array; maxInputPixels: number }
+  | { kind: 'faces'; input: Uint8Array; maxInputPixels: number };
 
 export interface MediaOutputs {
   photo: PhotoOutput;
   derivatives: DerivativesOutput;
   avatar: AvatarOutput;
+  faces: number;
 }
 
 /**

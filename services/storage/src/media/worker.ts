@@ -19,6 +19,11 @@ export default async function runMediaTask(task: MediaTask): Promise<MediaResult
         return { ok: true, value: await renderDerivatives(input, task.bars, limits) };
       case 'avatar':
         return { ok: true, value: await processAvatar(input, limits) };
+      case 'faces': {
+        // Loaded only by the face thread: TensorFlow.js costs ~200 MB that the sharp threads never need.
+        const { countFaces } = await import('./faces.js');
+        return { ok: true, value: await countFaces(input) };
+      }
     }
   } catch (error) {
     if (error instanceof UnsupportedImageError) return { ok: false, cause: describe(error.cause) };

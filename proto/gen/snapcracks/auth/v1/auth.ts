@@ -87,7 +87,11 @@ export interface SetAvatarRequest {
 }
 
 export interface SetAvatarResponse {
-  user?: User | undefined;
+  user?:
+    | User
+    | undefined;
+  /** The avatar the account used before, if any and different: the caller deletes its blob. */
+  previousCustomProfileImage?: string | undefined;
 }
 
 /** Newest accounts first, a page at a time. */
@@ -1092,13 +1096,16 @@ export const SetAvatarRequest: MessageFns<SetAvatarRequest> = {
 };
 
 function createBaseSetAvatarResponse(): SetAvatarResponse {
-  return { user: undefined };
+  return { user: undefined, previousCustomProfileImage: undefined };
 }
 
 export const SetAvatarResponse: MessageFns<SetAvatarResponse> = {
   encode(message: SetAvatarResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.user !== undefined) {
       User.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    if (message.previousCustomProfileImage !== undefined) {
+      writer.uint32(18).string(message.previousCustomProfileImage);
     }
     return writer;
   },
@@ -1124,6 +1131,14 @@ export const SetAvatarResponse: MessageFns<SetAvatarResponse> = {
             message.user = User.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.previousCustomProfileImage = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1137,13 +1152,23 @@ export const SetAvatarResponse: MessageFns<SetAvatarResponse> = {
   },
 
   fromJSON(object: any): SetAvatarResponse {
-    return { user: isSet(object.user) ? User.fromJSON(object.user) : undefined };
+    return {
+      user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
+      previousCustomProfileImage: isSet(object.previousCustomProfileImage)
+        ? globalThis.String(object.previousCustomProfileImage)
+        : isSet(object.previous_custom_profile_image)
+        ? globalThis.String(object.previous_custom_profile_image)
+        : undefined,
+    };
   },
 
   toJSON(message: SetAvatarResponse): unknown {
     const obj: any = {};
     if (message.user !== undefined) {
       obj.user = User.toJSON(message.user);
+    }
+    if (message.previousCustomProfileImage !== undefined) {
+      obj.previousCustomProfileImage = message.previousCustomProfileImage;
     }
     return obj;
   },

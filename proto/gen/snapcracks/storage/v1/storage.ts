@@ -169,6 +169,32 @@ export interface ExchangeDriveCodeResponse {
   refreshToken: string;
 }
 
+export interface StoreAvatarRequest {
+  /** The uploaded file's bytes, in order. */
+  chunk: Buffer;
+}
+
+export interface StoreAvatarResponse {
+  avatar?:
+    | BlobInfo
+    | undefined;
+  /** The file name under avatars/ (what custom_profile_image holds), e.g. "3f…c2.webp". */
+  name: string;
+  /** What the uploaded bytes really were: "image/jpeg" or "image/png". */
+  sourceMimeType: string;
+  /** Faces the detector found in the avatar; absent when detection did not run in time or failed. */
+  facesDetected?: number | undefined;
+}
+
+export interface DeleteAvatarRequest {
+  /** A name as StoreAvatarResponse.name gives it. */
+  name: string;
+}
+
+export interface DeleteAvatarResponse {
+  deleted: boolean;
+}
+
 function createBaseBlobInfo(): BlobInfo {
   return { key: "", size: 0, contentType: "", etag: "", storageType: 0, driveFileId: undefined, createdAt: undefined };
 }
@@ -1633,6 +1659,293 @@ export const ExchangeDriveCodeResponse: MessageFns<ExchangeDriveCodeResponse> = 
   },
 };
 
+function createBaseStoreAvatarRequest(): StoreAvatarRequest {
+  return { chunk: Buffer.alloc(0) };
+}
+
+export const StoreAvatarRequest: MessageFns<StoreAvatarRequest> = {
+  encode(message: StoreAvatarRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chunk.length !== 0) {
+      writer.uint32(10).bytes(message.chunk);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StoreAvatarRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStoreAvatarRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.chunk = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StoreAvatarRequest {
+    return { chunk: isSet(object.chunk) ? Buffer.from(bytesFromBase64(object.chunk)) : Buffer.alloc(0) };
+  },
+
+  toJSON(message: StoreAvatarRequest): unknown {
+    const obj: any = {};
+    if (message.chunk.length !== 0) {
+      obj.chunk = base64FromBytes(message.chunk);
+    }
+    return obj;
+  },
+};
+
+function createBaseStoreAvatarResponse(): StoreAvatarResponse {
+  return { avatar: undefined, name: "", sourceMimeType: "", facesDetected: undefined };
+}
+
+export const StoreAvatarResponse: MessageFns<StoreAvatarResponse> = {
+  encode(message: StoreAvatarResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.avatar !== undefined) {
+      BlobInfo.encode(message.avatar, writer.uint32(10).fork()).join();
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.sourceMimeType !== "") {
+      writer.uint32(26).string(message.sourceMimeType);
+    }
+    if (message.facesDetected !== undefined) {
+      writer.uint32(32).int32(message.facesDetected);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StoreAvatarResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStoreAvatarResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.avatar = BlobInfo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.sourceMimeType = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.facesDetected = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StoreAvatarResponse {
+    return {
+      avatar: isSet(object.avatar) ? BlobInfo.fromJSON(object.avatar) : undefined,
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      sourceMimeType: isSet(object.sourceMimeType)
+        ? globalThis.String(object.sourceMimeType)
+        : isSet(object.source_mime_type)
+        ? globalThis.String(object.source_mime_type)
+        : "",
+      facesDetected: isSet(object.facesDetected)
+        ? globalThis.Number(object.facesDetected)
+        : isSet(object.faces_detected)
+        ? globalThis.Number(object.faces_detected)
+        : undefined,
+    };
+  },
+
+  toJSON(message: StoreAvatarResponse): unknown {
+    const obj: any = {};
+    if (message.avatar !== undefined) {
+      obj.avatar = BlobInfo.toJSON(message.avatar);
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.sourceMimeType !== "") {
+      obj.sourceMimeType = message.sourceMimeType;
+    }
+    if (message.facesDetected !== undefined) {
+      obj.facesDetected = Math.round(message.facesDetected);
+    }
+    return obj;
+  },
+};
+
+function createBaseDeleteAvatarRequest(): DeleteAvatarRequest {
+  return { name: "" };
+}
+
+export const DeleteAvatarRequest: MessageFns<DeleteAvatarRequest> = {
+  encode(message: DeleteAvatarRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name !== "") {
+      writer.uint32(10).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteAvatarRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteAvatarRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteAvatarRequest {
+    return { name: isSet(object.name) ? globalThis.String(object.name) : "" };
+  },
+
+  toJSON(message: DeleteAvatarRequest): unknown {
+    const obj: any = {};
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+};
+
+function createBaseDeleteAvatarResponse(): DeleteAvatarResponse {
+  return { deleted: false };
+}
+
+export const DeleteAvatarResponse: MessageFns<DeleteAvatarResponse> = {
+  encode(message: DeleteAvatarResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.deleted !== false) {
+      writer.uint32(8).bool(message.deleted);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteAvatarResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteAvatarResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.deleted = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteAvatarResponse {
+    return { deleted: isSet(object.deleted) ? globalThis.Boolean(object.deleted) : false };
+  },
+
+  toJSON(message: DeleteAvatarResponse): unknown {
+    const obj: any = {};
+    if (message.deleted !== false) {
+      obj.deleted = message.deleted;
+    }
+    return obj;
+  },
+};
+
 /**
  * Blobs on local disk, S3-compatible object storage or Google Drive; image cleaning and derivatives;
  * Google Drive authorization setup. A blob key names its backend ("local:…", "s3:…", "drive:…"), so a blob
@@ -1717,6 +2030,30 @@ export const StorageServiceService = {
       Buffer.from(ExchangeDriveCodeResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ExchangeDriveCodeResponse => ExchangeDriveCodeResponse.decode(value),
   },
+  /**
+   * A member's new avatar, straight from the gateway: a JPEG or PNG of 5 MB at most, in chunks, cropped
+   * square, resized to 256x256 WebP without metadata and stored as avatars/<uuid>.webp. Gateway only.
+   */
+  storeAvatar: {
+    path: "/snapcracks.storage.v1.StorageService/StoreAvatar" as const,
+    requestStream: true as const,
+    responseStream: false as const,
+    requestSerialize: (value: StoreAvatarRequest): Buffer => Buffer.from(StoreAvatarRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StoreAvatarRequest => StoreAvatarRequest.decode(value),
+    responseSerialize: (value: StoreAvatarResponse): Buffer => Buffer.from(StoreAvatarResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StoreAvatarResponse => StoreAvatarResponse.decode(value),
+  },
+  /** Deletes avatars/<name> wherever it is stored (a replaced avatar). Unknown names are fine. Gateway only. */
+  deleteAvatar: {
+    path: "/snapcracks.storage.v1.StorageService/DeleteAvatar" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteAvatarRequest): Buffer => Buffer.from(DeleteAvatarRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteAvatarRequest => DeleteAvatarRequest.decode(value),
+    responseSerialize: (value: DeleteAvatarResponse): Buffer =>
+      Buffer.from(DeleteAvatarResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteAvatarResponse => DeleteAvatarResponse.decode(value),
+  },
 } as const;
 
 export interface StorageServiceServer extends UntypedServiceImplementation {
@@ -1735,6 +2072,13 @@ export interface StorageServiceServer extends UntypedServiceImplementation {
   /** Admin only. */
   getDriveAuthUrl: handleUnaryCall<GetDriveAuthUrlRequest, GetDriveAuthUrlResponse>;
   exchangeDriveCode: handleUnaryCall<ExchangeDriveCodeRequest, ExchangeDriveCodeResponse>;
+  /**
+   * A member's new avatar, straight from the gateway: a JPEG or PNG of 5 MB at most, in chunks, cropped
+   * square, resized to 256x256 WebP without metadata and stored as avatars/<uuid>.webp. Gateway only.
+   */
+  storeAvatar: handleClientStreamingCall<StoreAvatarRequest, StoreAvatarResponse>;
+  /** Deletes avatars/<name> wherever it is stored (a replaced avatar). Unknown names are fine. Gateway only. */
+  deleteAvatar: handleUnaryCall<DeleteAvatarRequest, DeleteAvatarResponse>;
 }
 
 export interface StorageServiceClient extends Client {
@@ -1842,6 +2186,42 @@ export interface StorageServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ExchangeDriveCodeResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A member's new avatar, straight from the gateway: a JPEG or PNG of 5 MB at most, in chunks, cropped
+   * square, resized to 256x256 WebP without metadata and stored as avatars/<uuid>.webp. Gateway only.
+   */
+  storeAvatar(
+    callback: (error: ServiceError | null, response: StoreAvatarResponse) => void,
+  ): ClientWritableStream<StoreAvatarRequest>;
+  storeAvatar(
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StoreAvatarResponse) => void,
+  ): ClientWritableStream<StoreAvatarRequest>;
+  storeAvatar(
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StoreAvatarResponse) => void,
+  ): ClientWritableStream<StoreAvatarRequest>;
+  storeAvatar(
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StoreAvatarResponse) => void,
+  ): ClientWritableStream<StoreAvatarRequest>;
+  /** Deletes avatars/<name> wherever it is stored (a replaced avatar). Unknown names are fine. Gateway only. */
+  deleteAvatar(
+    request: DeleteAvatarRequest,
+    callback: (error: ServiceError | null, response: DeleteAvatarResponse) => void,
+  ): ClientUnaryCall;
+  deleteAvatar(
+    request: DeleteAvatarRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteAvatarResponse) => void,
+  ): ClientUnaryCall;
+  deleteAvatar(
+    request: DeleteAvatarRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteAvatarResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,146 @@
+import { once } from 'node:events';
+import { setTimeout } from 'node:timers/promises';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import multipart from '@fastify/multipart';
+import { z } from 'zod';
+import type { Caller, OutgoingStream } from '@snapcracks/kit';
+import type { StoreAvatarRequest, StoreAvatarResponse } from '@snapcracks/proto/storage/v1';
+import type { Clients } from '../clients.js';
+import { HttpError } from '../http-errors.js';
+import type { UserDirectory } from '../user-directory.js';
+import { toUserJson, userJson } from './auth.routes.js';
+
+const DISPLAY_NAME_REQUIRED = 'Display name is required';
+const DISPLAY_NAME_TOO_LONG = 'Display name must be 50 characters or less';
+/** The avatar picker's types (spec §5) and our size limit; every refusal of the file says this. */
+export const AVATAR_REFUSED = 'Only JPG, JPEG or PNG images up to 5MB are accepted';
+export const AVATAR_TOO_LARGE = 'The avatar must be 5MB or less';
+export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
+/** Room for the multipart framing around a 5 MB file. */
+const MAX_AVATAR_REQUEST_BYTES = MAX_AVATAR_BYTES + 16 * 1024;
+const AVATAR_DEADLINE_MS = 60_000;
+const DISCARD_WAIT_MS = 10_000;
+const MULTIPART_LIMIT_ERRORS = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT']);
+
+/** The auth service says the same (spec §5); checked here so bad input never costs a call. */
+const profileBody = z.object(
+  { displayName: z.string({ error: DISPLAY_NAME_REQUIRED }).trim().min(1, DISPLAY_NAME_REQUIRED).max(50, DISPLAY_NAME_TOO_LONG) },
+  { error: DISPLAY_NAME_REQUIRED },
+);
+const avatarJson = z.object({ user: userJson, facesDetected: z.number().int().optional() });
+
+/**
+ * The member's own profile (spec §7 User): display name and avatar. Both answer the updated user, and this gateway
+ * remembers it at once so /api/auth/user shows the change on the next read; other replicas drop their copy when
+ * auth.user.updated arrives (see UserDirectory).
+ *
+ * An avatar streams from the browser to storage (never held whole here), which checks its bytes, crops it square and
+ * stores a 256 px WebP; auth then points the account at it, and the avatar it replaced is deleted, best effort (the
+ * orphaned-files cleanup removes any that a failure leaves behind).
+ */
+export default async function profileRoutes(app: FastifyInstance, { clients, users }: { clients: Clients; users: UserDirectory }) {
+  await app.register(multipart, {
+    throwFileSizeLimit: true,
+    limits: { fileSize: MAX_AVATAR_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 100 },
+  });
+  const route = app.withTypeProvider<ZodTypeProvider>();
+  const memberFirst = { preValidation: async (request: FastifyRequest) => void (await request.requireMember()) };
+
+  route.put('/api/profile', { ...memberFirst, schema: { body: profileBody, response: { 200: userJson } } }, async (request, reply) => {
+    const caller = await request.requireMember();
+    const { user } = await clients.auth.call.updateProfile({ displayName: request.body.displayName }, { caller });
+    if (!user) throw new Error('The auth service answered without a user');
+    users.remember(user.id, user);
+    reply.header('cache-control', 'no-store');
+    return toUserJson(user);
+  });
+
+  route.post('/api/profile/avatar', { schema: { response: { 200: avatarJson } } }, async (request, reply) => {
+    const caller = await request.requireMember();
+    if (!request.isMultipart()) throw new HttpError(400, AVATAR_REFUSED);
+    if (Number(request.headers['content-length']) > MAX_AVATAR_REQUEST_BYTES) {
+      reply.header('connection', 'close');
+      throw new HttpError(413, AVATAR_TOO_LARGE);
+    }
+    let stored: StoreAvatarResponse;
+    try {
+      stored = await receiveAvatar(request, caller, clients);
+    } catch (error) {
+      await discardRest(request, reply);
+      throw error;
+    }
+    let answer;
+    try {
+      answer = await clients.auth.call.setAvatar({ customProfileImage: stored.name }, { caller });
+    } catch (error) {
+      await deleteQuietly(request, clients, stored.name);
+      throw error;
+    }
+    const { user, previousCustomProfileImage } = answer;
+    if (!user) throw new Error('The auth service answered without a user');
+    users.remember(user.id, user);
+    if (previousCustomProfileImage) await deleteQuietly(request, clients, previousCustomProfileImage);
+    reply.header('cache-control', 'no-store');
+    return { user: toUserJson(user), ...(stored.facesDetected !== undefined ? { facesDetected: stored.facesDetected } : {}) };
+  });
+}
+
+/**
+ * Reads exactly one file part named `avatar` and streams it to storage as it arrives; anything else (another field,
+ * a second file, a file cut at the limit) cancels the store, so a refused request stores nothing.
+ */
+async function receiveAvatar(request: FastifyRequest, caller: Caller, clients: Clients): Promise<StoreAvatarResponse> {
+  let upload: OutgoingStream<StoreAvatarRequest, StoreAvatarResponse> | undefined;
+  let failure: unknown;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field' || failure !== undefined || upload || part.fieldname !== 'avatar') {
+        failure ??= new HttpError(400, AVATAR_REFUSED);
+        if (part.type === 'file') part.file.resume();
+        continue;
+      }
+      try {
+        upload = clients.storage.clientStream('storeAvatar', { caller, deadlineMs: AVATAR_DEADLINE_MS });
+        for await (const chunk of part.file as AsyncIterable<Buffer>) await upload.send({ chunk });
+        // At the size limit the stream ends quietly, marked truncated: never let a cut file through.
+        if (part.file.truncated) throw new HttpError(413, AVATAR_TOO_LARGE);
+      } catch (error) {
+        failure = error;
+        part.file.resume();
+      }
+    }
+  } catch (error) {
+    failure ??= error;
+  }
+  if (failure !== undefined) {
+    upload?.cancel();
+    const code = (failure as { code?: unknown }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, AVATAR_TOO_LARGE);
+    if (typeof code === 'string' && MULTIPART_LIMIT_ERRORS.has(code)) throw new HttpError(400, AVATAR_REFUSED);
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new HttpError(400, AVATAR_REFUSED);
+    throw failure;
+  }
+  if (!upload) throw new HttpError(400, AVATAR_REFUSED);
+  return upload.finish();
+}
+
+async function deleteQuietly(request: FastifyRequest, clients: Clients, name: string): Promise<void> {
+  try {
+    await clients.storage.call.deleteAvatar({ name }, { caller: null, deadlineMs: 5_000 });
+  } catch (error) {
+    request.log.warn({ err: error, avatar: name }, 'could not delete an avatar blob; the orphaned-files cleanup will');
+  }
+}
+
+/** After a refusal, reads and drops the rest of a bounded body so the browser sees our answer, not a reset. */
+async function discardRest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const raw = request.raw;
+  if (raw.complete) return;
+  raw.unpipe();
+  raw.resume();
+  if (Number(raw.headers['content-length']) <= MAX_AVATAR_REQUEST_BYTES) {
+    await Promise.race([once(raw, 'end'), setTimeout(DISCARD_WAIT_MS)]).catch(() => undefined);
+  }
+  if (!raw.complete) reply.header('connection', 'close');
+}
