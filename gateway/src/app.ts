@@ -1,4 +1,5 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyHttpOptions, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger, Platform } from '@snapcracks/kit';
 import type { Clients } from './clients.js';
@@ -45,12 +46,13 @@ export interface AppDependencies {
   /** Absent in API-only tests. */
   web?: WebOptions;
   isDraining?: () => boolean;
-  timeouts?: { idleTimeoutMs?: number; requestTimeoutMs?: number };
+  timeouts?: { requestTimeoutMs?: number };
 }
 
 /** Builds the gateway without listening, so tests can `inject` requests into a fresh instance. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
-  const options: FastifyServerOptions = {
+  const requestTimeout = deps.timeouts?.requestTimeoutMs ?? 130_000;
+  const options: FastifyHttpOptions<Server> = {
     // pino's Logger is a FastifyBaseLogger; the cast keeps the instance type the plugins expect.
     loggerInstance: deps.logger as FastifyBaseLogger,
     // A hop count n trusts the n proxies nearest the gateway (what proxy-addr does with a number).
@@ -58,10 +60,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: 1024 * 1024,
     // Request ids from the ingress, when present, so one id follows a request through every log line.
     requestIdHeader: 'x-request-id',
-    // A client that sends part of a request and stalls is cut off: idle sockets after `idleTimeoutMs`, and any
-    // request not fully received within `requestTimeoutMs` (longer than an upload's deadline).
-    connectionTimeout: deps.timeouts?.idleTimeoutMs ?? 30_000,
-    requestTimeout: deps.timeouts?.requestTimeoutMs ?? 130_000,
+    // A client that sends part of a request and stalls is cut off once the request has not arrived whole within
+    // `requestTimeoutMs` (longer than an upload's deadline); Node checks at the interval below. No idle-socket
+    // timeout: it would race the keep-alive connections that ingresses and browsers reuse.
+    requestTimeout,
+    http: { connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(requestTimeout / 2))) },
     // A URL that cannot be decoded gets the product's own JSON error (with the security headers), not Fastify's.
     frameworkErrors: (error, request, reply) => {
       request.log.info({ code: error.code }, 'malformed request');

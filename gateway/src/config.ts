@@ -39,8 +39,6 @@ const schema = baseConfigSchema.extend({
   SESSION_MAX_HOURS: z.coerce.number().positive().default(24 * 30),
   /** A request must arrive whole within this time (longer than an upload's 120 s deadline). */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(130_000),
-  /** A connection on which nothing moves for this long is closed (a client that stalls mid-request). */
-  IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
   WEB_DIST: z.string().default(fileURLToPath(new URL('../../web/dist', import.meta.url))),
 });

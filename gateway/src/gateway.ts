@@ -62,7 +62,7 @@ export async function startGateway(
     publicUrl: config.PUBLIC_URL ?? null,
     trustProxy: config.TRUST_PROXY,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
-    timeouts: { requestTimeoutMs: config.REQUEST_TIMEOUT_MS, idleTimeoutMs: config.IDLE_TIMEOUT_MS },
+    timeouts: { requestTimeoutMs: config.REQUEST_TIMEOUT_MS },
     web: { distDir: config.WEB_DIST, viteRoot: options.viteRoot },
     isDraining: () => draining,
   });

@@ -7,7 +7,7 @@ let system: Awaited<ReturnType<typeof startTestSystem>>;
 
 beforeAll(async () => {
   // One proxy (the ingress) in front; short timeouts and a small rate limit so the test sees them act.
-  system = await startTestSystem({ TRUST_PROXY: '1', REQUEST_TIMEOUT_MS: '1500', IDLE_TIMEOUT_MS: '1000', RATE_LIMIT_PER_MINUTE: '8' });
+  system = await startTestSystem({ TRUST_PROXY: '1', REQUEST_TIMEOUT_MS: '1500', RATE_LIMIT_PER_MINUTE: '8' });
 }, 120_000);
 afterAll(async () => {
   await system?.stop();
