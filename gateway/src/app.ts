@@ -95,6 +95,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(avatarRoutes, { clients: deps.clients });
   await app.register(adminPhotoRoutes, { clients: deps.clients });
   await app.register(import('./routes/admin-stats.routes.js'), { clients: deps.clients });
+  await app.register(import('./routes/user-stats.routes.js'), { clients: deps.clients });
   await app.register(import('./routes/admin-users.routes.js'), { clients: deps.clients, users: deps.users });
   await app.register(googleDriveRoutes, { clients: deps.clients, publicUrl: deps.publicUrl });
   await app.register(import('./routes/contact.routes.js'), { clients: deps.clients });

@@ -53,6 +53,36 @@ describe('the stats service over gRPC', () => {
     }
     expect(await gateway.call.getGalleryStats({}, { caller: null })).toEqual({ photoCount: 2, totalVotes: 3, ratedFourOrHigher: 1, distinctUploaders: 1 });
     expect(await gateway.call.getAdminStats({}, { caller: admin })).toEqual({ pendingReviews: 1, approvedToday: 1, rejectedToday: 1, totalPhotos: 4 });
+    // The caller's own figures: 3 votes on ada's two approved photos (9 + 2), first of one active member.
+    expect(await gateway.call.getUserStats({}, { caller: { ...member, userId: 'ada' } })).toEqual({
+      totalUploads: 2,
+      approvedUploads: 2,
+      pendingUploads: 0,
+      rejectedUploads: 0,
+      uploadsThisWeek: 0,
+      averageRating: 11 / 3,
+      recentAverageRating: 11 / 3,
+      recentVoteCount: 3,
+      totalVotes: 3,
+      rankByUploads: 1,
+      rankByAverageRating: 1,
+      totalActiveUsers: 1,
+      highestRatedPhoto: { id: 1, filename: '1.webp', averageRating: 4.5, voteCount: 2 },
+      lowestRatedPhoto: { id: 2, filename: '2.webp', averageRating: 2, voteCount: 1 },
+    });
+    // bob has only a rejected photo: no ranks, no rated photos (left out of the message).
+    expect(await gateway.call.getUserStats({}, { caller: { ...member, userId: 'bob' } })).toEqual({
+      totalUploads: 1,
+      approvedUploads: 0,
+      pendingUploads: 0,
+      rejectedUploads: 1,
+      uploadsThisWeek: 0,
+      averageRating: 0,
+      recentAverageRating: 0,
+      recentVoteCount: 0,
+      totalVotes: 0,
+      totalActiveUsers: 1,
+    });
   });
 
   it('keeps exact figures when many votes arrive at once, handled by several subscriptions of the votes consumer', async () => {
@@ -74,9 +104,10 @@ describe('the stats service over gRPC', () => {
     });
   });
 
-  it('answers the admin’s figures to admins only, and no user stats yet', async () => {
+  it('answers the admin’s figures to admins only, and user stats to members', async () => {
     expect(await errorOf(gateway.call.getAdminStats({}, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
     expect(await errorOf(gateway.call.getAdminStats({}, { caller: member }))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(gateway.call.getUserStats({}, { caller: member }))).toMatchObject({ code: status.UNIMPLEMENTED });
+    expect(await errorOf(gateway.call.getUserStats({}, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
+    expect(await errorOf(gateway.call.getUserStats({}, { caller: { ...member, hasAcceptedTerms: false } }))).toMatchObject({ code: status.PERMISSION_DENIED });
   });
 });

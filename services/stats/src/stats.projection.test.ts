@@ -77,17 +77,24 @@ describe('what a row contributes', () => {
 });
 
 describe('how a change moves the figures', () => {
-  it('moves the shard’s counters and the owner’s count by the difference of contributions', () => {
+  it('moves the shard’s counters and the owner’s figures by the difference of contributions', () => {
     const pending = row({ ownerId: 'ada', status: 'pending', version: 1, voteCount: 2, ratingSum: 10 });
     const change = changeOf(pending, { ...pending, status: 'approved', version: 2 });
     expect(change).toEqual({
       shard: shardOf(7),
       counters: { photos: 0, pendingPhotos: -1, approvedPhotos: 1, votesOnApproved: 2, ratedFourOrHigher: 1, distinctUploaders: 0 },
-      owners: [{ ownerId: 'ada', approvedPhotos: 1 }],
+      owners: [{ ownerId: 'ada', approvedPhotos: 1, votes: 2, ratingSum: 10 }],
     });
     const voted = changeOf(approved({ voteCount: 2, ratingSum: 10 }), approved({ voteCount: 3, ratingSum: 11 }));
-    expect(voted).toMatchObject({ counters: { ...NO_COUNTERS, votesOnApproved: 1, ratedFourOrHigher: -1 }, owners: [] });
-    expect(changeOf(approved(), { ...approved(), deleted: true })).toMatchObject({ counters: { photos: -1, approvedPhotos: -1 }, owners: [{ ownerId: 'ada', approvedPhotos: -1 }] });
+    expect(voted).toEqual({ shard: shardOf(7), counters: { ...NO_COUNTERS, votesOnApproved: 1, ratedFourOrHigher: -1 }, owners: [{ ownerId: 'ada', approvedPhotos: 0, votes: 1, ratingSum: 1 }] });
+    // A changed vote moves only the owner's sum.
+    expect(changeOf(approved({ voteCount: 2, ratingSum: 10 }), approved({ voteCount: 2, ratingSum: 7 })).owners).toEqual([{ ownerId: 'ada', approvedPhotos: 0, votes: 0, ratingSum: -3 }]);
+    expect(changeOf(approved({ voteCount: 2, ratingSum: 7 }), { ...approved({ voteCount: 2, ratingSum: 7 }), deleted: true })).toMatchObject({
+      counters: { photos: -1, approvedPhotos: -1, votesOnApproved: -2 },
+      owners: [{ ownerId: 'ada', approvedPhotos: -1, votes: -2, ratingSum: -7 }],
+    });
+    // Votes on a photo that is not approved move no owner.
+    expect(changeOf(row({ ownerId: 'ada', status: 'rejected', version: 2 }), row({ ownerId: 'ada', status: 'rejected', version: 2, voteCount: 1, ratingSum: 4 })).owners).toEqual([]);
   });
 
   it('moves nothing for an edit, or for votes on a photo not yet known', () => {
@@ -97,8 +104,8 @@ describe('how a change moves the figures', () => {
 
   it('keeps apart two owners of one row, sorted as their rows are locked', () => {
     expect(changeOf(approved({ ownerId: 'zed' }), approved({ ownerId: 'amy', version: 3 })).owners).toEqual([
-      { ownerId: 'amy', approvedPhotos: 1 },
-      { ownerId: 'zed', approvedPhotos: -1 },
+      { ownerId: 'amy', approvedPhotos: 1, votes: 0, ratingSum: 0 },
+      { ownerId: 'zed', approvedPhotos: -1, votes: 0, ratingSum: 0 },
     ]);
   });
 

@@ -152,13 +152,27 @@ export const COUNTER_SHARDS = 16;
 
 export const shardOf = (photoId: number): number => photoId % COUNTER_SHARDS;
 
-/** How one row's change moves the figures: the counters of its shard, and owners' counts of approved photos. */
+/** What one photo adds to its owner's row (`owners`): an approved photo that is not deleted, with its votes. */
+export interface OwnerFigures {
+  approvedPhotos: number;
+  /** Votes received on the owner's approved photos. */
+  votes: number;
+  /** Their ratings' sum: the owner's average is ratingSum / votes. */
+  ratingSum: number;
+}
+
+export function ownerContributionOf(row: PhotoRow): OwnerFigures {
+  if (row.deleted || row.status !== 'approved' || row.ownerId === null) return { approvedPhotos: 0, votes: 0, ratingSum: 0 };
+  return { approvedPhotos: 1, votes: row.voteCount, ratingSum: row.ratingSum };
+}
+
+/** How one row's change moves the figures: the counters of its shard, and owners' figures. */
 export interface RowChange {
   shard: number;
   /** Differences of the row's contribution (distinctUploaders is left to the owners' counts: 0 here). */
   counters: Counters;
-  /** Differences of owners' counts of approved photos, non-zero only, sorted by owner (the order rows are locked in). */
-  owners: { ownerId: string; approvedPhotos: number }[];
+  /** Differences of owners' figures, non-zero only, sorted by owner (the order rows are locked in). */
+  owners: ({ ownerId: string } & OwnerFigures)[];
 }
 
 export function changeOf(before: PhotoRow, after: PhotoRow): RowChange {
@@ -173,15 +187,24 @@ export function changeOf(before: PhotoRow, after: PhotoRow): RowChange {
     distinctUploaders: 0,
   };
   // An owner never changes in practice (PhotoState.user_id is the uploader); both sides are kept apart anyway.
-  const owners = new Map<string, number>();
-  if (was.approvedPhotos && before.ownerId !== null) owners.set(before.ownerId, -was.approvedPhotos);
-  if (is.approvedPhotos && after.ownerId !== null) owners.set(after.ownerId, (owners.get(after.ownerId) ?? 0) + is.approvedPhotos);
+  const owners = new Map<string, OwnerFigures>();
+  const move = (ownerId: string | null, figures: OwnerFigures, sign: 1 | -1) => {
+    if (ownerId === null || figures.approvedPhotos === 0) return;
+    const moved = owners.get(ownerId) ?? { approvedPhotos: 0, votes: 0, ratingSum: 0 };
+    owners.set(ownerId, {
+      approvedPhotos: moved.approvedPhotos + sign * figures.approvedPhotos,
+      votes: moved.votes + sign * figures.votes,
+      ratingSum: moved.ratingSum + sign * figures.ratingSum,
+    });
+  };
+  move(before.ownerId, ownerContributionOf(before), -1);
+  move(after.ownerId, ownerContributionOf(after), 1);
   return {
     shard: shardOf(after.photoId),
     counters,
     owners: [...owners]
-      .filter(([, approvedPhotos]) => approvedPhotos !== 0)
-      .map(([ownerId, approvedPhotos]) => ({ ownerId, approvedPhotos }))
+      .filter(([, o]) => o.approvedPhotos !== 0 || o.votes !== 0 || o.ratingSum !== 0)
+      .map(([ownerId, o]) => ({ ownerId, ...o }))
       .sort((a, b) => (a.ownerId < b.ownerId ? -1 : a.ownerId > b.ownerId ? 1 : 0)),
   };
 }

@@ -18,6 +18,47 @@ export interface ReviewedCounts {
   rejected: number;
 }
 
+/** One of a member's approved photos that received votes. */
+export interface RatedPhotoRecord {
+  id: number;
+  filename: string;
+  description: string | null;
+  voteCount: number;
+  ratingSum: number;
+}
+
+/** A member's photos (known status, not deleted), counted from their rows. */
+export interface MemberPhotoFigures {
+  total: number;
+  approved: number;
+  pending: number;
+  rejected: number;
+  /** Photos of any status uploaded in [from, to). */
+  uploadedBetween: number;
+  /** Votes on the approved photos, and their ratings' sum. */
+  votes: number;
+  ratingSum: number;
+  /** The same over the `recent` latest approved photos (by approval time, then newest id). */
+  recentVotes: number;
+  recentRatingSum: number;
+  /** The approved photos with votes of highest and lowest average (see the queries for ties); null when none. */
+  highest: RatedPhotoRecord | null;
+  lowest: RatedPhotoRecord | null;
+}
+
+/** Where a member stands among active members: owners with an approved photo whose account is not deleted. */
+export interface MemberStanding {
+  /** The member's own figures in `owners` (zero when they have no row, or their account is deleted). */
+  approvedPhotos: number;
+  votes: number;
+  ratingSum: number;
+  activeMembers: number;
+  /** Active members with more approved photos than the member. */
+  withMoreApproved: number;
+  /** Active members with at least `minVotes` votes whose average (ratings' sum / votes) is higher than the member's. */
+  withBetterAverage: number;
+}
+
 /** What the stats service reads. */
 export interface StatsRepository {
   /** The figures the consumers keep (a sum over the counter shards). */
@@ -28,6 +69,10 @@ export interface StatsRepository {
    */
   countFiguresFromRows(): Promise<CommunityFigures>;
   reviewedBetween(from: Date, to: Date): Promise<ReviewedCounts>;
+  /** One member's photo figures: an index range scan on (owner_id, created_at), a few rows per member. */
+  memberPhotos(ownerId: string, options: { uploadedFrom: Date; uploadedTo: Date; recent: number }): Promise<MemberPhotoFigures>;
+  /** One pass over `owners` (one narrow row per member). */
+  memberStanding(ownerId: string, options: { minVotes: number }): Promise<MemberStanding>;
 }
 
 /**
@@ -86,23 +131,26 @@ const UPDATE_PHOTO = `
     "version" = $10::bigint, "deleted" = $11::boolean, "vote_count" = $12::int, "rating_sum" = $13::bigint, "rating_version" = $14::bigint
   WHERE "photo_id" = $1::bigint`;
 
-// The row, the owners' counts and the shard's counters in one statement (one round trip on the hot path). Locks are
+// The row, the owners' figures and the shard's counters in one statement (one round trip on the hot path). Locks are
 // taken photo (held since lockPhoto), owners (in id order), then the shard: the counters' INSERT reads the owners' new
 // counts first, so it cannot lock the shard before them, and no two transactions ever wait on each other in a circle.
 // An owner's count leaving or reaching zero moves distinct_uploaders.
 const SAVE_PHOTO_AND_COUNTERS_SQL = `
   WITH photo AS (${UPDATE_PHOTO}
   ), moved AS (
-    SELECT * FROM unnest($15::text[], $16::int[]) AS m("owner_id", "delta")
+    SELECT * FROM unnest($15::text[], $16::int[], $17::int[], $18::bigint[]) AS m("owner_id", "delta", "votes", "rating_sum")
   ), owners AS (
-    INSERT INTO "stats"."owners" AS o ("owner_id", "approved_photos")
-    SELECT "owner_id", "delta" FROM moved ORDER BY "owner_id"
-    ON CONFLICT ("owner_id") DO UPDATE SET "approved_photos" = o."approved_photos" + EXCLUDED."approved_photos"
+    INSERT INTO "stats"."owners" AS o ("owner_id", "approved_photos", "votes_received", "rating_sum_received")
+    SELECT "owner_id", "delta", "votes", "rating_sum" FROM moved ORDER BY "owner_id"
+    ON CONFLICT ("owner_id") DO UPDATE SET
+      "approved_photos" = o."approved_photos" + EXCLUDED."approved_photos",
+      "votes_received" = o."votes_received" + EXCLUDED."votes_received",
+      "rating_sum_received" = o."rating_sum_received" + EXCLUDED."rating_sum_received"
     RETURNING o."owner_id", o."approved_photos"
   )
   INSERT INTO "stats"."community_counters" AS c
     ("shard", "photos", "pending_photos", "approved_photos", "votes_on_approved", "rated_four_or_higher", "distinct_uploaders")
-  SELECT $17::smallint, $18::bigint, $19::bigint, $20::bigint, $21::bigint, $22::bigint,
+  SELECT $19::smallint, $20::bigint, $21::bigint, $22::bigint, $23::bigint, $24::bigint,
     COALESCE((SELECT sum((owners."approved_photos" > 0)::int - (owners."approved_photos" - moved."delta" > 0)::int)
               FROM owners JOIN moved USING ("owner_id")), 0)
   ON CONFLICT ("shard") DO UPDATE SET
@@ -113,10 +161,11 @@ const SAVE_PHOTO_AND_COUNTERS_SQL = `
     "rated_four_or_higher" = c."rated_four_or_higher" + EXCLUDED."rated_four_or_higher",
     "distinct_uploaders" = c."distinct_uploaders" + EXCLUDED."distinct_uploaders"`;
 
-// The vote path in one statement, the rules of applyVoteTotals and contributionOf in SQL (the projection tests hold the
-// two to the same figures). The upsert locks the row, even one inserted by a transaction that committed after this
-// statement began, and keeps the totals it replaces in previous_*, so the counters move by the exact difference. A
-// vote does not change the photo's status, so only votes and ratings of an approved photo move. Locks: photo, then
+// The vote path in one statement, the rules of applyVoteTotals, contributionOf and ownerContributionOf in SQL (the
+// projection tests hold the two to the same figures). The upsert locks the row, even one inserted by a transaction
+// that committed after this statement began, and keeps the totals it replaces in previous_*, so the counters and the
+// owner's totals move by the exact difference. A vote does not change the photo's status, so only votes and ratings
+// of an approved photo move. Locks: photo, then owner (the counters' INSERT reads the owner's result first), then
 // shard, as everywhere.
 const SET_VOTE_TOTALS_SQL = `
   WITH totals AS (
@@ -126,13 +175,22 @@ const SET_VOTE_TOTALS_SQL = `
       "previous_vote_count" = p."vote_count", "previous_rating_sum" = p."rating_sum",
       "vote_count" = EXCLUDED."vote_count", "rating_sum" = EXCLUDED."rating_sum", "rating_version" = EXCLUDED."rating_version"
     WHERE p."rating_version" < EXCLUDED."rating_version"
-    RETURNING COALESCE(p."status" = 'approved' AND NOT p."deleted", false) AS "counted",
+    RETURNING COALESCE(p."status" = 'approved' AND NOT p."deleted", false) AS "counted", p."owner_id",
       p."vote_count" - p."previous_vote_count" AS "votes",
+      p."rating_sum" - p."previous_rating_sum" AS "rating_sum",
       (p."vote_count" > 0 AND p."rating_sum" >= 4 * p."vote_count")::int
         - (p."previous_vote_count" > 0 AND p."previous_rating_sum" >= 4 * p."previous_vote_count")::int AS "rated"
+  ), owner AS (
+    INSERT INTO "stats"."owners" AS o ("owner_id", "votes_received", "rating_sum_received")
+    SELECT "owner_id", "votes", "rating_sum" FROM totals WHERE "counted" AND "owner_id" IS NOT NULL AND ("votes" <> 0 OR "rating_sum" <> 0)
+    ON CONFLICT ("owner_id") DO UPDATE SET
+      "votes_received" = o."votes_received" + EXCLUDED."votes_received",
+      "rating_sum_received" = o."rating_sum_received" + EXCLUDED."rating_sum_received"
+    RETURNING o."owner_id"
   ), moved AS (
     INSERT INTO "stats"."community_counters" AS c ("shard", "votes_on_approved", "rated_four_or_higher")
-    SELECT $5::smallint, "votes", "rated" FROM totals WHERE "counted" AND ("votes" <> 0 OR "rated" <> 0)
+    SELECT $5::smallint, "votes", "rated" FROM totals
+    WHERE "counted" AND ("votes" <> 0 OR "rated" <> 0) AND (SELECT count(*) FROM owner) >= 0
     ON CONFLICT ("shard") DO UPDATE SET
       "votes_on_approved" = c."votes_on_approved" + EXCLUDED."votes_on_approved",
       "rated_four_or_higher" = c."rated_four_or_higher" + EXCLUDED."rated_four_or_higher"
@@ -161,6 +219,79 @@ const REVIEWED_BETWEEN_SQL = `
   FROM "stats"."photos"
   WHERE "status" IN ('approved', 'rejected') AND "reviewed_at" >= $1::timestamptz AND "reviewed_at" < $2::timestamptz AND NOT "deleted"`;
 
+// A member's photos once (the CTE is read several times, so PostgreSQL materialises it), from the (owner_id,
+// created_at) index. Averages are compared as float8: IEEE division is correctly rounded, so equal fractions (2/4 and
+// 3/6) give equal numbers. Ties of the highest: more votes, then the newer approval, then the newer photo; of the
+// lowest: more votes (the surer low), then the newer approval, then the newer photo.
+const MEMBER_PHOTOS_SQL = `
+  WITH mine AS (
+    SELECT "photo_id", "status", "created_at", "approved_at", "filename", "description", "vote_count", "rating_sum"
+    FROM "stats"."photos"
+    WHERE "owner_id" = $1 AND "status" IS NOT NULL AND NOT "deleted"
+  ), recent AS (
+    SELECT "vote_count", "rating_sum" FROM mine WHERE "status" = 'approved'
+    ORDER BY "approved_at" DESC NULLS LAST, "photo_id" DESC LIMIT $4
+  ), rated AS (
+    SELECT "photo_id", "filename", "description", "vote_count", "rating_sum", "approved_at",
+           "rating_sum"::float8 / "vote_count" AS "average"
+    FROM mine WHERE "status" = 'approved' AND "vote_count" > 0
+  )
+  SELECT count(*)::int AS "total",
+         count(*) FILTER (WHERE "status" = 'approved')::int AS "approved",
+         count(*) FILTER (WHERE "status" = 'pending')::int AS "pending",
+         count(*) FILTER (WHERE "status" = 'rejected')::int AS "rejected",
+         count(*) FILTER (WHERE "created_at" >= $2::timestamptz AND "created_at" < $3::timestamptz)::int AS "uploaded_between",
+         COALESCE(sum("vote_count") FILTER (WHERE "status" = 'approved'), 0)::float8 AS "votes",
+         COALESCE(sum("rating_sum") FILTER (WHERE "status" = 'approved'), 0)::float8 AS "rating_sum",
+         (SELECT COALESCE(sum("vote_count"), 0)::float8 FROM recent) AS "recent_votes",
+         (SELECT COALESCE(sum("rating_sum"), 0)::float8 FROM recent) AS "recent_rating_sum",
+         (SELECT json_build_object('id', "photo_id", 'filename', "filename", 'description', "description", 'voteCount', "vote_count", 'ratingSum', "rating_sum")
+          FROM rated ORDER BY "average" DESC, "vote_count" DESC, "approved_at" DESC NULLS LAST, "photo_id" DESC LIMIT 1) AS "highest",
+         (SELECT json_build_object('id', "photo_id", 'filename', "filename", 'description', "description", 'voteCount', "vote_count", 'ratingSum', "rating_sum")
+          FROM rated ORDER BY "average" ASC, "vote_count" DESC, "approved_at" DESC NULLS LAST, "photo_id" DESC LIMIT 1) AS "lowest"
+  FROM mine`;
+
+// Three index-only range scans of the owners' partial indexes (see the migration owner_votes_received): the active
+// members, those with more approved photos, and those ranked by average with a higher one. The vote minimum is written
+// into the statement, as the index's predicate holds it, so that the planner can use the index.
+const memberStandingSql = (minVotes: number) => `
+  WITH me AS (
+    SELECT "approved_photos", "votes_received", "rating_sum_received", "average_received"
+    FROM "stats"."owners" WHERE "owner_id" = $1 AND NOT "deleted"
+  )
+  SELECT COALESCE((SELECT "approved_photos" FROM me), 0)::int AS "approved_photos",
+         COALESCE((SELECT "votes_received" FROM me), 0)::int AS "votes",
+         COALESCE((SELECT "rating_sum_received" FROM me), 0)::float8 AS "rating_sum",
+         (SELECT count(*) FROM "stats"."owners" WHERE "approved_photos" > 0 AND NOT "deleted")::int AS "active_members",
+         (SELECT count(*) FROM "stats"."owners" WHERE "approved_photos" > 0 AND NOT "deleted"
+            AND "approved_photos" > (SELECT "approved_photos" FROM me))::int AS "with_more_approved",
+         (SELECT count(*) FROM "stats"."owners" WHERE "votes_received" >= ${minVotes} AND "approved_photos" > 0 AND NOT "deleted"
+            AND "average_received" > (SELECT "average_received" FROM me))::int AS "with_better_average"`;
+
+interface MemberPhotosRecord {
+  total: number;
+  approved: number;
+  pending: number;
+  rejected: number;
+  uploaded_between: number;
+  votes: number;
+  rating_sum: number;
+  recent_votes: number;
+  recent_rating_sum: number;
+  highest: RatedPhotoJson | null;
+  lowest: RatedPhotoJson | null;
+}
+interface RatedPhotoJson {
+  id: number | string;
+  filename: string | null;
+  description: string | null;
+  voteCount: number;
+  ratingSum: number | string;
+}
+
+const toRatedPhoto = (json: RatedPhotoJson | null): RatedPhotoRecord | null =>
+  json && { id: Number(json.id), filename: json.filename ?? '', description: json.description, voteCount: json.voteCount, ratingSum: Number(json.ratingSum) };
+
 /** The only module of the stats service that talks to Prisma or SQL. */
 export class PrismaStatsRepository implements StatsRepository {
   constructor(private readonly prisma: PrismaClient) {}
@@ -176,6 +307,38 @@ export class PrismaStatsRepository implements StatsRepository {
   async reviewedBetween(from: Date, to: Date): Promise<ReviewedCounts> {
     const [row] = await this.prisma.$queryRawUnsafe<ReviewedCounts[]>(REVIEWED_BETWEEN_SQL, from, to);
     return { approved: row!.approved, rejected: row!.rejected };
+  }
+
+  async memberPhotos(ownerId: string, options: { uploadedFrom: Date; uploadedTo: Date; recent: number }): Promise<MemberPhotoFigures> {
+    const [row] = await this.prisma.$queryRawUnsafe<MemberPhotosRecord[]>(MEMBER_PHOTOS_SQL, ownerId, options.uploadedFrom, options.uploadedTo, options.recent);
+    const r = row!;
+    return {
+      total: r.total,
+      approved: r.approved,
+      pending: r.pending,
+      rejected: r.rejected,
+      uploadedBetween: r.uploaded_between,
+      votes: r.votes,
+      ratingSum: r.rating_sum,
+      recentVotes: r.recent_votes,
+      recentRatingSum: r.recent_rating_sum,
+      highest: toRatedPhoto(r.highest),
+      lowest: toRatedPhoto(r.lowest),
+    };
+  }
+
+  async memberStanding(ownerId: string, options: { minVotes: number }): Promise<MemberStanding> {
+    if (!Number.isSafeInteger(options.minVotes)) throw new Error(`minVotes must be an integer, got ${options.minVotes}`);
+    const [row] = await this.prisma.$queryRawUnsafe<Record<string, number>[]>(memberStandingSql(options.minVotes), ownerId);
+    const r = row!;
+    return {
+      approvedPhotos: r.approved_photos!,
+      votes: r.votes!,
+      ratingSum: r.rating_sum!,
+      activeMembers: r.active_members!,
+      withMoreApproved: r.with_more_approved!,
+      withBetterAverage: r.with_better_average!,
+    };
   }
 
   /** The projection inside a consumer's transaction (raw SQL only, so any transaction's client will do). */
@@ -221,6 +384,8 @@ class PrismaProjectionStore implements ProjectionStore {
       ...photo,
       change.owners.map((o) => o.ownerId),
       change.owners.map((o) => o.approvedPhotos),
+      change.owners.map((o) => o.votes),
+      change.owners.map((o) => o.ratingSum),
       change.shard,
       counters.photos,
       counters.pendingPhotos,

@@ -6,6 +6,7 @@ import { redirectTo } from '@/lib/browser';
 import { mockFetch, deferred, type MockHandler, type RecordedRequest } from '@/test/fetch-mock';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
+import type { UserStats } from '@/queries/user-stats';
 
 // Each test loads a lazy page and waits on several requests: allow for a busy machine.
 vi.setConfig({ testTimeout: 20_000 });
@@ -78,10 +79,28 @@ const REJECTED = makePhoto({
   createdAt: '2025-07-28T10:00:00.000Z',
 });
 
+const STATS: UserStats = {
+  totalUploads: 3,
+  approvedUploads: 2,
+  pendingUploads: 1,
+  rejectedUploads: 0,
+  uploadsThisWeek: 1,
+  averageRating: 4.25,
+  recentAverageRating: 3.96,
+  recentVoteCount: 12,
+  totalVotes: 12,
+  rankByUploads: 2,
+  rankByAverageRating: null,
+  totalActiveUsers: 7,
+  highestRatedPhoto: { id: 2, filename: 'display-2.webp', description: 'Approved crack', averageRating: 4.25, voteCount: 12 },
+  lowestRatedPhoto: { id: 5, filename: 'display-5.webp', description: 'A faint crack', averageRating: 2, voteCount: 1 },
+};
+
 function renderDashboard(routes: Record<string, MockHandler> = {}, photos: UserPhoto[] = [PENDING, APPROVED, REJECTED]) {
   const requests = mockFetch({
     'GET /api/auth/user': { body: makeUser() },
     'GET /api/user/photos': { body: photos },
+    'GET /api/user/stats': { body: STATS },
     ...routes,
   });
   const result = renderApp('/dashboard');
@@ -317,5 +336,112 @@ describe('dashboard: deleting a photo', () => {
     await userEvent.click(dialog.getByRole('button', { name: 'Delete Photo' }));
     expect(await screen.findByText('Failed to delete photo. Please try again.')).toBeInTheDocument();
     expect(screen.getByRole('listitem', { name: 'Pending crack' })).toBeInTheDocument();
+  });
+});
+
+describe('dashboard: stats', () => {
+  it('shows four skeleton cards while the stats load', async () => {
+    const pending = deferred<{ body: UserStats }>();
+    renderDashboard({ 'GET /api/user/stats': () => pending.promise });
+    const skeleton = await screen.findByRole('status', { name: 'Loading your stats' });
+    expect(skeleton.children).toHaveLength(4);
+    pending.resolve({ body: STATS });
+    expect(await screen.findByRole('listitem', { name: 'Total Uploads: 3' })).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Loading your stats' })).not.toBeInTheDocument();
+  });
+
+  it('shows the stat cards, rankings, performance and status overview', async () => {
+    renderDashboard();
+    expect(await screen.findByRole('listitem', { name: 'Total Uploads: 3' })).toHaveTextContent('1 this week');
+    const cards = within(screen.getByRole('region', { name: 'Your numbers' }));
+    expect(cards.getByRole('listitem', { name: 'Approved: 2' })).toBeInTheDocument();
+    expect(cards.getByRole('listitem', { name: 'Average Rating: 4.3' })).toBeInTheDocument();
+    expect(cards.getByRole('listitem', { name: 'Total Votes: 12' })).toBeInTheDocument();
+
+    const rankings = within(screen.getByRole('region', { name: 'Rankings' }));
+    expect(rankings.getByText('#2 of 7')).toBeInTheDocument();
+    expect(rankings.getByText('Needs at least 3 votes on your photos.')).toBeInTheDocument();
+
+    const performance = within(screen.getByRole('region', { name: 'Performance' }));
+    // 2 approved of 3: 66.7 % rounds to 67 %.
+    expect(performance.getByText('67%')).toBeInTheDocument();
+    expect(performance.getByRole('progressbar', { name: 'Approval rate' })).toHaveAttribute('aria-valuenow', '67');
+    expect(performance.getByText('4.0')).toBeInTheDocument();
+
+    const status = within(screen.getByRole('region', { name: 'Status Overview' }));
+    expect(status.getByRole('listitem', { name: 'Approved: 2' })).toBeInTheDocument();
+    expect(status.getByRole('listitem', { name: 'Pending: 1' })).toBeInTheDocument();
+    expect(status.getByRole('listitem', { name: 'Rejected: 0' })).toBeInTheDocument();
+  });
+
+  it('shows both ranks as #n of N', async () => {
+    renderDashboard({ 'GET /api/user/stats': { body: { ...STATS, rankByAverageRating: 1 } } });
+    expect(await screen.findByText('#1 of 7')).toBeInTheDocument();
+    expect(screen.getByText('#2 of 7')).toBeInTheDocument();
+  });
+
+  it('shows the top-rated and lowest-rated photos with one decimal', async () => {
+    renderDashboard();
+    const top = within(await screen.findByRole('region', { name: 'Top Rated Photo' }));
+    expect(top.getByRole('img', { name: 'Approved crack' })).toHaveAttribute('src', '/api/uploads/display-2.webp?size=thumb');
+    expect(top.getByText('4.3')).toBeInTheDocument();
+    expect(top.getByText('12 votes')).toBeInTheDocument();
+    const lowest = within(screen.getByRole('region', { name: 'Lowest Rated Photo' }));
+    expect(lowest.getByText('2.0')).toBeInTheDocument();
+    expect(lowest.getByText('1 vote')).toBeInTheDocument();
+  });
+
+  it('says there are no rated photos, and shows dashes, for a newcomer', async () => {
+    const none: UserStats = {
+      ...STATS,
+      totalUploads: 0,
+      approvedUploads: 0,
+      pendingUploads: 0,
+      uploadsThisWeek: 0,
+      averageRating: 0,
+      recentAverageRating: 0,
+      recentVoteCount: 0,
+      totalVotes: 0,
+      rankByUploads: null,
+      highestRatedPhoto: null,
+      lowestRatedPhoto: null,
+    };
+    renderDashboard({ 'GET /api/user/stats': { body: none } }, []);
+    expect(await screen.findByRole('listitem', { name: 'Average Rating: —' })).toBeInTheDocument();
+    expect(screen.getAllByText('No rated photos yet.')).toHaveLength(2);
+    expect(within(screen.getByRole('region', { name: 'Performance' })).getByText('0%')).toBeInTheDocument();
+    expect(screen.getByText('Get a photo approved to be ranked.')).toBeInTheDocument();
+    // No rated photo: no plots.
+    expect(screen.queryByRole('region', { name: 'Ratings Over Time' })).not.toBeInTheDocument();
+  });
+
+  it('plots the approved photos’ ratings over time and by stars, with a table alternative', async () => {
+    const older = makePhoto({ id: 7, description: 'Older crack', status: 'approved', averageRating: 1.6, voteCount: 5, approvedAt: '2025-07-01T12:00:00.000Z' });
+    renderDashboard({}, [PENDING, APPROVED, REJECTED, older]);
+    const overTime = within(await screen.findByRole('region', { name: 'Ratings Over Time' }));
+    expect(overTime.getByRole('img', { name: 'Average rating of 2 photos by approval date' })).toBeInTheDocument();
+    const rows = overTime.getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
+    expect(rows).toEqual([
+      ['Jul 1, 2025', 'Older crack', '1.6', '5'],
+      ['Jul 29, 2025', 'Approved crack', '4.3', '12'],
+    ]);
+    const stars = within(screen.getByRole('region', { name: 'Star Distribution' }));
+    expect(stars.getByRole('listitem', { name: '4 stars: 1 photo' })).toBeInTheDocument();
+    expect(stars.getByRole('listitem', { name: '2 stars: 1 photo' })).toBeInTheDocument();
+    expect(stars.getByRole('listitem', { name: '5 stars: 0 photos' })).toBeInTheDocument();
+  });
+
+  it('shows an error with a retry that loads the stats again, leaving My Uploads alone', async () => {
+    let calls = 0;
+    renderDashboard({
+      'GET /api/user/stats': () => {
+        calls += 1;
+        return calls === 1 ? { status: 500, text: 'boom' } : { body: STATS };
+      },
+    });
+    expect(await screen.findByText('Could not load your stats')).toBeInTheDocument();
+    expect(await findCard('Pending crack')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByRole('listitem', { name: 'Total Uploads: 3' })).toBeInTheDocument();
   });
 });

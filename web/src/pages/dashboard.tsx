@@ -1,4 +1,6 @@
 import { MyUploadsSection } from '@/components/dashboard/my-uploads-section';
+import { RatingCharts } from '@/components/dashboard/rating-charts';
+import { UserStatsSections } from '@/components/dashboard/user-stats-sections';
 import { PageContainer, PageHeader } from '@/components/page-header';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 
@@ -8,11 +10,10 @@ export function DashboardPage() {
     <PageContainer>
       <PageHeader title="My Dashboard" description="Track your snaps and manage the photos you shared." />
       <div className="mt-8 flex flex-col gap-12">
-        {/*
-          Still to come (SPEC §2 Dashboard), each as its own section above My Uploads, fed by
-          GET /api/user/stats: stat cards, rankings, performance, status overview, and the
-          top-rated and lowest-rated photo cards.
-        */}
+        <div className="flex flex-col gap-6">
+          <UserStatsSections />
+          <RatingCharts />
+        </div>
         <MyUploadsSection />
       </div>
     </PageContainer>

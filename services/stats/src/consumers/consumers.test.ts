@@ -52,7 +52,7 @@ describe('the stats consumers', () => {
   it('mark a deleted account', async () => {
     const store = new InMemoryProjectionStore();
     await apply(store, userDeleted('ada'));
-    expect(store.owners.get('ada')).toEqual({ approvedPhotos: 0, deleted: true });
+    expect(store.owners.get('ada')).toEqual({ approvedPhotos: 0, votes: 0, ratingSum: 0, deleted: true });
   });
 
   // The rules alone are order-safe and idempotent: even without the kit's deduplication by event id, any order and
@@ -64,7 +64,10 @@ describe('the stats consumers', () => {
       const histories = randomHistories(random, { photos: 40, owners: 6, firstPhotoId: 1 });
       const store = new InMemoryProjectionStore();
       for (const event of shuffledDeliveries(random, histories, { repeatShare: 0.3 })) await apply(store, event);
-      expect(store.figures, `seed ${seed}`).toEqual(truthOf(histories).figures);
+      const truth = truthOf(histories);
+      expect(store.figures, `seed ${seed}`).toEqual(truth.figures);
+      const owners = [...store.owners].filter(([, o]) => o.approvedPhotos > 0).map(([id, o]) => [id, { approvedPhotos: o.approvedPhotos, votes: o.votes, ratingSum: o.ratingSum }]);
+      expect(new Map(owners as [string, object][]), `seed ${seed}`).toEqual(truth.owners);
     }
   });
 });

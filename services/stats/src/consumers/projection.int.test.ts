@@ -37,13 +37,15 @@ const deliverAll = async (events: Envelope[]) => {
 
 const NONE: CommunityFigures = { photos: 0, pendingPhotos: 0, approvedPhotos: 0, votesOnApproved: 0, ratedFourOrHigher: 0, distinctUploaders: 0 };
 
-/** The counters, checked against a count over the rows and the owners' counts against their photos. */
+/** The counters, checked against a count over the rows and the owners' figures against their photos. */
 async function figures(): Promise<CommunityFigures> {
   const kept = await repository.communityFigures();
   expect(kept).toEqual(await repository.countFiguresFromRows());
-  const approved = await db.prisma.photo.groupBy({ by: ['ownerId'], where: { status: 'approved', deleted: false }, _count: true });
-  const owners = await db.prisma.owner.findMany({ where: { approvedPhotos: { gt: 0 } }, orderBy: { ownerId: 'asc' } });
-  expect(owners.map((o) => [o.ownerId, o.approvedPhotos])).toEqual(approved.map((a) => [a.ownerId, a._count]).sort());
+  const approved = await db.prisma.photo.groupBy({ by: ['ownerId'], where: { status: 'approved', deleted: false }, _count: true, _sum: { voteCount: true, ratingSum: true } });
+  const owners = await db.prisma.owner.findMany({ where: { OR: [{ approvedPhotos: { not: 0 } }, { votesReceived: { not: 0 } }, { ratingSumReceived: { not: 0 } }] }, orderBy: { ownerId: 'asc' } });
+  expect(owners.map((o) => [o.ownerId, o.approvedPhotos, o.votesReceived, Number(o.ratingSumReceived)])).toEqual(
+    approved.map((a) => [a.ownerId, a._count, a._sum.voteCount ?? 0, Number(a._sum.ratingSum ?? 0)]).sort(),
+  );
   return kept;
 }
 
@@ -131,8 +133,8 @@ describe('the stats projection on PostgreSQL', () => {
     await deliver(userDeleted('never-uploaded'));
     expect(await figures()).toEqual(before);
     expect(await db.prisma.owner.findMany({ orderBy: { ownerId: 'asc' } })).toEqual([
-      { ownerId: 'dee', approvedPhotos: 1, deleted: true },
-      { ownerId: 'never-uploaded', approvedPhotos: 0, deleted: true },
+      { ownerId: 'dee', approvedPhotos: 1, votesReceived: 0, ratingSumReceived: 0n, deleted: true },
+      { ownerId: 'never-uploaded', approvedPhotos: 0, votesReceived: 0, ratingSumReceived: 0n, deleted: true },
     ]);
   });
 

@@ -16,6 +16,20 @@ const repository: StatsRepository = {
   communityFigures: async () => ({ ...zero, photos: 2, pendingPhotos: 1, approvedPhotos: 1 }),
   countFiguresFromRows: async () => zero,
   reviewedBetween: async () => ({ approved: 1, rejected: 0 }),
+  memberPhotos: async (ownerId) => ({
+    total: ownerId === 'member' ? 2 : 0,
+    approved: 1,
+    pending: 1,
+    rejected: 0,
+    uploadedBetween: 1,
+    votes: 2,
+    ratingSum: 7,
+    recentVotes: 2,
+    recentRatingSum: 7,
+    highest: { id: 3, filename: '3.webp', description: null, voteCount: 2, ratingSum: 7 },
+    lowest: null,
+  }),
+  memberStanding: async () => ({ approvedPhotos: 1, votes: 2, ratingSum: 7, activeMembers: 4, withMoreApproved: 1, withBetterAverage: 0 }),
 };
 const handlers = statsHandlers(new StatsService(repository));
 
@@ -32,7 +46,24 @@ describe('the gRPC edge', () => {
     await expect(handlers.getAdminStats({}, ctx(admin))).resolves.toEqual({ pendingReviews: 1, approvedToday: 1, rejectedToday: 0, totalPhotos: 2 });
   });
 
-  it('does not answer user stats yet', async () => {
-    await expect(handlers.getUserStats({}, ctx(member))).rejects.toEqual(code(status.UNIMPLEMENTED));
+  it('answers a member’s own stats, leaving out ranks and photos they do not have', async () => {
+    await expect(handlers.getUserStats({}, ctx(null))).rejects.toEqual(code(status.UNAUTHENTICATED));
+    await expect(handlers.getUserStats({}, ctx({ ...member, hasAcceptedTerms: false }))).rejects.toEqual(code(status.PERMISSION_DENIED));
+    expect(await handlers.getUserStats({}, ctx(member))).toEqual({
+      totalUploads: 2,
+      approvedUploads: 1,
+      pendingUploads: 1,
+      rejectedUploads: 0,
+      uploadsThisWeek: 1,
+      averageRating: 3.5,
+      recentAverageRating: 3.5,
+      recentVoteCount: 2,
+      totalVotes: 2,
+      rankByUploads: 2,
+      rankByAverageRating: undefined,
+      totalActiveUsers: 4,
+      highestRatedPhoto: { id: 3, filename: '3.webp', description: undefined, averageRating: 3.5, voteCount: 2 },
+      lowestRatedPhoto: undefined,
+    });
   });
 });

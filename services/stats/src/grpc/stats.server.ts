@@ -1,12 +1,22 @@
-import { requireAdmin, unimplemented, type Handlers } from '@snapcracks/kit';
-import { StatsServiceService, type StatsServiceServer } from '@snapcracks/proto/stats/v1';
-import type { StatsService } from '../stats.service.js';
+import { requireAdmin, requireMember, type Handlers } from '@snapcracks/kit';
+import type { StatsServiceServer } from '@snapcracks/proto/stats/v1';
+import type { RatedPhoto, StatsService } from '../stats.service.js';
 
 /** Protocol edge: maps proto messages to the service's calls and back, and says who may ask. */
 export function statsHandlers(service: StatsService): Handlers<StatsServiceServer> {
   return {
-    // Per-user stats come later, from the same photos table (by owner) and owners' rows.
-    getUserStats: unimplemented<StatsServiceServer>(StatsServiceService).getUserStats,
+    // A member's own dashboard: the caller is the only user it is about.
+    async getUserStats(_request, ctx) {
+      const caller = requireMember(ctx);
+      const { highestRatedPhoto, lowestRatedPhoto, rankByUploads, rankByAverageRating, ...figures } = await service.user(caller.userId);
+      return {
+        ...figures,
+        rankByUploads: rankByUploads ?? undefined,
+        rankByAverageRating: rankByAverageRating ?? undefined,
+        highestRatedPhoto: ratedPhoto(highestRatedPhoto),
+        lowestRatedPhoto: ratedPhoto(lowestRatedPhoto),
+      };
+    },
 
     // Public: the gallery's stats strip is shown to visitors too.
     async getGalleryStats() {
@@ -19,3 +29,5 @@ export function statsHandlers(service: StatsService): Handlers<StatsServiceServe
     },
   };
 }
+
+const ratedPhoto = (photo: RatedPhoto | null) => (photo ? { ...photo, description: photo.description ?? undefined } : undefined);

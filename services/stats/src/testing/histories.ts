@@ -1,6 +1,7 @@
 import type { Envelope } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import type { CommunityFigures } from '../stats.repository.js';
+import type { UserStats } from '../stats.service.js';
 import { cast, deleted, edited, reviewed, uploaded, userDeleted, type StateOf } from './events.js';
 
 /** A number in [0, 1). */
@@ -11,7 +12,17 @@ export interface PhotoHistory {
   photoId: number;
   ownerId: string;
   events: Envelope[];
-  final: { status: PhotoStatus; deleted: boolean; voteCount: number; ratingSum: number; reviewedAt: Date | null };
+  final: {
+    status: PhotoStatus;
+    deleted: boolean;
+    voteCount: number;
+    ratingSum: number;
+    reviewedAt: Date | null;
+    createdAt: Date;
+    approvedAt: Date | null;
+    filename: string;
+    description: string;
+  };
 }
 
 const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
@@ -30,8 +41,11 @@ export function randomHistories(random: Random, options: { photos: number; owner
     let version = 1;
     let status = PhotoStatus.PHOTO_STATUS_PENDING;
     let reviewedAt: Date | null = null;
-    const state = (): StateOf => ({ photoId, ownerId, status, version, description: `v${version}` });
-    events.push(uploaded({ photoId, ownerId }));
+    let approvedAt: Date | undefined;
+    // Uploads over three weeks around Monday 2030-01-07 (UTC), some right at a week's edges.
+    const createdAt = random() < 0.1 ? new Date(Date.UTC(2030, 0, 7) - 1 + upTo(random, 2)) : new Date(Date.UTC(2029, 11, 31) + Math.floor(random() * 21 * 86_400_000));
+    const state = (): StateOf => ({ photoId, ownerId, status, version, description: `v${version}`, createdAt, approvedAt });
+    events.push(uploaded({ photoId, ownerId, createdAt }));
     for (let e = upTo(random, 2); e > 0; e--) {
       version++;
       events.push(edited(state()));
@@ -40,6 +54,7 @@ export function randomHistories(random: Random, options: { photos: number; owner
       version++;
       status = random() < 0.65 ? PhotoStatus.PHOTO_STATUS_APPROVED : PhotoStatus.PHOTO_STATUS_REJECTED;
       reviewedAt = new Date(Date.UTC(2030, 0, 1 + upTo(random, 3), upTo(random, 23)));
+      if (status === PhotoStatus.PHOTO_STATUS_APPROVED) approvedAt = reviewedAt;
       events.push(reviewed(state(), reviewedAt));
     }
     let voteCount = 0;
@@ -67,7 +82,8 @@ export function randomHistories(random: Random, options: { photos: number; owner
       version++;
       events.push(deleted(state()));
     }
-    return { photoId, ownerId, events, final: { status, deleted: isDeleted, voteCount, ratingSum, reviewedAt } };
+    const final = { status, deleted: isDeleted, voteCount, ratingSum, reviewedAt, createdAt, approvedAt: approvedAt ?? null, filename: `${photoId}.webp`, description: `v${version}` };
+    return { photoId, ownerId, events, final };
   });
 }
 
@@ -88,7 +104,7 @@ export function shuffledDeliveries(random: Random, histories: PhotoHistory[], op
 }
 
 /** The figures the final states call for, counted here in TypeScript, independently of the SQL. */
-export function truthOf(histories: PhotoHistory[]): { figures: CommunityFigures } {
+export function truthOf(histories: PhotoHistory[]): { figures: CommunityFigures; owners: Map<string, { approvedPhotos: number; votes: number; ratingSum: number }> } {
   const live = histories.filter((h) => !h.final.deleted);
   const approved = live.filter((h) => h.final.status === PhotoStatus.PHOTO_STATUS_APPROVED);
   return {
@@ -100,5 +116,56 @@ export function truthOf(histories: PhotoHistory[]): { figures: CommunityFigures 
       ratedFourOrHigher: approved.filter((h) => h.final.voteCount > 0 && h.final.ratingSum / h.final.voteCount >= 4).length,
       distinctUploaders: new Set(approved.map((h) => h.ownerId)).size,
     },
+    owners: approved.reduce((owners, h) => {
+      const o = owners.get(h.ownerId) ?? { approvedPhotos: 0, votes: 0, ratingSum: 0 };
+      return owners.set(h.ownerId, { approvedPhotos: o.approvedPhotos + 1, votes: o.votes + h.final.voteCount, ratingSum: o.ratingSum + h.final.ratingSum });
+    }, new Map<string, { approvedPhotos: number; votes: number; ratingSum: number }>()),
+  };
+}
+
+/** What a member's dashboard should say, counted here in TypeScript from the final states, independently of the SQL. */
+export function memberTruthOf(histories: PhotoHistory[], ownerId: string, options: { weekFrom: Date; weekTo: Date; deletedOwners: Set<string> }): UserStats {
+  const live = histories.filter((h) => !h.final.deleted);
+  const isApproved = (h: PhotoHistory) => h.final.status === PhotoStatus.PHOTO_STATUS_APPROVED;
+  const mine = live.filter((h) => h.ownerId === ownerId);
+  const approved = mine.filter(isApproved);
+  const sum = (items: PhotoHistory[], of: (h: PhotoHistory) => number) => items.reduce((total, h) => total + of(h), 0);
+  const average = (items: PhotoHistory[]) => {
+    const votes = sum(items, (h) => h.final.voteCount);
+    return votes > 0 ? sum(items, (h) => h.final.ratingSum) / votes : 0;
+  };
+  const newerApproval = (a: PhotoHistory, b: PhotoHistory) => (b.final.approvedAt?.getTime() ?? 0) - (a.final.approvedAt?.getTime() ?? 0) || b.photoId - a.photoId;
+  const recent = [...approved].sort(newerApproval).slice(0, 5);
+  const rated = approved.filter((h) => h.final.voteCount > 0);
+  const avg = (h: PhotoHistory) => h.final.ratingSum / h.final.voteCount;
+  const highest = [...rated].sort((a, b) => avg(b) - avg(a) || b.final.voteCount - a.final.voteCount || newerApproval(a, b))[0];
+  const lowest = [...rated].sort((a, b) => avg(a) - avg(b) || b.final.voteCount - a.final.voteCount || newerApproval(a, b))[0];
+  const asRated = (h: PhotoHistory | undefined) =>
+    h ? { id: h.photoId, filename: h.final.filename, description: h.final.description, averageRating: avg(h), voteCount: h.final.voteCount } : null;
+
+  // Every active member's figures: an approved photo, account not deleted.
+  const members = new Map<string, { approved: number; votes: number; ratingSum: number }>();
+  for (const h of live.filter(isApproved)) {
+    if (options.deletedOwners.has(h.ownerId)) continue;
+    const m = members.get(h.ownerId) ?? { approved: 0, votes: 0, ratingSum: 0 };
+    members.set(h.ownerId, { approved: m.approved + 1, votes: m.votes + h.final.voteCount, ratingSum: m.ratingSum + h.final.ratingSum });
+  }
+  const me = members.get(ownerId);
+  const ranked = [...members.values()].filter((m) => m.votes >= 3);
+  return {
+    totalUploads: mine.length,
+    approvedUploads: approved.length,
+    pendingUploads: mine.filter((h) => h.final.status === PhotoStatus.PHOTO_STATUS_PENDING).length,
+    rejectedUploads: mine.filter((h) => h.final.status === PhotoStatus.PHOTO_STATUS_REJECTED).length,
+    uploadsThisWeek: mine.filter((h) => h.final.createdAt >= options.weekFrom && h.final.createdAt < options.weekTo).length,
+    averageRating: average(approved),
+    recentAverageRating: average(recent),
+    recentVoteCount: sum(recent, (h) => h.final.voteCount),
+    totalVotes: sum(approved, (h) => h.final.voteCount),
+    rankByUploads: me ? 1 + [...members.values()].filter((m) => m.approved > me.approved).length : null,
+    rankByAverageRating: me && me.votes >= 3 ? 1 + ranked.filter((m) => m.ratingSum / m.votes > me.ratingSum / me.votes).length : null,
+    totalActiveUsers: members.size,
+    highestRatedPhoto: asRated(highest),
+    lowestRatedPhoto: asRated(lowest),
   };
 }

@@ -1,10 +1,17 @@
 import type { CommunityFigures, ProjectionStore } from '../stats.repository.js';
 import { NO_COUNTERS, applyVoteTotals, changeOf, type PhotoRow, type RowChange, type VoteTotals, unknownPhoto } from '../stats.projection.js';
 
+export interface InMemoryOwner {
+  approvedPhotos: number;
+  votes: number;
+  ratingSum: number;
+  deleted: boolean;
+}
+
 /** The ProjectionStore in memory, for unit tests of the consumers: rows, owners' counts and unsharded counters. */
 export class InMemoryProjectionStore implements ProjectionStore {
   readonly photos = new Map<number, PhotoRow>();
-  readonly owners = new Map<string, { approvedPhotos: number; deleted: boolean }>();
+  readonly owners = new Map<string, InMemoryOwner>();
   readonly figures: CommunityFigures = { ...NO_COUNTERS };
 
   async lockPhoto(photoId: number): Promise<PhotoRow> {
@@ -14,10 +21,12 @@ export class InMemoryProjectionStore implements ProjectionStore {
 
   async savePhoto(row: PhotoRow, change: RowChange): Promise<void> {
     this.photos.set(row.photoId, { ...row });
-    for (const { ownerId, approvedPhotos } of change.owners) {
-      const owner = this.owners.get(ownerId) ?? { approvedPhotos: 0, deleted: false };
+    for (const { ownerId, approvedPhotos, votes, ratingSum } of change.owners) {
+      const owner = this.owners.get(ownerId) ?? { approvedPhotos: 0, votes: 0, ratingSum: 0, deleted: false };
       const was = owner.approvedPhotos;
       owner.approvedPhotos += approvedPhotos;
+      owner.votes += votes;
+      owner.ratingSum += ratingSum;
       this.owners.set(ownerId, owner);
       this.figures.distinctUploaders += Number(owner.approvedPhotos > 0) - Number(was > 0);
     }
@@ -32,6 +41,6 @@ export class InMemoryProjectionStore implements ProjectionStore {
   }
 
   async markOwnerDeleted(ownerId: string): Promise<void> {
-    this.owners.set(ownerId, { approvedPhotos: this.owners.get(ownerId)?.approvedPhotos ?? 0, deleted: true });
+    this.owners.set(ownerId, { ...(this.owners.get(ownerId) ?? { approvedPhotos: 0, votes: 0, ratingSum: 0 }), deleted: true });
   }
 }

@@ -47,7 +47,11 @@ export interface GetUserStatsResponse {
   rankByAverageRating?: number | undefined;
   totalActiveUsers: number;
   highestRatedPhoto?: RatedPhoto | undefined;
-  lowestRatedPhoto?: RatedPhoto | undefined;
+  lowestRatedPhoto?:
+    | RatedPhoto
+    | undefined;
+  /** Votes recent_average_rating is taken over (0: the last approved photos have no votes yet). */
+  recentVoteCount: number;
 }
 
 export interface GetAdminStatsRequest {
@@ -257,6 +261,7 @@ function createBaseGetUserStatsResponse(): GetUserStatsResponse {
     totalActiveUsers: 0,
     highestRatedPhoto: undefined,
     lowestRatedPhoto: undefined,
+    recentVoteCount: 0,
   };
 }
 
@@ -300,6 +305,9 @@ export const GetUserStatsResponse: MessageFns<GetUserStatsResponse> = {
     }
     if (message.lowestRatedPhoto !== undefined) {
       RatedPhoto.encode(message.lowestRatedPhoto, writer.uint32(106).fork()).join();
+    }
+    if (message.recentVoteCount !== 0) {
+      writer.uint32(112).int32(message.recentVoteCount);
     }
     return writer;
   },
@@ -421,6 +429,14 @@ export const GetUserStatsResponse: MessageFns<GetUserStatsResponse> = {
             message.lowestRatedPhoto = RatedPhoto.decode(reader, reader.uint32());
             continue;
           }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.recentVoteCount = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -500,6 +516,11 @@ export const GetUserStatsResponse: MessageFns<GetUserStatsResponse> = {
         : isSet(object.lowest_rated_photo)
         ? RatedPhoto.fromJSON(object.lowest_rated_photo)
         : undefined,
+      recentVoteCount: isSet(object.recentVoteCount)
+        ? globalThis.Number(object.recentVoteCount)
+        : isSet(object.recent_vote_count)
+        ? globalThis.Number(object.recent_vote_count)
+        : 0,
     };
   },
 
@@ -543,6 +564,9 @@ export const GetUserStatsResponse: MessageFns<GetUserStatsResponse> = {
     }
     if (message.lowestRatedPhoto !== undefined) {
       obj.lowestRatedPhoto = RatedPhoto.toJSON(message.lowestRatedPhoto);
+    }
+    if (message.recentVoteCount !== 0) {
+      obj.recentVoteCount = Math.round(message.recentVoteCount);
     }
     return obj;
   },

@@ -1,0 +1,147 @@
+import type { ReactNode } from 'react';
+import { LineChart, Star } from 'lucide-react';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import type { UserPhoto } from '@/lib/types';
+import { useUserPhotosQuery } from '@/queries/user-photos';
+import { formatRating, formatUploadDate } from './format';
+
+/**
+ * Plots of what the dashboard already has (the member's photos, GET /api/user/photos): each approved photo's average
+ * over its approval date, and how many photos average 1 to 5 stars (rounded). Hand-drawn SVG coloured by the theme's
+ * CSS variables, each with the same figures as a table for screen readers.
+ */
+export function RatingCharts() {
+  const { data } = useUserPhotosQuery();
+  const rated = ratedPhotos(Array.isArray(data) ? data : []);
+  if (rated.length === 0) return null;
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <RatingsOverTime photos={rated} />
+      <StarDistribution photos={rated} />
+    </div>
+  );
+}
+
+interface RatedPoint {
+  id: number;
+  label: string;
+  at: number;
+  average: number;
+  votes: number;
+}
+
+function ratedPhotos(photos: UserPhoto[]): RatedPoint[] {
+  return photos
+    .filter((p) => p.status === 'approved' && p.voteCount > 0 && Number.isFinite(Date.parse(p.approvedAt ?? '')))
+    .map((p) => ({ id: p.id, label: p.description || `Photo ${p.id}`, at: Date.parse(p.approvedAt!), average: p.averageRating, votes: p.voteCount }))
+    .sort((a, b) => a.at - b.at);
+}
+
+const WIDTH = 320;
+const HEIGHT = 160;
+const PAD = { left: 24, right: 8, top: 8, bottom: 20 };
+
+function ChartCard({ id, title, description, children }: { id: string; title: string; description: string; children: ReactNode }) {
+  return (
+    <Card role="region" aria-labelledby={id}>
+      <CardHeader>
+        <h2 id={id} className="flex items-center gap-2 text-lg font-semibold">
+          {id.startsWith('ratings') ? <LineChart className="size-5 text-primary" aria-hidden="true" /> : <Star className="size-5 text-primary" aria-hidden="true" />}
+          {title}
+        </h2>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+function RatingsOverTime({ photos }: { photos: RatedPoint[] }) {
+  const first = photos[0]!.at;
+  const last = photos[photos.length - 1]!.at;
+  const x = (at: number) => PAD.left + (last === first ? 0.5 : (at - first) / (last - first)) * (WIDTH - PAD.left - PAD.right);
+  const y = (rating: number) => PAD.top + ((5 - rating) / 4) * (HEIGHT - PAD.top - PAD.bottom);
+  const path = photos.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.at).toFixed(1)},${y(p.average).toFixed(1)}`).join(' ');
+  return (
+    <ChartCard id="ratings-over-time-title" title="Ratings Over Time" description="Each approved photo’s average rating, by approval date.">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`Average rating of ${photos.length} photos by approval date`} className="w-full">
+        {[1, 2, 3, 4, 5].map((r) => (
+          <g key={r}>
+            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(r)} y2={y(r)} stroke="var(--border)" strokeWidth={1} />
+            <text x={PAD.left - 6} y={y(r) + 3} textAnchor="end" fontSize={9} fill="var(--muted-foreground)">
+              {r}
+            </text>
+          </g>
+        ))}
+        <path d={path} fill="none" stroke="var(--primary)" strokeWidth={2} />
+        {photos.map((p) => (
+          <circle key={p.id} cx={x(p.at)} cy={y(p.average)} r={3.5} fill="var(--primary)">
+            <title>{`${p.label}: ${formatRating(p.average)} (${p.votes} votes)`}</title>
+          </circle>
+        ))}
+        <text x={PAD.left} y={HEIGHT - 4} fontSize={9} fill="var(--muted-foreground)">
+          {formatUploadDate(new Date(first).toISOString())}
+        </text>
+        <text x={WIDTH - PAD.right} y={HEIGHT - 4} textAnchor="end" fontSize={9} fill="var(--muted-foreground)">
+          {formatUploadDate(new Date(last).toISOString())}
+        </text>
+      </svg>
+      <table className="sr-only">
+        <caption>Average rating by approval date</caption>
+        <thead>
+          <tr>
+            <th scope="col">Approved</th>
+            <th scope="col">Photo</th>
+            <th scope="col">Average rating</th>
+            <th scope="col">Votes</th>
+          </tr>
+        </thead>
+        <tbody>
+          {photos.map((p) => (
+            <tr key={p.id}>
+              <td>{formatUploadDate(new Date(p.at).toISOString())}</td>
+              <td>{p.label}</td>
+              <td>{formatRating(p.average)}</td>
+              <td>{p.votes}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ChartCard>
+  );
+}
+
+/** How many rated photos average each number of stars, rounded to the nearest whole star. */
+export function starDistribution(photos: Pick<RatedPoint, 'average'>[]): number[] {
+  const counts = [0, 0, 0, 0, 0];
+  for (const p of photos) counts[Math.min(5, Math.max(1, Math.round(p.average))) - 1]! += 1;
+  return counts;
+}
+
+function StarDistribution({ photos }: { photos: RatedPoint[] }) {
+  const counts = starDistribution(photos);
+  const max = Math.max(...counts, 1);
+  return (
+    <ChartCard id="star-distribution-title" title="Star Distribution" description="Your rated photos by average, rounded to whole stars.">
+      <ul className="space-y-2" aria-label="Photos by average stars">
+        {[5, 4, 3, 2, 1].map((stars) => {
+          const count = counts[stars - 1]!;
+          return (
+            <li key={stars} aria-label={`${stars} ${stars === 1 ? 'star' : 'stars'}: ${count} ${count === 1 ? 'photo' : 'photos'}`} className="flex items-center gap-3 text-sm">
+              <span className="flex w-10 items-center gap-1 tabular-nums" aria-hidden="true">
+                {stars}
+                <Star className="size-3.5 fill-current text-amber-500" />
+              </span>
+              <div className="h-3 flex-1 overflow-hidden rounded-full bg-muted" aria-hidden="true">
+                <div className="h-full rounded-full" style={{ width: `${(count / max) * 100}%`, background: 'var(--primary)' }} />
+              </div>
+              <span className="w-6 text-right tabular-nums" aria-hidden="true">
+                {count}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </ChartCard>
+  );
+}
