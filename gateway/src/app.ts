@@ -64,7 +64,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // `requestTimeoutMs` (longer than an upload's deadline); Node checks at the interval below. No idle-socket
     // timeout: it would race the keep-alive connections that ingresses and browsers reuse.
     requestTimeout,
-    http: { connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(requestTimeout / 2))) },
+    // Node enforces it only with the headers' own timeout no longer than it (Fastify sets it after creation).
+    http: {
+      requestTimeout,
+      headersTimeout: Math.min(60_000, requestTimeout),
+      connectionsCheckingInterval: Math.min(30_000, Math.max(250, Math.floor(requestTimeout / 2))),
+    },
     // A URL that cannot be decoded gets the product's own JSON error (with the security headers), not Fastify's.
     frameworkErrors: (error, request, reply) => {
       request.log.info({ code: error.code }, 'malformed request');
