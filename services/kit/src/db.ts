@@ -3,7 +3,19 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { Logger } from './logger.js';
 
 /** Any generated Prisma client class (each service generates its own into its own package). */
-type PrismaClientClass<C> = new (options: { adapter: PrismaPg }) => C;
+type PrismaClientClass<C> = new (options: { adapter: PrismaPg; transactionOptions?: TransactionOptions }) => C;
+
+interface TransactionOptions {
+  maxWait?: number;
+  timeout?: number;
+}
+
+/**
+ * Prisma's defaults (2 s to get a connection, 5 s to finish) turn a burst on one hot row into errors: the
+ * transactions queue for the row's lock while holding the pool's few connections. Waiting longer is what a
+ * request would want; the gRPC deadline still bounds it.
+ */
+const TRANSACTION_OPTIONS: TransactionOptions = { maxWait: 10_000, timeout: 15_000 };
 
 export interface Database<C> {
   prisma: C;
@@ -24,7 +36,7 @@ export function openDatabase<C extends { $disconnect(): Promise<void> }>(
 ): Database<C> {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.max ?? 5 });
   pool.on('error', (error) => options.logger.warn({ err: error, schema: options.schema }, 'database connection lost'));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema: options.schema }) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema: options.schema }), transactionOptions: TRANSACTION_OPTIONS });
   return {
     prisma,
     pool,

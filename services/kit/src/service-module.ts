@@ -55,7 +55,7 @@ export function defineService<P extends ServicePrismaClient>(spec: {
   /** The peers it calls; they start first in one process. */
   dependsOn?: ServiceName[];
   /** `poolSize`: connections for this service (5 by default); a hot path may want more. */
-  database: { schema: string; migrationsDir: string; PrismaClient: new (options: { adapter: PrismaPg }) => P; poolSize?: number };
+  database: { schema: string; migrationsDir: string; PrismaClient: new (options: { adapter: PrismaPg; transactionOptions?: { maxWait?: number; timeout?: number } }) => P; poolSize?: number };
   setup(context: ServiceSetup<P>): Promise<{ stop?(): Promise<void> } | void>;
 }): ServiceModule {
   const { name, database } = spec;
