@@ -17,7 +17,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'integration',
-          include: ['{gateway,services}/**/*.int.test.ts'],
+          include: ['{gateway,services}/**/*.int.test.ts', 'scripts/**/*.int.test.ts'],
           exclude: ['**/node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

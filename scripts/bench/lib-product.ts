@@ -1,0 +1,83 @@
+/**
+ * The product on a database the benchmark chose (a seeded one), as `pnpm start` runs it: one process, the machine's
+ * PostgreSQL and NATS (its own JetStream stream), the development identity provider, the rate limit out of the way.
+ * Unlike the end-to-end tests' startProduct, it makes no fresh database, and it can pass Node flags (`--cpu-prof`,
+ * which NODE_OPTIONS refuses) to the product's process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createTestStream, testNatsUrl } from '../../services/kit/src/testing/index.js';
+import { freePort } from '../../services/all-in-one/src/free-port.js';
+import type { RunningProduct } from './lib.js';
+
+const main = fileURLToPath(new URL('../../services/all-in-one/src/main.ts', import.meta.url));
+
+export interface ProductOnDatabase {
+  databaseUrl: string;
+  /** DATA_DIR: local blobs (`<dir>/uploads`), the development provider's port, local secrets. */
+  dataDir: string;
+  env?: Record<string, string>;
+  /** Node flags before `--import tsx`, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof']. */
+  nodeArgs?: string[];
+}
+
+export async function startProductOnDatabase(options: ProductOnDatabase): Promise<RunningProduct> {
+  const stream = await createTestStream('bench');
+  const port = await freePort();
+  const url = `http://localhost:${port}`;
+  let output = '';
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', main], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'error',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: options.databaseUrl,
+      DATA_DIR: options.dataDir,
+      NATS_URL: testNatsUrl(),
+      NATS_STREAM: stream.stream,
+      IDENTITY_SECRET: 'b'.repeat(40),
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const cleanup = async () => {
+    await stopProcess(child);
+    await stream.delete();
+  };
+  try {
+    await waitUntilReady(url, child, () => output);
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+  return { url, pid: child.pid!, output: () => output, exitCode: () => child.exitCode, stop: cleanup };
+}
+
+async function waitUntilReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The product exited with ${child.exitCode}:\n${output()}`);
+    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The product did not become ready in time:\n${output()}`);
+}
+
+/** SIGTERM and wait for a clean exit (a CPU profile is written then); SIGKILL after 30 s. */
+export function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

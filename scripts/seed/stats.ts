@@ -1,0 +1,137 @@
+/**
+ * The stats service's read models, as its consumers would have left them after this run's events (photo uploads and
+ * review decisions, then every vote's totals), in the order they happened:
+ *
+ * - stats.photos: one row per photo, its PhotoState (newest version), reviewed_at and review_version from the
+ *   decision, the vote totals with their version, and the totals the last vote event replaced (previous_*);
+ * - stats.owners: per owner (a row once an owner had a photo approved), approved photos and the votes and ratings'
+ *   sum those photos received (the generated average follows);
+ * - stats.community_counters: per shard (photo id modulo the service's shard count) the photos, pending, approved,
+ *   votes on approved photos and approved photos averaging 4 or more; an owner's first approval moved
+ *   distinct_uploaders in that photo's shard.
+ *
+ * With --force these add to what is there, as more events would have.
+ */
+import { COUNTER_SHARDS } from '../../services/stats/src/stats.projection.js';
+import type { CheckQuery } from './verify.js';
+import type { SeedContext, Timer } from './seed.js';
+import { bulkInsert, run } from './db.js';
+
+export async function seedStats(context: SeedContext, time: Timer): Promise<void> {
+  const { client } = context;
+  await time('stats.photos', () =>
+    bulkInsert(
+      client,
+      '"stats"."photos"',
+      `INSERT INTO "stats"."photos" ("photo_id", "owner_id", "status", "filename", "description", "created_at", "approved_at", "reviewed_at",
+         "review_version", "version", "deleted", "vote_count", "rating_sum", "rating_version", "previous_vote_count", "previous_rating_sum")
+       SELECT p."id", p."user_id", p."status"::text::"stats"."PhotoStatus", p."filename", p."description", p."created_at", p."approved_at", p."reviewed_at",
+              CASE WHEN p."reviewed_at" IS NULL THEN 0 ELSE p."version" END, p."version", false, p."vote_count", p."rating_sum", p."rating_version",
+              COALESCE(CASE WHEN l."previous_rating" IS NULL THEN p."vote_count" - 1 ELSE p."vote_count" END, 0),
+              COALESCE(p."rating_sum" - l."rating" + COALESCE(l."previous_rating", 0), 0)
+       FROM "photo"."photos" p JOIN "seed_photos" s ON s."id" = p."id"
+       LEFT JOIN (SELECT DISTINCT ON ("photo_id") "photo_id", "rating", "previous_rating" FROM "seed_votes" ORDER BY "photo_id", "updated_at" DESC, "user_n" DESC) l
+         ON l."photo_id" = p."id"
+       ORDER BY p."id"`,
+    ),
+  );
+  // Before the owners' counts move: an owner whose count leaves zero is a new distinct uploader, in the shard of the
+  // photo whose approval did it (their first approved photo of this run).
+  await time('stats.community_counters', () =>
+    run(
+      client,
+      `WITH figures AS (
+         SELECT ("id" % $1::int)::smallint AS "shard", COUNT(*) AS "photos", COUNT(*) FILTER (WHERE "status" = 'pending') AS "pending_photos",
+                COUNT(*) FILTER (WHERE "status" = 'approved') AS "approved_photos",
+                COALESCE(SUM("vote_count") FILTER (WHERE "status" = 'approved'), 0) AS "votes_on_approved",
+                COUNT(*) FILTER (WHERE "status" = 'approved' AND "vote_count" > 0 AND "rating_sum" >= 4 * "vote_count") AS "rated_four_or_higher"
+         FROM "seed_photos" GROUP BY 1
+       ), firsts AS (
+         SELECT DISTINCT ON ("owner_id") "owner_id", ("id" % $1::int)::smallint AS "shard" FROM "seed_photos" WHERE "status" = 'approved'
+         ORDER BY "owner_id", "approved_at", "id"
+       ), uploaders AS (
+         SELECT "shard", COUNT(*) AS "distinct_uploaders" FROM firsts f
+         WHERE NOT EXISTS (SELECT 1 FROM "stats"."owners" o WHERE o."owner_id" = f."owner_id" AND o."approved_photos" > 0) GROUP BY 1
+       )
+       INSERT INTO "stats"."community_counters" AS c ("shard", "photos", "pending_photos", "approved_photos", "votes_on_approved", "rated_four_or_higher", "distinct_uploaders")
+       SELECT f."shard", f."photos", f."pending_photos", f."approved_photos", f."votes_on_approved", f."rated_four_or_higher", COALESCE(u."distinct_uploaders", 0)
+       FROM figures f LEFT JOIN uploaders u USING ("shard")
+       ON CONFLICT ("shard") DO UPDATE SET
+         "photos" = c."photos" + EXCLUDED."photos", "pending_photos" = c."pending_photos" + EXCLUDED."pending_photos",
+         "approved_photos" = c."approved_photos" + EXCLUDED."approved_photos", "votes_on_approved" = c."votes_on_approved" + EXCLUDED."votes_on_approved",
+         "rated_four_or_higher" = c."rated_four_or_higher" + EXCLUDED."rated_four_or_higher",
+         "distinct_uploaders" = c."distinct_uploaders" + EXCLUDED."distinct_uploaders"`,
+      [COUNTER_SHARDS],
+    ),
+  );
+  await time('stats.owners', () =>
+    run(
+      client,
+      `INSERT INTO "stats"."owners" AS o ("owner_id", "approved_photos", "votes_received", "rating_sum_received")
+       SELECT "owner_id", COUNT(*), SUM("vote_count"), SUM("rating_sum") FROM "seed_photos" WHERE "status" = 'approved' GROUP BY 1 ORDER BY 1
+       ON CONFLICT ("owner_id") DO UPDATE SET
+         "approved_photos" = o."approved_photos" + EXCLUDED."approved_photos",
+         "votes_received" = o."votes_received" + EXCLUDED."votes_received",
+         "rating_sum_received" = o."rating_sum_received" + EXCLUDED."rating_sum_received"`,
+    ),
+  );
+}
+
+/** The stats service's read models against the photo and vote services' rows, and against their own rows. */
+export const STATS_CHECKS: CheckQuery[] = [
+  {
+    name: 'stats.photos = photo.photos (state, review, totals)',
+    sql: `SELECT format('photo %s: %s', COALESCE(p."id", s."photo_id"), CASE WHEN s."photo_id" IS NULL THEN 'missing from stats' WHEN p."id" IS NULL THEN 'no such photo, yet not a tombstone' ELSE 'differs' END) AS "detail"
+          FROM "photo"."photos" p FULL JOIN "stats"."photos" s ON s."photo_id" = p."id"
+          WHERE (p."id" IS NULL AND NOT s."deleted") OR s."photo_id" IS NULL
+             OR (p."id" IS NOT NULL AND (s."deleted"
+                 OR (s."owner_id", s."status"::text, s."filename", s."description", s."created_at", s."approved_at", s."version", s."vote_count", s."rating_sum", s."rating_version")
+                    IS DISTINCT FROM (p."user_id", p."status"::text, p."filename", p."description", p."created_at", p."approved_at", p."version", p."vote_count", p."rating_sum"::bigint, p."rating_version")
+                 OR (p."reviewed_at" IS NOT NULL AND s."reviewed_at" IS DISTINCT FROM p."reviewed_at")))`,
+  },
+  {
+    name: 'stats.community_counters = counted from stats.photos, per shard',
+    sql: `SELECT format('shard %s: counters %s, rows %s', COALESCE(c."shard", r."shard"),
+                  row(c."photos", c."pending_photos", c."approved_photos", c."votes_on_approved", c."rated_four_or_higher"),
+                  row(r."photos", r."pending_photos", r."approved_photos", r."votes_on_approved", r."rated_four_or_higher")) AS "detail"
+          FROM "stats"."community_counters" c
+          FULL JOIN (
+            SELECT ("photo_id" % ${COUNTER_SHARDS})::smallint AS "shard", COUNT(*) AS "photos", COUNT(*) FILTER (WHERE "status" = 'pending') AS "pending_photos",
+                   COUNT(*) FILTER (WHERE "status" = 'approved') AS "approved_photos",
+                   COALESCE(SUM("vote_count") FILTER (WHERE "status" = 'approved'), 0) AS "votes_on_approved",
+                   COUNT(*) FILTER (WHERE "status" = 'approved' AND "vote_count" > 0 AND "rating_sum" >= 4 * "vote_count") AS "rated_four_or_higher"
+            FROM "stats"."photos" WHERE "status" IS NOT NULL AND NOT "deleted" GROUP BY 1) r ON r."shard" = c."shard"
+          WHERE (COALESCE(c."photos", 0), COALESCE(c."pending_photos", 0), COALESCE(c."approved_photos", 0), COALESCE(c."votes_on_approved", 0), COALESCE(c."rated_four_or_higher", 0))
+                IS DISTINCT FROM (COALESCE(r."photos", 0), COALESCE(r."pending_photos", 0), COALESCE(r."approved_photos", 0), COALESCE(r."votes_on_approved", 0), COALESCE(r."rated_four_or_higher", 0))`,
+  },
+  {
+    name: 'stats gallery strip = photo and vote rows',
+    sql: `SELECT format('counters %s, rows %s', row(c."approved", c."votes", c."rated", c."uploaders"), row(d."approved", d."votes", d."rated", d."uploaders")) AS "detail"
+          FROM (SELECT COALESCE(SUM("approved_photos"), 0) AS "approved", COALESCE(SUM("votes_on_approved"), 0) AS "votes",
+                       COALESCE(SUM("rated_four_or_higher"), 0) AS "rated", COALESCE(SUM("distinct_uploaders"), 0) AS "uploaders" FROM "stats"."community_counters") c
+          CROSS JOIN (
+            SELECT COUNT(*) AS "approved",
+                   (SELECT COUNT(*) FROM "vote"."photo_votes" v JOIN "photo"."photos" a ON a."id" = v."photo_id" WHERE a."status" = 'approved') AS "votes",
+                   COUNT(*) FILTER (WHERE "vote_count" > 0 AND "rating_sum" >= 4 * "vote_count") AS "rated", COUNT(DISTINCT "user_id") AS "uploaders"
+            FROM "photo"."photos" WHERE "status" = 'approved') d
+          WHERE (c."approved", c."votes", c."rated", c."uploaders") IS DISTINCT FROM (d."approved", d."votes", d."rated", d."uploaders")`,
+  },
+  {
+    name: 'stats.owners = approved photos, votes and ratings per owner',
+    sql: `SELECT format('owner %s: owners %s, photos %s', COALESCE(o."owner_id", p."owner_id"),
+                  row(o."approved_photos", o."votes_received", o."rating_sum_received"), row(p."n", p."votes", p."rating_sum")) AS "detail"
+          FROM "stats"."owners" o
+          FULL JOIN (SELECT "owner_id", COUNT(*) AS "n", SUM("vote_count") AS "votes", SUM("rating_sum") AS "rating_sum"
+                     FROM "stats"."photos" WHERE "status" = 'approved' AND NOT "deleted" GROUP BY 1) p ON p."owner_id" = o."owner_id"
+          WHERE (COALESCE(o."approved_photos", 0), COALESCE(o."votes_received", 0), COALESCE(o."rating_sum_received", 0))
+                IS DISTINCT FROM (COALESCE(p."n", 0), COALESCE(p."votes", 0), COALESCE(p."rating_sum", 0))`,
+  },
+  {
+    name: 'stats.owners votes received = votes on their approved photos',
+    sql: `SELECT format('owner %s: votes_received %s, votes %s', COALESCE(o."owner_id", v."owner_id"), o."votes_received", v."n") AS "detail"
+          FROM "stats"."owners" o
+          FULL JOIN (SELECT p."user_id" AS "owner_id", COUNT(*) AS "n" FROM "vote"."photo_votes" x JOIN "photo"."photos" p ON p."id" = x."photo_id"
+                     WHERE p."status" = 'approved' GROUP BY 1) v ON v."owner_id" = o."owner_id"
+          WHERE COALESCE(o."votes_received", 0) <> COALESCE(v."n", 0)`,
+  },
+];
