@@ -48,7 +48,9 @@ export default fp<SecurityOptions>(async (app, options) => {
   await app.register(rateLimit, {
     max: options.rateLimitPerMinute,
     timeWindow: '1 minute',
-    allowList: (request) => request.url === '/healthz' || request.url === '/readyz',
+    // Images and the web app's files are fetched by the dozen on every page and are cheap (ETags, immutable
+    // assets): counting them would make a member browsing the gallery hit the limit. Every other call counts.
+    allowList: (request) => isUnmetered(request.method, request.url),
     errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, message: MESSAGES.tooMany }),
   });
 
@@ -69,6 +71,12 @@ export default fp<SecurityOptions>(async (app, options) => {
     if (!allowed.includes(source)) throw new HttpError(403, MESSAGES.crossSite);
   });
 });
+
+function isUnmetered(method: string, url: string): boolean {
+  if (url === '/healthz' || url === '/readyz') return true;
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  return url.startsWith('/api/uploads/') || url.startsWith('/uploads/') || !url.startsWith('/api/');
+}
 
 function isHost(host: string): boolean {
   if (!host || /[\s/\\@?#]/.test(host)) return false;

@@ -29,7 +29,7 @@ export function QuickActions({ user }: { user: User }) {
           </Link>
         </Button>
       )}
-      <Button asChild variant="ghost" className="justify-start text-destructive hover:text-destructive">
+      <Button asChild variant="ghost" className="justify-start text-destructive hover:text-destructive dark:text-red-400 dark:hover:text-red-300">
         {/* A full page load: the gateway ends the session and redirects. */}
         <a href="/api/logout">
           <LogOut className="size-4" aria-hidden="true" />
