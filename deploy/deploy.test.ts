@@ -25,7 +25,7 @@ const devValues = join(root, 'deploy/helm/values-dev.yaml');
 const cache = join(root, 'node_modules/.cache/snapcracks-helm');
 
 const SERVICES = ['auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'] as const;
-const CALLS: Record<string, string[]> = { photo: ['storage'], moderation: ['photo', 'storage', 'auth'] };
+const CALLS: Record<string, string[]> = { photo: ['storage'], moderation: ['photo', 'storage', 'auth'], stats: ['photo', 'vote', 'auth'] };
 const SECRET_KEYS = ['DATABASE_URL', 'NATS_URL', 'SESSION_SECRET', 'OIDC_CLIENT_SECRET', 'IDENTITY_PUBLIC_KEYS'];
 /** What the chart creates in development clusters (secrets.create). */
 const DEV_SECRET_KEYS = ['DATABASE_URL', 'NATS_URL', 'IDENTITY_SECRET', 'SESSION_SECRET', 'OIDC_CLIENT_SECRET'];

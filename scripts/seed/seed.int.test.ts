@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../services/kit/src/testing/index.js';
+import { createTestDatabase, openTestPool, type TestDatabase } from '../../services/kit/src/testing/index.js';
 import { PgGalleryRepository } from '../../services/photo/src/gallery.repository.js';
-import { pg, type Pool } from './db.js';
+import type { Pool } from './db.js';
 import { SeedRefusedError, seedDatabase, type SeedReport } from './seed.js';
 import { verifyDatabase } from './verify.js';
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
   database = await createTestDatabase('seed');
   storageDir = mkdtempSync(join(tmpdir(), 'snapcracks-seed-'));
   report = await seedDatabase({ databaseUrl: database.url, ...SIZE, images: 1, storageDir, seed: 7 });
-  pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  pool = openTestPool(database.url, 2);
 }, 180_000);
 
 afterAll(async () => {
@@ -81,20 +81,20 @@ describe('pnpm seed at a small size', () => {
   it('answers the gallery’s own queries as a direct count would', async () => {
     const gallery = new PgGalleryRepository(pool);
     const approved = await number(`SELECT COUNT(*) AS n FROM photo.photos WHERE status = 'approved'`);
-    expect(await gallery.countApproved()).toBe(approved);
+    const page = await gallery.page({ order: 'top_rated', offset: 0, limit: 9 });
+    expect(page.total).toBe(approved);
     const voter = await one<{ user_id: string }>(`SELECT user_id FROM vote.photo_votes GROUP BY user_id ORDER BY COUNT(*) DESC, user_id LIMIT 1`);
     const unrated = await number(
       `SELECT COUNT(*) AS n FROM photo.photos p WHERE p.status = 'approved' AND p.user_id <> $1
          AND NOT EXISTS (SELECT 1 FROM vote.photo_votes v WHERE v.photo_id = p.id AND v.user_id = $1)`,
       [voter.user_id],
     );
-    expect(await gallery.countUnratedBy(voter.user_id)).toBe(unrated);
-    const page = await gallery.page({ order: 'top_rated', offset: 0, limit: 9 });
+    expect((await gallery.page({ order: 'fewest_votes', unratedBy: voter.user_id, offset: 0, limit: 1 })).total).toBe(unrated);
     const direct = await pool.query<{ id: number }>(
       `SELECT id FROM photo.photos WHERE status = 'approved' ORDER BY score DESC, vote_count DESC, approved_at DESC, id DESC LIMIT 9`,
     );
-    expect(page.map((p) => p.id)).toEqual(direct.rows.map((r) => r.id));
-    expect(page.every((p) => p.uploader !== null)).toBe(true);
+    expect(page.photos.map((p) => p.id)).toEqual(direct.rows.map((r) => r.id));
+    expect(page.photos.every((p) => p.uploader !== null)).toBe(true);
   });
 
   it('stores real images where storage looks for them', async () => {

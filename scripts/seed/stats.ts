@@ -3,7 +3,8 @@
  * review decisions, then every vote's totals), in the order they happened:
  *
  * - stats.photos: one row per photo, its PhotoState (newest version), reviewed_at and review_version from the
- *   decision, the vote totals with their version, and the totals the last vote event replaced (previous_*);
+ *   decision, the vote totals with their version, the totals the last vote event replaced (previous_*), and its votes
+ *   per rating (stars_1 … stars_5, as every vote event's move would have left them);
  * - stats.owners: per owner (a row once an owner had a photo approved), approved photos and the votes and ratings'
  *   sum those photos received (the generated average follows);
  * - stats.community_counters: per shard (photo id modulo the service's shard count) the photos, pending, approved,
@@ -24,14 +25,21 @@ export async function seedStats(context: SeedContext, time: Timer): Promise<void
       client,
       '"stats"."photos"',
       `INSERT INTO "stats"."photos" ("photo_id", "owner_id", "status", "filename", "description", "created_at", "approved_at", "reviewed_at",
-         "review_version", "version", "deleted", "vote_count", "rating_sum", "rating_version", "previous_vote_count", "previous_rating_sum")
+         "review_version", "version", "deleted", "vote_count", "rating_sum", "rating_version", "previous_vote_count", "previous_rating_sum",
+         "stars_1", "stars_2", "stars_3", "stars_4", "stars_5")
        SELECT p."id", p."user_id", p."status"::text::"stats"."PhotoStatus", p."filename", p."description", p."created_at", p."approved_at", p."reviewed_at",
               CASE WHEN p."reviewed_at" IS NULL THEN 0 ELSE p."version" END, p."version", false, p."vote_count", p."rating_sum", p."rating_version",
               COALESCE(CASE WHEN l."previous_rating" IS NULL THEN p."vote_count" - 1 ELSE p."vote_count" END, 0),
-              COALESCE(p."rating_sum" - l."rating" + COALESCE(l."previous_rating", 0), 0)
+              COALESCE(p."rating_sum" - l."rating" + COALESCE(l."previous_rating", 0), 0),
+              COALESCE(v."stars_1", 0), COALESCE(v."stars_2", 0), COALESCE(v."stars_3", 0), COALESCE(v."stars_4", 0), COALESCE(v."stars_5", 0)
        FROM "photo"."photos" p JOIN "seed_photos" s ON s."id" = p."id"
        LEFT JOIN (SELECT DISTINCT ON ("photo_id") "photo_id", "rating", "previous_rating" FROM "seed_votes" ORDER BY "photo_id", "updated_at" DESC, "user_n" DESC) l
          ON l."photo_id" = p."id"
+       LEFT JOIN (SELECT "photo_id", count(*) FILTER (WHERE "rating" = 1) AS "stars_1", count(*) FILTER (WHERE "rating" = 2) AS "stars_2",
+                         count(*) FILTER (WHERE "rating" = 3) AS "stars_3", count(*) FILTER (WHERE "rating" = 4) AS "stars_4",
+                         count(*) FILTER (WHERE "rating" = 5) AS "stars_5"
+                  FROM "seed_votes" GROUP BY "photo_id") v
+         ON v."photo_id" = p."id"
        ORDER BY p."id"`,
     ),
   );
@@ -88,6 +96,17 @@ export const STATS_CHECKS: CheckQuery[] = [
                  OR (s."owner_id", s."status"::text, s."filename", s."description", s."created_at", s."approved_at", s."version", s."vote_count", s."rating_sum", s."rating_version")
                     IS DISTINCT FROM (p."user_id", p."status"::text, p."filename", p."description", p."created_at", p."approved_at", p."version", p."vote_count", p."rating_sum"::bigint, p."rating_version")
                  OR (p."reviewed_at" IS NOT NULL AND s."reviewed_at" IS DISTINCT FROM p."reviewed_at")))`,
+  },
+  {
+    name: 'stats.photos votes per rating = vote.photo_votes',
+    sql: `SELECT format('photo %s: stars %s, votes %s', s."photo_id", row(s."stars_1", s."stars_2", s."stars_3", s."stars_4", s."stars_5"), row(v."s1", v."s2", v."s3", v."s4", v."s5")) AS "detail"
+          FROM "stats"."photos" s
+          LEFT JOIN (SELECT "photo_id", count(*) FILTER (WHERE "rating" = 1) AS "s1", count(*) FILTER (WHERE "rating" = 2) AS "s2", count(*) FILTER (WHERE "rating" = 3) AS "s3",
+                            count(*) FILTER (WHERE "rating" = 4) AS "s4", count(*) FILTER (WHERE "rating" = 5) AS "s5"
+                     FROM "vote"."photo_votes" GROUP BY "photo_id") v ON v."photo_id" = s."photo_id"
+          WHERE NOT s."deleted"
+            AND (s."stars_1", s."stars_2", s."stars_3", s."stars_4", s."stars_5")
+                IS DISTINCT FROM (COALESCE(v."s1", 0)::int, COALESCE(v."s2", 0)::int, COALESCE(v."s3", 0)::int, COALESCE(v."s4", 0)::int, COALESCE(v."s5", 0)::int)`,
   },
   {
     name: 'stats.community_counters = counted from stats.photos, per shard',

@@ -8,7 +8,9 @@ import type { Caller, OutgoingStream } from '@snapcracks/kit';
 import type { Photo, UploadPhotoRequest, UploadPhotoResponse } from '@snapcracks/proto/photo/v1';
 import type { Clients } from '../clients.js';
 import { HttpError } from '../http-errors.js';
+import { coalesceChunks } from '../streams/coalesce-chunks.js';
 import { photoIdParams, photoJson, privacyBarJson, toBars, toPhotoJson } from '../photo-json.js';
+import faceSuggestionRoutes from './photos-face-suggestions.js';
 
 /** Spec §5: one file, JPEG, PNG, HEIC/HEIF or WebP, 10 MB at most. Every refusal of the file says this. */
 export const UPLOAD_REFUSED = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
@@ -55,6 +57,7 @@ export default async function photoRoutes(app: FastifyInstance, { clients }: { c
     throwFileSizeLimit: true,
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 2, parts: 3, fieldSize: 8 * 1024, headerPairs: 100 },
   });
+  await app.register(faceSuggestionRoutes, { clients });
   const route = app.withTypeProvider<ZodTypeProvider>();
 
   route.post('/api/photos', { schema: { response: { 201: z.object({ id: z.number(), filename: z.string() }) } } }, async (request, reply) => {
@@ -199,7 +202,7 @@ function checkedDescription(raw: string | undefined): string | undefined {
 
 async function sendFile(upload: OutgoingStream<UploadPhotoRequest, UploadPhotoResponse>, part: MultipartFile, description: string | undefined): Promise<void> {
   await upload.send({ part: { $case: 'metadata', value: { originalName: part.filename, mimeType: part.mimetype, ...(description ? { description } : {}) } } });
-  for await (const chunk of part.file as AsyncIterable<Buffer>) await upload.send({ part: { $case: 'chunk', value: chunk } });
+  for await (const chunk of coalesceChunks(part.file)) await upload.send({ part: { $case: 'chunk', value: chunk } });
   // At the size limit the stream ends quietly, marked truncated: never let a cut file through.
   if (part.file.truncated) throw new HttpError(413, UPLOAD_REFUSED);
 }

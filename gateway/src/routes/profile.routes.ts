@@ -8,6 +8,7 @@ import type { Caller, OutgoingStream } from '@snapcracks/kit';
 import type { StoreAvatarRequest, StoreAvatarResponse } from '@snapcracks/proto/storage/v1';
 import type { Clients } from '../clients.js';
 import { HttpError } from '../http-errors.js';
+import { coalesceChunks } from '../streams/coalesce-chunks.js';
 import type { UserDirectory } from '../user-directory.js';
 import { toUserJson, userJson } from './auth.routes.js';
 
@@ -102,7 +103,7 @@ async function receiveAvatar(request: FastifyRequest, caller: Caller, clients: C
       }
       try {
         upload = clients.storage.clientStream('storeAvatar', { caller, deadlineMs: AVATAR_DEADLINE_MS });
-        for await (const chunk of part.file as AsyncIterable<Buffer>) await upload.send({ chunk });
+        for await (const chunk of coalesceChunks(part.file)) await upload.send({ chunk });
         // At the size limit the stream ends quietly, marked truncated: never let a cut file through.
         if (part.file.truncated) throw new HttpError(413, AVATAR_TOO_LARGE);
       } catch (error) {

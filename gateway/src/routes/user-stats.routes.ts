@@ -29,10 +29,15 @@ export const userStatsJson = z.object({
   totalActiveUsers: z.number(),
   highestRatedPhoto: ratedPhotoJson.nullable(),
   lowestRatedPhoto: ratedPhotoJson.nullable(),
+  /** Votes received on the approved photos per rating, 1 star first (the dashboard's distribution); they sum to totalVotes. */
+  ratingDistribution: z.array(z.number().int()).length(5),
 });
 
 const toRatedPhoto = (photo: RatedPhoto | undefined) =>
   photo ? { id: photo.id, filename: photo.filename, description: photo.description ?? null, averageRating: photo.averageRating, voteCount: photo.voteCount } : null;
+
+/** Five counts whatever the service sent: a stats service older than the field sends none (no votes counted yet). */
+const toDistribution = (counts: number[]) => [1, 2, 3, 4, 5].map((_, i) => counts[i] ?? 0);
 
 /** GET /api/user/stats: the caller's own figures and rankings, one call to the stats service's read model. */
 export default async function userStatsRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
@@ -57,6 +62,7 @@ export default async function userStatsRoutes(app: FastifyInstance, { clients }:
       totalActiveUsers: stats.totalActiveUsers,
       highestRatedPhoto: toRatedPhoto(stats.highestRatedPhoto),
       lowestRatedPhoto: toRatedPhoto(stats.lowestRatedPhoto),
+      ratingDistribution: toDistribution(stats.ratingDistribution),
     };
   });
 }

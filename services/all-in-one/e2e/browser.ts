@@ -1,4 +1,5 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Debian's Chromium, headless, with the flags that keep it off the network (nothing is downloaded). */
@@ -80,4 +81,98 @@ export async function recordProgressBars(page: Page): Promise<void> {
 
 export function progressSeen(page: Page): Promise<number[]> {
   return page.evaluate(() => (window as unknown as { __progressSeen?: number[] }).__progressSeen ?? []);
+}
+
+export interface Person {
+  email: string;
+  name: string;
+}
+
+/** The storage service's real test images (services/storage/test/fixtures), as bytes. */
+export function fixtureImage(name: 'photo.png' | 'photo.webp' | 'rotated-gps.jpg'): { name: string; mimeType: string; buffer: Buffer } {
+  const mimeType = name.endsWith('.png') ? 'image/png' : name.endsWith('.webp') ? 'image/webp' : 'image/jpeg';
+  return { name, mimeType, buffer: readFileSync(new URL(`../../storage/test/fixtures/${name}`, import.meta.url)) };
+}
+
+/**
+ * A browser context signed in as `person` with the terms accepted (a first sign-in lands on the terms screen,
+ * a later one on the gallery: both work).
+ */
+export async function signedInMember(
+  browser: Browser,
+  baseUrl: string,
+  person: Person,
+  options: BrowserContextOptions = {},
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  const page = await context.newPage();
+  await signIn(page, baseUrl, person.email, person.name).catch(async () => page.waitForURL(/terms-acceptance/));
+  await acceptTerms(page, baseUrl);
+  return { context, page };
+}
+
+/** Uploads a photo through the API (multipart, as the upload page sends it) and answers its id and filename. */
+export async function uploadThroughApi(
+  context: BrowserContext,
+  baseUrl: string,
+  description: string,
+  file: { name: string; mimeType: string; buffer: Buffer },
+): Promise<{ id: number; filename: string }> {
+  const response = await context.request.post(`${baseUrl}/api/photos`, {
+    multipart: { description, photo: file },
+    headers: { Origin: baseUrl },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as { id: number; filename: string };
+}
+
+/** An admin's review decision through the API (`context` must be an admin's). */
+export async function reviewThroughApi(
+  context: BrowserContext,
+  baseUrl: string,
+  photoId: number,
+  decision: { status: 'approved' } | { status: 'rejected'; rejectionReason: string },
+): Promise<void> {
+  const response = await context.request.patch(`${baseUrl}/api/admin/photos/${photoId}/status`, {
+    data: decision,
+    headers: { Origin: baseUrl },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/** Waits until the page has stopped scrolling (two animation frames in a row at the same position). */
+export async function waitForScrollToSettle(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let last = -1;
+        let still = 0;
+        const check = () => {
+          still = window.scrollY === last ? still + 1 : 0;
+          last = window.scrollY;
+          if (still >= 5) resolve();
+          else requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      }),
+  );
+}
+
+/**
+ * What sticks out of the viewport sideways: the page's horizontal overflow in px and the outermost elements past
+ * the right edge (none when it fits).
+ */
+export function horizontalOverflow(page: Page): Promise<{ overflow: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const culprits: string[] = [];
+    for (const element of Array.from(document.body.querySelectorAll('*'))) {
+      const box = element.getBoundingClientRect();
+      const parent = element.parentElement?.getBoundingClientRect();
+      if (box.right > width + 1 && (!parent || parent.right <= width + 1)) {
+        culprits.push(`<${element.tagName.toLowerCase()} class="${element.getAttribute('class') ?? ''}"> right=${Math.round(box.right)}`);
+      }
+    }
+    return { overflow: document.documentElement.scrollWidth - width, culprits: culprits.slice(0, 10) };
+  });
 }

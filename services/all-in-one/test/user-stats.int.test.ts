@@ -78,6 +78,7 @@ describe('GET /api/user/stats', () => {
       totalActiveUsers: 0,
       highestRatedPhoto: null,
       lowestRatedPhoto: null,
+      ratingDistribution: [0, 0, 0, 0, 0],
     });
   });
 
@@ -109,11 +110,15 @@ describe('GET /api/user/stats', () => {
         totalActiveUsers: 1,
         highestRatedPhoto: { id: approved.id, filename: approved.filename, description: 'A crack to rate', averageRating: 3.5, voteCount: 2 },
         lowestRatedPhoto: { id: approved.id, filename: approved.filename, description: 'A crack to rate', averageRating: 3.5, voteCount: 2 },
+        ratingDistribution: [0, 1, 0, 0, 1],
       }),
     );
 
     expect((await send(admin, 'POST', `/api/photos/${approved.id}/vote`, { rating: 4 })).status).toBe(200);
     await eventually(async () => expect(await statsOf(alice)).toMatchObject({ totalVotes: 3, averageRating: 11 / 3, rankByAverageRating: 1 }));
+    // A changed vote moves from one star to another: Carol's 2 becomes a 3.
+    expect((await send(carol, 'POST', `/api/photos/${approved.id}/vote`, { rating: 3 })).status).toBe(200);
+    await eventually(async () => expect(await statsOf(alice)).toMatchObject({ totalVotes: 3, averageRating: 4, ratingDistribution: [0, 0, 1, 1, 1] }));
     // Bob sees his own figures, not Alice's.
     expect(await statsOf(bob)).toMatchObject({ totalUploads: 0, rankByUploads: null, totalActiveUsers: 1 });
   });

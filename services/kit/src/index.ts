@@ -9,6 +9,7 @@ export * from './component.js';
 export * from './start-order.js';
 export * from './standalone.js';
 export * from './service-module.js';
+export * from './keyset-pages.js';
 export * from './grpc/unimplemented.js';
 export * from './grpc/identity.js';
 export * from './grpc/server.js';

@@ -5,7 +5,17 @@ import { openDatabase } from './db.js';
 import { GrpcServer } from './grpc/server.js';
 import { IdentitySigner } from './grpc/identity.js';
 import { createServiceClient, type ServiceClient } from './grpc/client.js';
-import { createOutbox, consumeIdempotently, type Outbox, type SqlClient, type TransactionalClient, type TransactionalSqlClient } from './outbox/index.js';
+import {
+  consumeIdempotently,
+  createBatchConsumer,
+  createOutbox,
+  poolSqlClient,
+  type Outbox,
+  type PgTransaction,
+  type SqlClient,
+  type TransactionalClient,
+  type TransactionalSqlClient,
+} from './outbox/index.js';
 import { decodeEventOfType, type DecodedEvent, type EventType } from './bus/event-types.js';
 import type { Subscription } from './bus/event-bus.js';
 import { peerAddress, type Platform, type ServiceModule, type ServiceName } from './component.js';
@@ -39,11 +49,27 @@ export interface ServiceSetup<P> {
   /**
    * Reacts to events of `types`. Each event is handled once by this consumer however often the bus delivers
    * it: `handle` runs in a transaction that also records the event id, so a redelivery changes nothing.
-   * Throwing makes the bus deliver it again later. Every replica subscribes under one durable name, so an
-   * event is handled by one of them.
+   * Throwing makes the bus deliver it again later, up to the retry policy's last delivery, after which it becomes a
+   * dead letter. Every replica subscribes under one durable name, so an event is handled by one of them.
    */
   consume<T extends EventType>(name: string, types: readonly T[], handle: (event: DecodedEvent<T>, tx: TransactionOf<P>) => Promise<void>): void;
+  /**
+   * `consume` for a busy consumer: on the pool instead of Prisma, many events per transaction (createBatchConsumer).
+   * `handle` gets the events of a batch not handled before, each once, and the transaction that records them (raw SQL);
+   * a batch that fails is handled again one event per transaction, so a bad event fails alone. Events arrive up to
+   * `2 × maxBatch` at once, in no guaranteed order, so this suits events that carry state with a version. Batches of
+   * replicas run at once: write a batch's rows in one fixed order (sorted by key) so that they cannot deadlock.
+   */
+  consumeBatches<T extends EventType>(
+    name: string,
+    types: readonly T[],
+    handle: (events: DecodedEvent<T>[], tx: PgTransaction) => Promise<void>,
+    options?: { maxBatch?: number },
+  ): void;
 }
+
+/** Events per transaction of a batch consumer: past a few dozen, the per-batch costs it spreads are already small. */
+const DEFAULT_MAX_BATCH = 64;
 
 /**
  * The one place a service's process wiring lives: its Prisma client on its own schema, its outbox relay,
@@ -68,7 +94,8 @@ export function defineService<P extends ServicePrismaClient>(spec: {
       const logger = platform.logger.child({ component: name });
       const db = openDatabase(database.PrismaClient, { databaseUrl: platform.databaseUrl, schema: database.schema, logger, max: database.poolSize });
       const { prisma } = db;
-      const outbox = createOutbox({ prisma, schema: database.schema, bus: platform.bus, logger });
+      // The relay's claims and marks are single statements on the pool: a vote's event is claimed and marked like any other.
+      const outbox = createOutbox({ db: poolSqlClient(db.pool), schema: database.schema, bus: platform.bus, logger });
       const signer = new IdentitySigner(platform.identity, name);
       const server = new GrpcServer({ name, signer, logger });
       const clients: ServiceClient<grpc.Client>[] = [];
@@ -83,8 +110,13 @@ export function defineService<P extends ServicePrismaClient>(spec: {
       const consume: ServiceSetup<P>['consume'] = (consumer, types, handle) => {
         consumers.push({ name: consumer, types, handle: handle as (event: DecodedEvent, tx: TransactionOf<P>) => Promise<void> });
       };
+      const batchConsumers: { name: string; types: readonly EventType[]; maxBatch: number; handle: (events: DecodedEvent[], tx: PgTransaction) => Promise<void> }[] = [];
+      const consumeBatches: ServiceSetup<P>['consumeBatches'] = (consumer, types, handle, options = {}) => {
+        const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
+        batchConsumers.push({ name: consumer, types, maxBatch, handle: handle as (events: DecodedEvent[], tx: PgTransaction) => Promise<void> });
+      };
 
-      const extra = (await spec.setup({ platform, logger, server, prisma, pool: db.pool, outbox, connect, consume })) ?? {};
+      const extra = (await spec.setup({ platform, logger, server, prisma, pool: db.pool, outbox, connect, consume, consumeBatches })) ?? {};
       const subscriptions: Subscription[] = [];
       for (const consumer of consumers) {
         const consumerName = `${name}.${consumer.name}`;
@@ -101,6 +133,19 @@ export function defineService<P extends ServicePrismaClient>(spec: {
             { durable: `${name}-${consumer.name}`, types: [...consumer.types] },
           ),
         );
+      }
+      for (const consumer of batchConsumers) {
+        const handle = createBatchConsumer({
+          pool: db.pool,
+          schema: database.schema,
+          consumer: `${name}.${consumer.name}`,
+          maxBatch: consumer.maxBatch,
+          logger,
+          handle: (envelopes, tx) => consumer.handle(envelopes.map((envelope) => decodeEventOfType(envelope, consumer.types)), tx),
+        });
+        // Twice a batch in flight: the next batch gathers while one commits.
+        const options = { durable: `${name}-${consumer.name}`, types: [...consumer.types], concurrency: 2 * consumer.maxBatch };
+        subscriptions.push(await platform.bus.subscribe(handle, options));
       }
       const port = await server.start(listen.host, listen.port);
       return {

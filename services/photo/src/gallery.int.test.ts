@@ -104,7 +104,8 @@ describe('the gallery on PostgreSQL', () => {
       expect(pages.map((p) => p.length)).toEqual([10, 10, 3]);
       expect(new Set(pages.flat())).toEqual(new Set(created));
       expect(await gallery.page(null, filter, { page: 3, limit: 10 })).toMatchObject({ total: 23, totalPages: 3 });
-      expect(await ids(filter, 4, 10)).toEqual([]);
+      // Past the last page: no photos, and still the order's total.
+      expect(await gallery.page(null, filter, { page: 4, limit: 10 })).toEqual({ photos: [], total: 23, totalPages: 3 });
     }
     await db.prisma.photo.delete({ where: { id: created[0]! } });
     await db.prisma.photo.update({ where: { id: created[1]! }, data: { status: 'rejected' } });
@@ -129,6 +130,7 @@ describe('the gallery on PostgreSQL', () => {
     expect(await ids('need_your_vote')).toEqual([none, oneNewer, oneOlder, many]);
     expect(await gallery.page(viewer, 'need_your_vote', { limit: 2 })).toMatchObject({ total: 4, totalPages: 2 });
     expect(await ids('need_your_vote', 2, 2)).toEqual([oneOlder, many]);
+    expect(await gallery.page(viewer, 'need_your_vote', { page: 3, limit: 2 })).toEqual({ photos: [], total: 4, totalPages: 2 });
     expect(own).toBeGreaterThan(0);
     await expect(gallery.page(null, 'need_your_vote', {})).rejects.toThrow(/Sign in/);
     // A deleted user's ratings are forgotten with them.

@@ -2,6 +2,39 @@ import type { Database } from '@snapcracks/kit';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { Photo } from './photo.repository.js';
 
+/** What a gallery card and its dialog show of a photo: no storage keys, hashes or versions. */
+export type GalleryPhoto = Pick<
+  Photo,
+  | 'id'
+  | 'userId'
+  | 'filename'
+  | 'originalName'
+  | 'mimeType'
+  | 'size'
+  | 'description'
+  | 'status'
+  | 'approvedBy'
+  | 'approvedAt'
+  | 'rejectionReason'
+  | 'privacyBars'
+  | 'driveFileId'
+  | 'storageType'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'ratingSum'
+  | 'voteCount'
+  | 'imageVersion'
+  | 'width'
+  | 'height'
+  | 'uploader'
+>;
+
+/** One page of a gallery order and how many photos the whole order holds. */
+export interface GalleryPageRows {
+  photos: GalleryPhoto[];
+  total: number;
+}
+
 /** The gallery's orders (spec §2 Gallery home). Every one ends in the id, so pages never overlap or skip a photo. */
 export type GalleryOrder = 'top_rated' | 'fewest_votes' | 'newest';
 
@@ -29,11 +62,11 @@ export interface PhotoPreview {
  * ratings, which cost what the viewer has done, not what the community has.
  */
 export interface GalleryRepository {
-  page(query: GalleryQuery): Promise<Photo[]>;
-  /** Approved photos, or those approved since `approvedFrom`. */
-  countApproved(approvedFrom?: Date): Promise<number>;
-  /** Approved photos that are not the user's own and that they have not rated. */
-  countUnratedBy(userId: string): Promise<number>;
+  /**
+   * The page and the order's total: approved photos (since `approvedFrom` for the new-* windows), less the viewer's
+   * own and rated ones for need-your-vote.
+   */
+  page(query: GalleryQuery): Promise<GalleryPageRows>;
   newest(limit: number): Promise<PhotoPreview[]>;
   /**
    * Recomputes the prior's mean from every vote on approved photos and, when it moved by at least `minChange`,
@@ -50,23 +83,26 @@ const ORDER_BY: Record<GalleryOrder, string> = {
   newest: `p."approved_at" DESC, p."id" DESC`,
 };
 
-// Every column of a photo under its Photo name, with its uploader's names beside it.
-const PHOTO_COLUMNS = `
+// The card's columns under their Photo names, with the uploader's names beside them.
+const CARD_COLUMNS = `
   p."id", p."user_id" AS "userId", p."filename", p."original_name" AS "originalName", p."mime_type" AS "mimeType",
   p."size", p."description", p."status", p."approved_by" AS "approvedBy", p."approved_at" AS "approvedAt",
   p."rejection_reason" AS "rejectionReason", p."privacy_bars" AS "privacyBars", p."drive_file_id" AS "driveFileId",
   p."storage_type" AS "storageType", p."created_at" AS "createdAt", p."updated_at" AS "updatedAt",
-  p."original_key" AS "originalKey", p."original_etag" AS "originalEtag", p."original_size" AS "originalSize",
-  p."original_type" AS "originalType", p."display_key" AS "displayKey", p."display_etag" AS "displayEtag",
-  p."display_size" AS "displaySize", p."thumbnail_key" AS "thumbnailKey", p."thumbnail_etag" AS "thumbnailEtag",
-  p."thumbnail_size" AS "thumbnailSize", p."width", p."height", p."image_version" AS "imageVersion",
-  p."version"::float8 AS "version", p."content_sha256" AS "contentSha256", p."perceptual_hash" AS "perceptualHash",
-  p."reviewed_at" AS "reviewedAt", p."rating_sum" AS "ratingSum", p."vote_count" AS "voteCount", p."score",
+  p."rating_sum" AS "ratingSum", p."vote_count" AS "voteCount", p."image_version" AS "imageVersion", p."width", p."height",
   u."id" AS "uploaderId", u."first_name" AS "uploaderFirstName", u."last_name" AS "uploaderLastName",
   u."display_name" AS "uploaderDisplayName", u."profile_image_url" AS "uploaderProfileImageUrl",
   u."custom_profile_image" AS "uploaderCustomProfileImage", u."updated_at" AS "uploaderUpdatedAt"`;
 
-type PhotoRow = Omit<Photo, 'uploader'> & {
+// The order's total, from the per-day approval counts; need-your-vote subtracts what the viewer uploaded or rated.
+const TOTAL_APPROVED = `SELECT COALESCE(SUM("approved"), 0) FROM "photo"."approved_per_day"`;
+const TOTAL_APPROVED_FROM = (from: string) => `${TOTAL_APPROVED} WHERE "day" >= (${from}::timestamptz AT TIME ZONE 'UTC')::date`;
+const TOTAL_UNRATED_BY = (viewer: string) => `SELECT GREATEST(0, (${TOTAL_APPROVED})
+  - (SELECT COUNT(*) FROM "photo"."photos" WHERE "user_id" = ${viewer} AND "status" = 'approved')
+  - (SELECT COUNT(*) FROM "photo"."photo_raters" r JOIN "photo"."photos" p ON p."id" = r."photo_id"
+     WHERE r."user_id" = ${viewer} AND p."status" = 'approved' AND p."user_id" <> ${viewer}))`;
+
+type CardRow = { total: string; id: number | null } & Omit<GalleryPhoto, 'uploader' | 'id'> & {
   uploaderId: string | null;
   uploaderFirstName: string | null;
   uploaderLastName: string | null;
@@ -80,51 +116,35 @@ export class PgGalleryRepository implements GalleryRepository {
   constructor(private readonly pool: Pool) {}
 
   // The page's ids are found on the order's partial index alone, then only those rows are read and joined: an
-  // offset walks index entries, not photos with their uploaders.
-  async page(query: GalleryQuery): Promise<Photo[]> {
+  // offset walks index entries, not photos with their uploaders. The total rides along in the same statement (one
+  // round trip per page); the left join keeps it when the page is empty.
+  async page(query: GalleryQuery): Promise<GalleryPageRows> {
     const params: unknown[] = [query.limit, query.offset];
     const where = [`p."status" = 'approved'`];
+    let total = TOTAL_APPROVED;
     if (query.approvedFrom) {
       params.push(query.approvedFrom);
       where.push(`p."approved_at" >= $${params.length}`);
+      total = TOTAL_APPROVED_FROM(`$${params.length}`);
     }
     if (query.unratedBy !== undefined) {
       params.push(query.unratedBy);
-      const viewer = `$${params.length}`;
+      const viewer = `$${params.length}::text`;
       where.push(`p."user_id" <> ${viewer}`);
       where.push(`NOT EXISTS (SELECT 1 FROM "photo"."photo_raters" r WHERE r."user_id" = ${viewer} AND r."photo_id" = p."id")`);
+      total = TOTAL_UNRATED_BY(viewer);
     }
     const order = ORDER_BY[query.order];
-    const { rows } = await this.pool.query<PhotoRow>(
+    const { rows } = await this.pool.query<CardRow>(
       `WITH "page" AS MATERIALIZED (
          SELECT p."id" FROM "photo"."photos" p WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $1 OFFSET $2)
-       SELECT ${PHOTO_COLUMNS}
-       FROM "page" JOIN "photo"."photos" p USING ("id") LEFT JOIN "photo"."uploaders" u ON u."id" = p."user_id"
+       SELECT (${total}) AS "total", ${CARD_COLUMNS}
+       FROM (SELECT 1) AS "one"
+       LEFT JOIN ("page" JOIN "photo"."photos" p USING ("id") LEFT JOIN "photo"."uploaders" u ON u."id" = p."user_id") ON true
        ORDER BY ${order}`,
       params,
     );
-    return rows.map(toPhoto);
-  }
-
-  async countApproved(approvedFrom?: Date): Promise<number> {
-    const { rows } = approvedFrom
-      ? await this.pool.query<{ total: string }>(
-          `SELECT COALESCE(SUM("approved"), 0) AS "total" FROM "photo"."approved_per_day" WHERE "day" >= ($1::timestamptz AT TIME ZONE 'UTC')::date`,
-          [approvedFrom],
-        )
-      : await this.pool.query<{ total: string }>(`SELECT COALESCE(SUM("approved"), 0) AS "total" FROM "photo"."approved_per_day"`);
-    return Number(rows[0]!.total);
-  }
-
-  async countUnratedBy(userId: string): Promise<number> {
-    const { rows } = await this.pool.query<{ total: string }>(
-      `SELECT (SELECT COALESCE(SUM("approved"), 0) FROM "photo"."approved_per_day")
-            - (SELECT COUNT(*) FROM "photo"."photos" WHERE "user_id" = $1 AND "status" = 'approved')
-            - (SELECT COUNT(*) FROM "photo"."photo_raters" r JOIN "photo"."photos" p ON p."id" = r."photo_id"
-               WHERE r."user_id" = $1 AND p."status" = 'approved' AND p."user_id" <> $1) AS "total"`,
-      [userId],
-    );
-    return Math.max(0, Number(rows[0]!.total));
+    return { total: Number(rows[0]?.total ?? 0), photos: rows.filter((row) => row.id !== null).map(toGalleryPhoto) };
   }
 
   async newest(limit: number): Promise<PhotoPreview[]> {
@@ -167,8 +187,10 @@ export class PgGalleryRepository implements GalleryRepository {
   }
 }
 
-function toPhoto(row: PhotoRow): Photo {
+function toGalleryPhoto(row: CardRow): GalleryPhoto {
   const {
+    total: _total,
+    id,
     uploaderId,
     uploaderFirstName,
     uploaderLastName,
@@ -190,5 +212,5 @@ function toPhoto(row: PhotoRow): Photo {
           updatedAt: uploaderUpdatedAt,
         }
       : null;
-  return { ...photo, uploader };
+  return { ...photo, id: id!, uploader };
 }

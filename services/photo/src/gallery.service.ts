@@ -1,6 +1,5 @@
 import { InvalidArgumentError, UnauthenticatedError, type Caller } from '@snapcracks/kit';
-import type { GalleryQuery, GalleryRepository, PhotoPreview } from './gallery.repository.js';
-import type { Photo } from './photo.repository.js';
+import type { GalleryPhoto, GalleryQuery, GalleryRepository, PhotoPreview } from './gallery.repository.js';
 
 export type GalleryFilter = 'top_rated' | 'need_your_vote' | 'new_today' | 'new_this_week' | 'new_this_month' | 'all_snaps';
 
@@ -13,7 +12,7 @@ export const MAX_GALLERY_PAGE = 100_000;
 export const PRIOR_MIN_CHANGE = 0.01;
 
 export interface GalleryPage {
-  photos: Photo[];
+  photos: GalleryPhoto[];
   total: number;
   totalPages: number;
 }
@@ -50,34 +49,27 @@ export class GalleryService {
     const window = { offset: (page - 1) * limit, limit };
 
     let query: GalleryQuery;
-    let total: Promise<number>;
     switch (filter) {
       case 'top_rated':
         query = { order: 'top_rated', ...window };
-        total = this.gallery.countApproved();
         break;
       case 'all_snaps':
         query = { order: 'newest', ...window };
-        total = this.gallery.countApproved();
         break;
       case 'new_today':
       case 'new_this_week':
-      case 'new_this_month': {
-        const approvedFrom = windowStart(filter, this.now());
-        query = { order: 'newest', approvedFrom, ...window };
-        total = this.gallery.countApproved(approvedFrom);
+      case 'new_this_month':
+        query = { order: 'newest', approvedFrom: windowStart(filter, this.now()), ...window };
         break;
-      }
       case 'need_your_vote':
         if (!caller) throw new UnauthenticatedError('Sign in to see the photos that need your vote');
         query = { order: 'fewest_votes', unratedBy: caller.userId, ...window };
-        total = this.gallery.countUnratedBy(caller.userId);
         break;
       default:
         throw new InvalidArgumentError('Unknown gallery filter');
     }
-    const [photos, count] = await Promise.all([this.gallery.page(query), total]);
-    return { photos, total: count, totalPages: Math.ceil(count / limit) };
+    const { photos, total } = await this.gallery.page(query);
+    return { photos, total, totalPages: Math.ceil(total / limit) };
   }
 
   /** The newest approved photos, for the landing page's previews. */

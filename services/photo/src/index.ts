@@ -7,8 +7,10 @@ import { PrismaPhotoRepository } from './photo.repository.js';
 import { PhotoService } from './photo.service.js';
 import { GrpcPhotoStorage } from './storage.client.js';
 import { photoHandlers } from './grpc/photo.server.js';
+import { photoBackfillHandlers } from './grpc/backfill.server.js';
+import { PgPhotoBackfill } from './backfill.repository.js';
 import { UPLOADER_EVENTS, applyUploaderEvent } from './consumers/uploaders.consumer.js';
-import { RATING_EVENTS, applyRatingEvent } from './consumers/ratings.consumer.js';
+import { RATING_EVENTS, applyRatingEvents } from './consumers/ratings.consumer.js';
 import { USER_EVENTS, applyUserEvent } from './consumers/users.consumer.js';
 import { PgGalleryRepository } from './gallery.repository.js';
 import { GalleryService } from './gallery.service.js';
@@ -21,13 +23,14 @@ export const photoService = defineService<PrismaClient>({
   dependsOn: ['storage'],
   // Gallery pages run two short queries each on the pool.
   database: { schema: 'photo', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient, poolSize: 10 },
-  async setup({ server, prisma, pool, outbox, logger, connect, consume }) {
+  async setup({ server, prisma, pool, outbox, logger, connect, consume, consumeBatches }) {
     const storage = new GrpcPhotoStorage(connect('storage', StorageServiceClient));
     const service = new PhotoService(new PrismaPhotoRepository(prisma, outbox), storage, logger);
     const gallery = new GalleryService(new PgGalleryRepository(pool));
-    server.add(PhotoServiceService, photoHandlers(service, gallery));
+    server.add(PhotoServiceService, { ...photoHandlers(service, gallery), ...photoBackfillHandlers(new PgPhotoBackfill(pool)) });
     consume('uploaders', UPLOADER_EVENTS, (event, tx) => applyUploaderEvent(event, PrismaPhotoRepository.uploaders(tx)));
-    consume('ratings', RATING_EVENTS, (event, tx) => applyRatingEvent(event, PrismaPhotoRepository.ratings(tx)));
+    // A vote's totals and rater: busy, so on the pool, a batch of events per transaction.
+    consumeBatches('ratings', RATING_EVENTS, (events, tx) => applyRatingEvents(events, PrismaPhotoRepository.ratings(tx)));
     // A deleted account's photos go, each with its photo.photo.deleted, and their blobs after them.
     consume('users', USER_EVENTS, (event, tx) => applyUserEvent(event, service, PrismaPhotoRepository.owners(tx, outbox)));
 

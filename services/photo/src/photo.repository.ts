@@ -1,4 +1,4 @@
-import type { Envelope, Outbox } from '@snapcracks/kit';
+import type { Envelope, Outbox, SqlClient } from '@snapcracks/kit';
 import { prismaErrorCode } from '@snapcracks/kit';
 import type { Prisma, PrismaClient, Photo as PhotoRow, PhotoStatus, Uploader } from './generated/prisma/client.js';
 import { SIMILAR_MAX_DISTANCE, type ReviewMarks } from './review-marks.js';
@@ -133,6 +133,16 @@ export interface RatingStore {
   setIfNewer(totals: PhotoRatingTotals): Promise<boolean>;
   /** Records that the user has rated the photo (repeats change nothing). */
   addRater(userId: string, photoId: number): Promise<void>;
+}
+
+/** The ratings for a batch of vote events in one transaction (the ratings consumer): the photos' rows are locked first. */
+export interface RatingBatchStore extends RatingStore {
+  /** Locks the photos' rows in id order until the transaction ends, so that batches running at once never wait in a circle. */
+  lockPhotos(photoIds: number[]): Promise<void>;
+  /** setIfNewer for many photos in one statement (one set of totals per photo). */
+  setManyIfNewer(totals: PhotoRatingTotals[]): Promise<void>;
+  /** addRater for many pairs in one statement. */
+  addRaters(raters: { userId: string; photoId: number }[]): Promise<void>;
 }
 
 /** The uploaders projection, written by the consumer of auth's user events inside its transaction. */
@@ -322,8 +332,9 @@ export class PrismaPhotoRepository implements PhotoRepository {
   }
 
   /** The rating totals projection inside a consumer's transaction (or, in tests, on the client itself). */
-  static ratings(db: Pick<Tx, '$executeRaw'>): RatingStore {
-    return new PrismaRatingStore(db);
+  /** Raw SQL only, so a Prisma transaction and the pool's (consumeBatches) both will do. */
+  static ratings(db: SqlClient): RatingBatchStore {
+    return new SqlRatingStore(db);
   }
 
   /** Runs one write and records its event in the outbox of the same transaction. */
@@ -345,20 +356,47 @@ export class PrismaPhotoRepository implements PhotoRepository {
   }
 }
 
-class PrismaRatingStore implements RatingStore {
-  constructor(private readonly db: Pick<Tx, '$executeRaw'>) {}
+// Order-safe: the vote service's events carry absolute totals with a version; an older or repeated one changes
+// nothing. The photo's own version and updated_at are left alone: ratings are not an edit of the photo.
+const SET_RATING_IF_NEWER_SQL = `
+  UPDATE "photo"."photos" SET "vote_count" = $2::int, "rating_sum" = $3::int, "rating_version" = $4::bigint
+  WHERE "id" = $1::int AND "rating_version" < $4::bigint`;
+const ADD_RATER_SQL = `INSERT INTO "photo"."photo_raters" ("user_id", "photo_id") VALUES ($1, $2::int) ON CONFLICT DO NOTHING`;
+const SET_MANY_RATINGS_IF_NEWER_SQL = `
+  UPDATE "photo"."photos" p SET "vote_count" = t."vote_count", "rating_sum" = t."rating_sum", "rating_version" = t."version"
+  FROM unnest($1::int[], $2::int[], $3::int[], $4::bigint[]) AS t("id", "vote_count", "rating_sum", "version")
+  WHERE p."id" = t."id" AND p."rating_version" < t."version"`;
+// In key order, so that batches inserting the same pairs at once take the index's locks in one order.
+const ADD_RATERS_SQL = `
+  INSERT INTO "photo"."photo_raters" ("user_id", "photo_id")
+  SELECT * FROM unnest($1::text[], $2::int[]) AS r("user_id", "photo_id") ORDER BY 1, 2 ON CONFLICT DO NOTHING`;
+// NO KEY: the strength the rating's UPDATE takes, which leaves the raters' foreign key checks free.
+const LOCK_PHOTOS_SQL = `SELECT "id" FROM "photo"."photos" WHERE "id" = ANY($1::int[]) ORDER BY "id" FOR NO KEY UPDATE`;
 
-  // Order-safe: the vote service's events carry absolute totals with a version; an older or repeated one changes
-  // nothing. The photo's own version and updated_at are left alone: ratings are not an edit of the photo.
+class SqlRatingStore implements RatingBatchStore {
+  constructor(private readonly db: SqlClient) {}
+
   async setIfNewer(t: PhotoRatingTotals): Promise<boolean> {
-    const set = await this.db.$executeRaw`
-      UPDATE "photo"."photos" SET "vote_count" = ${t.voteCount}, "rating_sum" = ${t.ratingSum}, "rating_version" = ${t.version}::bigint
-      WHERE "id" = ${t.photoId} AND "rating_version" < ${t.version}::bigint`;
-    return set > 0;
+    return (await this.db.$executeRawUnsafe(SET_RATING_IF_NEWER_SQL, t.photoId, t.voteCount, t.ratingSum, t.version)) > 0;
   }
 
   async addRater(userId: string, photoId: number): Promise<void> {
-    await this.db.$executeRaw`INSERT INTO "photo"."photo_raters" ("user_id", "photo_id") VALUES (${userId}, ${photoId}) ON CONFLICT DO NOTHING`;
+    await this.db.$executeRawUnsafe(ADD_RATER_SQL, userId, photoId);
+  }
+
+  async lockPhotos(photoIds: number[]): Promise<void> {
+    await this.db.$queryRawUnsafe(LOCK_PHOTOS_SQL, [...new Set(photoIds)].sort((a, b) => a - b));
+  }
+
+  async setManyIfNewer(totals: PhotoRatingTotals[]): Promise<void> {
+    if (totals.length === 0) return;
+    const column = <K extends keyof PhotoRatingTotals>(key: K) => totals.map((t) => t[key]);
+    await this.db.$executeRawUnsafe(SET_MANY_RATINGS_IF_NEWER_SQL, column('photoId'), column('voteCount'), column('ratingSum'), column('version'));
+  }
+
+  async addRaters(raters: { userId: string; photoId: number }[]): Promise<void> {
+    if (raters.length === 0) return;
+    await this.db.$executeRawUnsafe(ADD_RATERS_SQL, raters.map((r) => r.userId), raters.map((r) => r.photoId));
   }
 }
 

@@ -71,9 +71,7 @@ describe('the gRPC edge of review marks and blob references', () => {
   const member: Caller = { userId: 'm', isAdmin: false, hasAcceptedTerms: true };
   const ctx = (caller: Caller | null, service: string): CallContext => ({ caller, service, metadata: new Metadata(), logger });
   const unusedGallery = new GalleryService({
-    page: async () => [],
-    countApproved: async () => 0,
-    countUnratedBy: async () => 0,
+    page: async () => ({ photos: [], total: 0 }),
     newest: async () => [],
     refreshPrior: async () => ({ mean: 3, rescored: 0 }),
   });

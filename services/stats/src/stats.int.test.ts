@@ -38,10 +38,11 @@ describe('the stats service over gRPC', () => {
     for (const event of [
       uploaded({ photoId: 1, ownerId: 'ada' }),
       reviewed({ photoId: 1, ownerId: 'ada', status: APPROVED, version: 2 }, now),
-      cast(1, { voteCount: 2, ratingSum: 9, version: 2 }),
+      cast(1, { voteCount: 1, ratingSum: 5, version: 1 }, { userId: 'bob', rating: 5 }),
+      cast(1, { voteCount: 2, ratingSum: 9, version: 2 }, { userId: 'cy', rating: 4 }),
       uploaded({ photoId: 2, ownerId: 'ada' }),
       reviewed({ photoId: 2, ownerId: 'ada', status: APPROVED, version: 2 }, twoDaysAgo),
-      cast(2, { voteCount: 1, ratingSum: 2, version: 1 }),
+      cast(2, { voteCount: 1, ratingSum: 2, version: 1 }, { userId: 'bob', rating: 2 }),
       uploaded({ photoId: 3, ownerId: 'bob' }),
       reviewed({ photoId: 3, ownerId: 'bob', status: REJECTED, version: 2 }, now),
       uploaded({ photoId: 4, ownerId: 'cy' }),
@@ -69,6 +70,7 @@ describe('the stats service over gRPC', () => {
       totalActiveUsers: 1,
       highestRatedPhoto: { id: 1, filename: '1.webp', averageRating: 4.5, voteCount: 2 },
       lowestRatedPhoto: { id: 2, filename: '2.webp', averageRating: 2, voteCount: 1 },
+      ratingDistribution: [0, 1, 0, 1, 1],
     });
     // bob has only a rejected photo: no ranks, no rated photos (left out of the message).
     expect(await gateway.call.getUserStats({}, { caller: { ...member, userId: 'bob' } })).toEqual({
@@ -82,6 +84,7 @@ describe('the stats service over gRPC', () => {
       recentVoteCount: 0,
       totalVotes: 0,
       totalActiveUsers: 1,
+      ratingDistribution: [0, 0, 0, 0, 0],
     });
   });
 

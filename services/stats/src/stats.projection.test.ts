@@ -8,6 +8,8 @@ import {
   contributionOf,
   movesCounters,
   shardOf,
+  starsMoveApplies,
+  starsMoveOf,
   unknownPhoto,
   type PhotoRow,
   type PhotoStateFacts,
@@ -113,5 +115,27 @@ describe('how a change moves the figures', () => {
     const shards = new Set(Array.from({ length: 100 }, (_, i) => shardOf(i + 1)));
     expect(shards.size).toBe(COUNTER_SHARDS);
     expect([...shards].every((s) => s >= 0 && s < COUNTER_SHARDS)).toBe(true);
+  });
+});
+
+describe('votes per star', () => {
+  it('moves a new vote in, a changed vote from one star to another, and a removed vote out', () => {
+    expect(starsMoveOf(4, undefined)).toEqual([0, 0, 0, 1, 0]);
+    expect(starsMoveOf(2, 5)).toEqual([0, 1, 0, 0, -1]);
+    // Removed with its voter's account: rating 0, the removed rating as previous.
+    expect(starsMoveOf(0, 3)).toEqual([0, 0, -1, 0, 0]);
+  });
+
+  it('moves nothing for the same rating again, or ratings out of range', () => {
+    expect(starsMoveOf(3, 3)).toBeNull();
+    expect(starsMoveOf(undefined, undefined)).toBeNull();
+    expect(starsMoveOf(6, 0)).toBeNull();
+  });
+
+  it('skips a vote event a rebuild already counted (at or below its baseline)', () => {
+    expect(starsMoveApplies(5, 0)).toBe(true);
+    expect(starsMoveApplies(5, 4)).toBe(true);
+    expect(starsMoveApplies(5, 5)).toBe(false);
+    expect(starsMoveApplies(3, 5)).toBe(false);
   });
 });

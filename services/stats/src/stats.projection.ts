@@ -213,3 +213,28 @@ export function changeOf(before: PhotoRow, after: PhotoRow): RowChange {
 export function movesCounters(change: RowChange): boolean {
   return change.owners.length > 0 || Object.values(change.counters).some((delta) => delta !== 0);
 }
+
+/** Votes per rating: index 0 holds the 1-star votes, index 4 the 5-star ones. */
+export type Stars = [number, number, number, number, number];
+
+export const NO_STARS: Stars = [0, 0, 0, 0, 0];
+
+const isRating = (rating: number | undefined): rating is number => rating !== undefined && Number.isInteger(rating) && rating >= 1 && rating <= 5;
+
+/**
+ * How one vote event moves its photo's star counts: +1 at the new rating, -1 at the one it replaced (a removed vote
+ * has rating 0, so it only takes its previous rating away). Null when it moves nothing (a repeat of the same rating,
+ * or no rating at all). Applied once per event, these moves commute, so the counts are exact in any order.
+ */
+export function starsMoveOf(rating: number | undefined, previousRating: number | undefined): Stars | null {
+  const move: Stars = [...NO_STARS];
+  if (isRating(rating)) move[rating - 1]! += 1;
+  if (isRating(previousRating)) move[previousRating - 1]! -= 1;
+  return move.some((n) => n !== 0) ? move : null;
+}
+
+/**
+ * Whether a vote event's move still has to be applied: not when a rebuild read the star counts at the event's totals
+ * version or later (`baseline`), since the vote service's counts at that version include it.
+ */
+export const starsMoveApplies = (eventVersion: number, baseline: number): boolean => eventVersion > baseline;

@@ -1,6 +1,6 @@
 import type { SqlClient } from '@snapcracks/kit';
 import type { PrismaClient } from './generated/prisma/client.js';
-import { movesCounters, shardOf, unknownPhoto, type PhotoRow, type PhotoStatus, type RowChange, type VoteTotals } from './stats.projection.js';
+import { movesCounters, shardOf, unknownPhoto, type PhotoRow, type PhotoStatus, type RowChange, type Stars, type VoteTotals } from './stats.projection.js';
 
 /** The community's figures, summed over the counter shards. */
 export interface CommunityFigures {
@@ -41,6 +41,8 @@ export interface MemberPhotoFigures {
   /** The same over the `recent` latest approved photos (by approval time, then newest id). */
   recentVotes: number;
   recentRatingSum: number;
+  /** The votes on the approved photos per rating, 1 star first; they sum to `votes`. */
+  stars: Stars;
   /** The approved photos with votes of highest and lowest average (see the queries for ties); null when none. */
   highest: RatedPhotoRecord | null;
   lowest: RatedPhotoRecord | null;
@@ -92,6 +94,23 @@ export interface ProjectionStore {
   setVoteTotals(photoId: number, totals: VoteTotals): Promise<boolean>;
   /** Marks the account deleted (auth.user.deleted); its photos are the photo service's to delete. */
   markOwnerDeleted(ownerId: string): Promise<void>;
+  /**
+   * Moves the photo's star counts by one vote event's move (starsMoveOf), in a new row of unknown status when the
+   * photo is not known yet, unless a rebuild already counted that event (starsMoveApplies).
+   */
+  moveStars(photoId: number, move: Stars, eventVersion: number): Promise<void>;
+}
+
+/**
+ * The projection for a batch of vote events in one transaction (the votes consumer): the rows the batch will change
+ * are locked first, all at once and in the order every transaction takes them, then each event is applied as alone.
+ */
+export interface VoteBatchStore extends ProjectionStore {
+  /**
+   * Locks the photos' rows (making those not there yet, of unknown status), then their owners', then their shards',
+   * each set in key order, until the transaction ends.
+   */
+  lockForVotes(photoIds: number[]): Promise<void>;
 }
 
 interface PhotoRecord {
@@ -197,6 +216,36 @@ const SET_VOTE_TOTALS_SQL = `
   )
   SELECT count(*)::int AS "stored" FROM totals`;
 
+// The rule of starsMoveApplies in SQL. Star counts feed no counter (a member's distribution is summed from their own
+// photo rows when asked), so only the photo's row changes; its lock is the one the vote's totals already hold.
+const MOVE_STARS_SQL = `
+  INSERT INTO "stats"."photos" AS p ("photo_id", "stars_1", "stars_2", "stars_3", "stars_4", "stars_5")
+  VALUES ($1::bigint, $2::int, $3::int, $4::int, $5::int, $6::int)
+  ON CONFLICT ("photo_id") DO UPDATE SET
+    "stars_1" = p."stars_1" + EXCLUDED."stars_1", "stars_2" = p."stars_2" + EXCLUDED."stars_2", "stars_3" = p."stars_3" + EXCLUDED."stars_3",
+    "stars_4" = p."stars_4" + EXCLUDED."stars_4", "stars_5" = p."stars_5" + EXCLUDED."stars_5"
+  WHERE p."stars_baseline" < $7::bigint`;
+
+// One event's statements lock photo, owner, shard in that order; a batch of them, one event after the other, would
+// hold a shard while it locks the next photo, and two batches (replicas) or a batch and a photo event could wait on
+// each other in a circle. Taking every lock of the batch up front, photos then owners then shards, each sorted, keeps
+// the one order. Photos and shards are upserted rather than selected: a row not there yet (totals overtaking the
+// upload; a first vote in a shard) is made and locked in its place in the order, the row of unknown status its first
+// event would make anyway. NO KEY for the owners: the strength the writes themselves take.
+const LOCK_FOR_VOTES_SQL = `
+  WITH photos AS (
+    INSERT INTO "stats"."photos" AS p ("photo_id") SELECT "id" FROM unnest($1::bigint[]) AS "id" ORDER BY "id"
+    ON CONFLICT ("photo_id") DO UPDATE SET "photo_id" = p."photo_id"
+    RETURNING p."owner_id"
+  ), owners AS (
+    SELECT "owner_id" FROM "stats"."owners" WHERE "owner_id" IN (SELECT "owner_id" FROM photos) ORDER BY "owner_id" FOR NO KEY UPDATE
+  ), shards AS (
+    INSERT INTO "stats"."community_counters" AS c ("shard") SELECT "s" FROM unnest($2::smallint[]) AS "s" ORDER BY "s"
+    ON CONFLICT ("shard") DO UPDATE SET "shard" = c."shard"
+    RETURNING c."shard"
+  )
+  SELECT (SELECT count(*) FROM photos)::int AS "photos", (SELECT count(*) FROM owners)::int AS "owners", (SELECT count(*) FROM shards)::int AS "shards"`;
+
 const COMMUNITY_FIGURES_SQL = `
   SELECT COALESCE(sum("photos"), 0)::float8 AS "photos", COALESCE(sum("pending_photos"), 0)::float8 AS "pending_photos",
          COALESCE(sum("approved_photos"), 0)::float8 AS "approved_photos", COALESCE(sum("votes_on_approved"), 0)::float8 AS "votes_on_approved",
@@ -225,7 +274,8 @@ const REVIEWED_BETWEEN_SQL = `
 // lowest: more votes (the surer low), then the newer approval, then the newer photo.
 const MEMBER_PHOTOS_SQL = `
   WITH mine AS (
-    SELECT "photo_id", "status", "created_at", "approved_at", "filename", "description", "vote_count", "rating_sum"
+    SELECT "photo_id", "status", "created_at", "approved_at", "filename", "description", "vote_count", "rating_sum",
+           "stars_1", "stars_2", "stars_3", "stars_4", "stars_5"
     FROM "stats"."photos"
     WHERE "owner_id" = $1 AND "status" IS NOT NULL AND NOT "deleted"
   ), recent AS (
@@ -243,6 +293,9 @@ const MEMBER_PHOTOS_SQL = `
          count(*) FILTER (WHERE "created_at" >= $2::timestamptz AND "created_at" < $3::timestamptz)::int AS "uploaded_between",
          COALESCE(sum("vote_count") FILTER (WHERE "status" = 'approved'), 0)::float8 AS "votes",
          COALESCE(sum("rating_sum") FILTER (WHERE "status" = 'approved'), 0)::float8 AS "rating_sum",
+         ARRAY[COALESCE(sum("stars_1") FILTER (WHERE "status" = 'approved'), 0), COALESCE(sum("stars_2") FILTER (WHERE "status" = 'approved'), 0),
+               COALESCE(sum("stars_3") FILTER (WHERE "status" = 'approved'), 0), COALESCE(sum("stars_4") FILTER (WHERE "status" = 'approved'), 0),
+               COALESCE(sum("stars_5") FILTER (WHERE "status" = 'approved'), 0)]::float8[] AS "stars",
          (SELECT COALESCE(sum("vote_count"), 0)::float8 FROM recent) AS "recent_votes",
          (SELECT COALESCE(sum("rating_sum"), 0)::float8 FROM recent) AS "recent_rating_sum",
          (SELECT json_build_object('id', "photo_id", 'filename', "filename", 'description', "description", 'voteCount', "vote_count", 'ratingSum', "rating_sum")
@@ -278,6 +331,7 @@ interface MemberPhotosRecord {
   rating_sum: number;
   recent_votes: number;
   recent_rating_sum: number;
+  stars: number[];
   highest: RatedPhotoJson | null;
   lowest: RatedPhotoJson | null;
 }
@@ -288,6 +342,8 @@ interface RatedPhotoJson {
   voteCount: number;
   ratingSum: number | string;
 }
+
+const toStars = (counts: number[]): Stars => [counts[0] ?? 0, counts[1] ?? 0, counts[2] ?? 0, counts[3] ?? 0, counts[4] ?? 0];
 
 const toRatedPhoto = (json: RatedPhotoJson | null): RatedPhotoRecord | null =>
   json && { id: Number(json.id), filename: json.filename ?? '', description: json.description, voteCount: json.voteCount, ratingSum: Number(json.ratingSum) };
@@ -322,6 +378,7 @@ export class PrismaStatsRepository implements StatsRepository {
       ratingSum: r.rating_sum,
       recentVotes: r.recent_votes,
       recentRatingSum: r.recent_rating_sum,
+      stars: toStars(r.stars),
       highest: toRatedPhoto(r.highest),
       lowest: toRatedPhoto(r.lowest),
     };
@@ -344,6 +401,11 @@ export class PrismaStatsRepository implements StatsRepository {
   /** The projection inside a consumer's transaction (raw SQL only, so any transaction's client will do). */
   static projection(db: SqlClient): ProjectionStore {
     return new PrismaProjectionStore(db);
+  }
+
+  /** The projection for a batch of vote events, in the votes consumer's transaction (on the pool: consumeBatches). */
+  static voteBatch(db: SqlClient): VoteBatchStore {
+    return new PgVoteBatchStore(db);
   }
 }
 
@@ -400,11 +462,27 @@ class PrismaProjectionStore implements ProjectionStore {
     return row!.stored > 0;
   }
 
+  async moveStars(photoId: number, move: Stars, eventVersion: number): Promise<void> {
+    await this.db.$executeRawUnsafe(MOVE_STARS_SQL, photoId, ...move, eventVersion);
+  }
+
   async markOwnerDeleted(ownerId: string): Promise<void> {
     await this.db.$executeRawUnsafe(
       `INSERT INTO "stats"."owners" ("owner_id", "deleted") VALUES ($1, true) ON CONFLICT ("owner_id") DO UPDATE SET "deleted" = true`,
       ownerId,
     );
+  }
+}
+
+class PgVoteBatchStore extends PrismaProjectionStore implements VoteBatchStore {
+  constructor(private readonly sql: SqlClient) {
+    super(sql);
+  }
+
+  async lockForVotes(photoIds: number[]): Promise<void> {
+    const ids = [...new Set(photoIds)].sort((a, b) => a - b);
+    const shards = [...new Set(ids.map(shardOf))].sort((a, b) => a - b);
+    await this.sql.$queryRawUnsafe(LOCK_FOR_VOTES_SQL, ids, shards);
   }
 }
 

@@ -14,6 +14,7 @@ const NO_PHOTOS: MemberPhotoFigures = {
   ratingSum: 0,
   recentVotes: 0,
   recentRatingSum: 0,
+  stars: [0, 0, 0, 0, 0],
   highest: null,
   lowest: null,
 };
@@ -98,6 +99,7 @@ describe('a member’s stats', () => {
       totalActiveUsers: 7,
       highestRatedPhoto: null,
       lowestRatedPhoto: null,
+      ratingDistribution: [0, 0, 0, 0, 0],
     });
   });
 
@@ -112,6 +114,7 @@ describe('a member’s stats', () => {
       ratingSum: 29,
       recentVotes: 6,
       recentRatingSum: 20,
+      stars: [0, 1, 1, 2, 4],
       highest: { id: 4, filename: '4.webp', description: 'best', voteCount: 2, ratingSum: 10 },
       lowest: { id: 5, filename: '5.webp', description: null, voteCount: 3, ratingSum: 6 },
     };
@@ -131,6 +134,7 @@ describe('a member’s stats', () => {
       totalActiveUsers: 40,
       highestRatedPhoto: { id: 4, filename: '4.webp', description: 'best', averageRating: 5, voteCount: 2 },
       lowestRatedPhoto: { id: 5, filename: '5.webp', description: null, averageRating: 2, voteCount: 3 },
+      ratingDistribution: [0, 1, 1, 2, 4],
     });
   });
 

@@ -1,4 +1,5 @@
 import type { RatedPhotoRecord, StatsRepository } from './stats.repository.js';
+import type { Stars } from './stats.projection.js';
 
 /** The gallery's stats strip: the whole community's approved photos. */
 export interface GalleryStats {
@@ -45,6 +46,8 @@ export interface UserStats {
   totalActiveUsers: number;
   highestRatedPhoto: RatedPhoto | null;
   lowestRatedPhoto: RatedPhoto | null;
+  /** The votes received on the approved photos per rating, 1 star first: the dashboard's distribution. */
+  ratingDistribution: Stars;
 }
 
 /** Spec §9: the rating rank needs votes received in total on one's approved photos. */
@@ -130,6 +133,7 @@ export class StatsService {
       totalActiveUsers: standing.activeMembers,
       highestRatedPhoto: rated(photos.highest),
       lowestRatedPhoto: rated(photos.lowest),
+      ratingDistribution: photos.stars,
     };
   }
 }

@@ -5,7 +5,14 @@ import { InvalidArgumentError, NotFoundError, UnavailableError, type Logger } fr
 import { isStorageType, type Backends, type BlobBackend } from './backends/index.js';
 import type { Blob, BlobCursor, BlobRepository } from './blob.repository.js';
 import type { DriveAuthorization } from './drive-authorization.js';
-import { sniffImageType, UnsupportedImageError, type EncodedImage, type ImageProcessor, type PrivacyBar } from './media/index.js';
+import {
+  FaceDetectionUnavailableError,
+  sniffImageType,
+  UnsupportedImageError,
+  type EncodedImage,
+  type ImageProcessor,
+  type PrivacyBar,
+} from './media/index.js';
 
 /** The spec's words for anything we will not take: not an image, or larger than the limit. */
 export const UPLOAD_REFUSED = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
@@ -13,12 +20,19 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** Avatars: JPEG or PNG (the avatar picker's types), 5 MB at most. */
 export const AVATAR_REFUSED = 'Only JPG, JPEG or PNG images up to 5MB are accepted';
 export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
+/**
+ * Face suggestions read a copy the browser scaled down (1,600 px at most, a few hundred kB). The limit keeps the
+ * request inside one gRPC message (4 MB by default) and one request from holding much memory.
+ */
+export const FACE_SUGGESTIONS_REFUSED = 'Only JPG, PNG or WebP images up to 3MB can be checked for faces';
+export const MAX_FACE_SUGGESTION_BYTES = 3 * 1024 * 1024;
 const AVATAR_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
 /** Enough of the file to recognise every accepted format (the HEIF ftyp box included). */
 const SNIFF_BYTES = 256;
 
 export type ImagePurpose = 'photo' | 'avatar';
-export type ImageWork = Pick<ImageProcessor, 'processPhoto' | 'renderDerivatives' | 'processAvatar'> & Partial<Pick<ImageProcessor, 'countFaces'>>;
+export type ImageWork = Pick<ImageProcessor, 'processPhoto' | 'renderDerivatives' | 'processAvatar'> &
+  Partial<Pick<ImageProcessor, 'countFaces' | 'suggestFaceBars'>>;
 
 export interface StoredAvatar {
   blob: Blob;
@@ -135,6 +149,25 @@ export class StorageService {
     const name = `${randomUUID()}${extensionOf(avatar.contentType)}`;
     const [facesDetected, [blob]] = await Promise.all([this.images.countFaces?.(avatar.data), this.storeAll([[`avatars/${name}`, avatar]])]);
     return { blob: blob!, name, sourceMimeType: avatar.sourceMimeType, facesDetected };
+  }
+
+  /**
+   * Privacy bars over the faces in a photo a member is about to upload (the bytes are read and forgotten). A
+   * detector that is slow, busy or failing is UNAVAILABLE, so the member hears to try again.
+   */
+  async suggestFaceBars(image: Buffer): Promise<PrivacyBar[]> {
+    if (image.byteLength === 0 || image.byteLength > MAX_FACE_SUGGESTION_BYTES) throw new InvalidArgumentError(FACE_SUGGESTIONS_REFUSED);
+    if (!this.images.suggestFaceBars) throw new UnavailableError(new FaceDetectionUnavailableError().message);
+    try {
+      return await this.images.suggestFaceBars(image);
+    } catch (error) {
+      if (error instanceof UnsupportedImageError) throw new InvalidArgumentError(FACE_SUGGESTIONS_REFUSED);
+      if (error instanceof FaceDetectionUnavailableError) {
+        this.logger.warn({ err: error.cause }, 'face detection for suggestions did not answer');
+        throw new UnavailableError(error.message);
+      }
+      throw error;
+    }
   }
 
   /** Deletes `avatars/<name>` on whichever backend holds it; false when there was none. */

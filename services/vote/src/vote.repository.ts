@@ -1,4 +1,4 @@
-import type { Database, Envelope, Outbox, SqlClient } from '@snapcracks/kit';
+import { inTransaction, type Database, type Envelope, type Outbox, type SqlClient } from '@snapcracks/kit';
 import type { Prisma, PrismaClient } from './generated/prisma/client.js';
 
 /** What the vote service knows of a photo, from the photo service's events (the `votable_photos` projection). */
@@ -86,8 +86,6 @@ export interface VoterStore {
 type Raw = Pick<Prisma.TransactionClient, '$executeRaw' | '$queryRaw'>;
 /** A pg pool on the vote schema (kit's Database.pool). */
 export type Pool = Database<PrismaClient>['pool'];
-// pg's PoolClient, named through the pool's callback form of connect (the last overload) since pg is the kit's dependency.
-type PoolClient = NonNullable<Parameters<Parameters<Pool['connect']>[0]>[1]>;
 
 interface CastRow {
   rating: number;
@@ -152,10 +150,11 @@ export class PrismaVoteRepository implements VoteRepository {
     return row ? { photoId, ownerId: row.owner_id, approved: row.approved, deleted: row.deleted, version: Number(row.version) } : null;
   }
 
-  // BEGIN, the statement above, the event, COMMIT: four round trips, the statement and the event prepared once per connection.
+  // BEGIN, the statement above, the event, COMMIT: four round trips, the statement and the event prepared once per
+  // connection (the kit's inTransaction names every statement).
   async cast(vote: NewVote, eventOf: EventOf): Promise<CastResult | null> {
-    const result = await this.inTransaction(async (client, sql) => {
-      const { rows } = await client.query<CastRow>({ name: 'vote_cast', text: CAST_VOTE_SQL, values: [vote.photoId, vote.userId, vote.rating] });
+    const result = await inTransaction(this.pool, async (tx) => {
+      const { rows } = await tx.client.query<CastRow>({ name: 'vote_cast', text: CAST_VOTE_SQL, values: [vote.photoId, vote.userId, vote.rating] });
       const row = rows[0];
       if (!row) return null;
       const cast: CastResult = {
@@ -164,33 +163,11 @@ export class PrismaVoteRepository implements VoteRepository {
         previousRating: row.previous_rating,
         totals: { voteCount: row.vote_count, ratingSum: Number(row.rating_sum), version: Number(row.version) },
       };
-      await this.outbox.enqueue(sql, eventOf(cast));
+      await this.outbox.enqueue(tx, eventOf(cast));
       return cast;
     });
     if (result) this.outbox.nudge();
     return result;
-  }
-
-  /** Runs `work` in a transaction on one pooled connection; `sql` is the same connection as the kit's SqlClient (for the outbox). */
-  private async inTransaction<R>(work: (client: PoolClient, sql: SqlClient) => Promise<R>): Promise<R> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const sql: SqlClient = {
-        $executeRawUnsafe: async (query, ...values) => (await client.query(query, values)).rowCount ?? 0,
-        $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => (await client.query(query, values)).rows as T,
-      };
-      const result = await work(client, sql);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      // A connection that cannot even roll back is dropped from the pool rather than handed out again.
-      await client.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
-      throw error;
-    } finally {
-      client.release(broken);
-    }
   }
 
   // Asked whenever a member opens a photo: on the pool too.

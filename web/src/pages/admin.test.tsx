@@ -194,6 +194,19 @@ describe('admin panel: reviewing', () => {
     }
   });
 
+  it('names each photo link by the photo alone, the status badge beside it, and approves in a colour that reads (axe)', async () => {
+    renderAdmin();
+    const pending = within(await card('Pending crack'));
+    const link = pending.getByRole('link', { name: 'Open Pending crack in a new tab' });
+    // A badge inside the link puts visible text ("Pending") outside its name: WCAG 2.5.3 label in name.
+    expect(link).not.toHaveTextContent('Pending');
+    expect(pending.getByText('Pending', { exact: true })).toBeInTheDocument();
+    expect(link).toHaveAttribute('href', PENDING.displayUrl);
+    // White on emerald-600 is 3.8:1; emerald-700 passes AA (5.5:1).
+    expect(pending.getByRole('button', { name: 'Approve Pending crack' }).className).toMatch(/\bbg-emerald-700\b/);
+    expect(pending.getByRole('button', { name: 'Approve Pending crack' }).className).not.toMatch(/\bbg-emerald-600\b/);
+  });
+
   it('shows each photo’s uploader, rating, bars and moderation history', async () => {
     const user = userEvent.setup();
     renderAdmin();

@@ -94,6 +94,7 @@ const STATS: UserStats = {
   totalActiveUsers: 7,
   highestRatedPhoto: { id: 2, filename: 'display-2.webp', description: 'Approved crack', averageRating: 4.25, voteCount: 12 },
   lowestRatedPhoto: { id: 5, filename: 'display-5.webp', description: 'A faint crack', averageRating: 2, voteCount: 1 },
+  ratingDistribution: [1, 0, 2, 4, 5],
 };
 
 function renderDashboard(routes: Record<string, MockHandler> = {}, photos: UserPhoto[] = [PENDING, APPROVED, REJECTED]) {
@@ -405,17 +406,19 @@ describe('dashboard: stats', () => {
       rankByUploads: null,
       highestRatedPhoto: null,
       lowestRatedPhoto: null,
+      ratingDistribution: [0, 0, 0, 0, 0],
     };
     renderDashboard({ 'GET /api/user/stats': { body: none } }, []);
     expect(await screen.findByRole('listitem', { name: 'Average Rating: —' })).toBeInTheDocument();
     expect(screen.getAllByText('No rated photos yet.')).toHaveLength(2);
     expect(within(screen.getByRole('region', { name: 'Performance' })).getByText('0%')).toBeInTheDocument();
     expect(screen.getByText('Get a photo approved to be ranked.')).toBeInTheDocument();
-    // No rated photo: no plots.
+    // No rated photo and no vote: no plots.
     expect(screen.queryByRole('region', { name: 'Ratings Over Time' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Star Distribution' })).not.toBeInTheDocument();
   });
 
-  it('plots the approved photos’ ratings over time and by stars, with a table alternative', async () => {
+  it('plots the approved photos’ ratings over time, and the votes received per star, with text alternatives', async () => {
     const older = makePhoto({ id: 7, description: 'Older crack', status: 'approved', averageRating: 1.6, voteCount: 5, approvedAt: '2025-07-01T12:00:00.000Z' });
     renderDashboard({}, [PENDING, APPROVED, REJECTED, older]);
     const overTime = within(await screen.findByRole('region', { name: 'Ratings Over Time' }));
@@ -425,10 +428,23 @@ describe('dashboard: stats', () => {
       ['Jul 1, 2025', 'Older crack', '1.6', '5'],
       ['Jul 29, 2025', 'Approved crack', '4.3', '12'],
     ]);
-    const stars = within(screen.getByRole('region', { name: 'Star Distribution' }));
-    expect(stars.getByRole('listitem', { name: '4 stars: 1 photo' })).toBeInTheDocument();
-    expect(stars.getByRole('listitem', { name: '2 stars: 1 photo' })).toBeInTheDocument();
-    expect(stars.getByRole('listitem', { name: '5 stars: 0 photos' })).toBeInTheDocument();
+    // Every vote at the stars it gave (GET /api/user/stats), not the photos' rounded averages.
+    const stars = within(await screen.findByRole('region', { name: 'Star Distribution' }));
+    expect(stars.getByText('The 12 votes your approved photos received, by stars given.')).toBeInTheDocument();
+    expect(stars.getAllByRole('listitem').map((item) => item.getAttribute('aria-label'))).toEqual([
+      '5 stars: 5 votes (42%)',
+      '4 stars: 4 votes (33%)',
+      '3 stars: 2 votes (17%)',
+      '2 stars: 0 votes (0%)',
+      '1 star: 1 vote (8%)',
+    ]);
+  });
+
+  it('plots the votes per star even before any photo list has loaded a rated photo', async () => {
+    renderDashboard({ 'GET /api/user/stats': { body: { ...STATS, ratingDistribution: [0, 0, 0, 1, 0] } } }, [PENDING]);
+    const stars = within(await screen.findByRole('region', { name: 'Star Distribution' }));
+    expect(stars.getByRole('listitem', { name: '4 stars: 1 vote (100%)' })).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Ratings Over Time' })).not.toBeInTheDocument();
   });
 
   it('shows an error with a retry that loads the stats again, leaving My Uploads alone', async () => {

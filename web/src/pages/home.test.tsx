@@ -91,14 +91,20 @@ describe('gallery home', () => {
     });
     const image = await screen.findByRole('img', { name: 'A crack shaped like a river' });
     expect(image).toHaveAttribute('src', '/api/uploads/crack-7.jpg?size=thumb&v=1');
-    expect(image).toHaveAttribute(
+    // Phones get the thumbnail; from two columns up the browser picks between thumbnail and display image.
+    expect(image).not.toHaveAttribute('srcset');
+    const source = image.closest('picture')?.querySelector('source');
+    expect(source).toHaveAttribute('media', '(min-width: 640px)');
+    expect(source).toHaveAttribute(
       'srcset',
       '/api/uploads/crack-7.jpg?size=thumb&v=1 480w, /api/uploads/crack-7.jpg?size=display&v=1 2048w',
     );
-    expect(image.getAttribute('sizes')).toMatch(/390px/);
+    expect(source?.getAttribute('sizes')).toMatch(/390px/);
     expect(image).toHaveAttribute('width', '1200');
     expect(image).toHaveAttribute('height', '900');
-    expect(image).toHaveAttribute('loading', 'eager');
+    // Cards sit below the hero and the filters: all lazy, none competing with the hero for bandwidth.
+    expect(image).toHaveAttribute('loading', 'lazy');
+    expect(image).not.toHaveAttribute('fetchpriority');
     expect(image).toHaveAttribute('decoding', 'async');
     expect(screen.getByRole('img', { name: 'Crack number 10' })).toHaveAttribute('loading', 'lazy');
 

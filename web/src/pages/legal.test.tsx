@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -46,6 +47,16 @@ describe('legal page', () => {
     await userEvent.click(nav.getByRole('button', { name: 'Privacy Policy' }));
     expect(scrollTo).toHaveBeenLastCalledWith({ top: 1000 + window.scrollY - 80, behavior: 'smooth' });
     expect(privacy).toHaveFocus();
+  });
+
+  it('leaves the 80 px offset of a deep link to the page’s scroll padding alone, not doubled by a section margin', async () => {
+    // The browser itself scrolls to /legal#privacy on load, using scroll-padding-top plus the section's scroll
+    // margin; with both it landed 160 px down and raced the page's own 80 px scroll (seen in Chromium).
+    renderLegal();
+    await screen.findByRole('region', { name: 'Privacy Policy' });
+    for (const section of screen.getAllByRole('region')) expect(section.className).not.toMatch(/\bscroll-m/);
+    const indexCss = readFileSync(`${import.meta.dirname}/../index.css`, 'utf8');
+    expect(indexCss).toMatch(/html\s*{[^}]*scroll-padding-top:\s*80px/);
   });
 
   it('lands on the section named in the address', async () => {

@@ -58,13 +58,15 @@ export function LegalPage() {
         {LEGAL_DOCUMENTS.map(({ id, title, Content }) => {
           const Icon = SECTION_ICONS[id];
           return (
+            // No scroll margin of its own: the page's 80 px scroll-padding-top (index.css) already places a
+            // deep link's section, and a margin would add to it (160 px) and fight the scroll goToSection makes.
             <Card
               key={id}
               id={id}
               tabIndex={-1}
               aria-labelledby={`${id}-title`}
               role="region"
-              className="scroll-mt-20 outline-none"
+              className="outline-none"
             >
               <CardHeader>
                 <CardTitle id={`${id}-title`} className="flex items-center gap-2 text-2xl">

@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { AlertTriangle, FileImage, ImageUp, RefreshCw, X } from 'lucide-react';
 import { FormField } from '@/components/contact/form-field';
 import { PageContainer, PageHeader } from '@/components/page-header';
+import { suggestFaceBars } from '@/components/privacy-bars/face-suggestions';
 import { PrivacyBarEditor } from '@/components/privacy-bars/privacy-bar-editor';
 import { DropzoneErrors, PhotoDropzone, usePhotoDropzone } from '@/components/upload/photo-dropzone';
 import { UploadProgressBar } from '@/components/upload/upload-progress';
@@ -234,6 +235,7 @@ export function UploadPage() {
                     bars={bars}
                     onChange={setBars}
                     disabled={isBusy}
+                    suggestFaces={isHeic ? undefined : () => suggestFaceBars(file)}
                   />
                 ) : (
                   // The blob URL is made right after the first render; hold the space until then.

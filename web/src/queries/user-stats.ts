@@ -31,6 +31,8 @@ export interface UserStats {
   totalActiveUsers: number;
   highestRatedPhoto: RatedPhoto | null;
   lowestRatedPhoto: RatedPhoto | null;
+  /** Votes received on the approved photos per rating, 1 star first: five counts summing to totalVotes. */
+  ratingDistribution: number[];
 }
 
 export const userStatsQueryKey = ['/api/user/stats'] as const;

@@ -1,10 +1,9 @@
-import { Suspense, type ReactElement } from 'react';
-import { Route, Routes } from 'react-router-dom';
+import { isValidElement, Suspense, type ReactElement } from 'react';
+import { createRoutesFromElements, matchRoutes, Route, Routes, useLocation, type RouteObject } from 'react-router-dom';
 import { SignInRequiredCard } from '@/components/auth/sign-in-required-card';
 import { UploadSignInCard } from '@/components/auth/upload-sign-in-card';
 import { PageSkeleton } from '@/components/page-skeleton';
 import { useAuth, type SessionStatus } from '@/hooks/use-auth';
-import { HomePage } from '@/pages/home';
 import { LandingPage } from '@/pages/landing';
 import { NotFoundPage } from '@/pages/not-found';
 import { LayoutRoute } from './layout-route';
@@ -15,6 +14,7 @@ import {
   ContactPage,
   DashboardPage,
   GoogleDriveSetupPage,
+  HomePage,
   LegalPage,
   ProfilePage,
   SettingsPage,
@@ -33,17 +33,45 @@ import {
  */
 export function AppRoutes() {
   const { status } = useAuth();
-  return <Routes>{ROUTES_BY_STATUS[status]}</Routes>;
-}
-
-/** The terms screen brings its own frame, so it waits for its code outside LayoutRoute. */
-function TermsAcceptanceRoute() {
+  const { pathname } = useLocation();
+  // Rendering would find the frame and then the page inside it: ask for both at once. During render, not in
+  // an effect, because a navigation renders as a transition and commits (runs effects) only once both are here.
+  void preloadRoute(pathname, status).catch(() => {});
   return (
+    // While the frame of the first framed page loads (the pages bring their own boundaries).
     <Suspense fallback={<PageSkeleton />}>
-      <TermsAcceptancePage />
+      <Routes>{ROUTES_BY_STATUS[status]}</Routes>
     </Suspense>
   );
 }
+
+/**
+ * Loads the code of what `pathname` shows in a session state (its frame and page); main.tsx waits for it
+ * before the first render, so the first page appears whole.
+ */
+export async function preloadRoute(pathname: string, status: SessionStatus = 'loading'): Promise<void> {
+  ROUTE_OBJECTS[status] ??= createRoutesFromElements(ROUTES_BY_STATUS[status]);
+  const matches = matchRoutes(ROUTE_OBJECTS[status], pathname) ?? [];
+  await Promise.all(matches.map(({ route }) => preloadOf(route.element)?.()));
+}
+
+function preloadOf(element: RouteObject['element']): (() => Promise<unknown>) | undefined {
+  if (!isValidElement(element) || typeof element.type !== 'function') return undefined;
+  const { preload } = element.type as { preload?: () => Promise<unknown> };
+  return typeof preload === 'function' ? preload : undefined;
+}
+
+/** The terms screen brings its own frame, so it waits for its code outside LayoutRoute. */
+const TermsAcceptanceRoute = Object.assign(
+  function TermsAcceptanceRoute() {
+    return (
+      <Suspense fallback={<PageSkeleton />}>
+        <TermsAcceptancePage />
+      </Suspense>
+    );
+  },
+  { preload: TermsAcceptancePage.preload },
+);
 
 /** The public home; while the session is checked, a neutral skeleton rather than the marketing page. */
 function PublicHome() {
@@ -104,6 +132,8 @@ const SIGNED_IN_ROUTES = (
     </Route>
   </>
 );
+
+const ROUTE_OBJECTS: Partial<Record<SessionStatus, RouteObject[]>> = {};
 
 const ROUTES_BY_STATUS: Record<SessionStatus, ReactElement> = {
   loading: SIGNED_OUT_ROUTES,

@@ -2,9 +2,13 @@ import { requireAdmin, requireMember, requireService, requireUser, type Handlers
 import type { AuthServiceServer, User as UserMessage } from '@snapcracks/proto/auth/v1';
 import type { AuthService } from '../auth.service.js';
 import type { User } from '../user.repository.js';
+import type { AuthBackfillHandlers } from './backfill.server.js';
 
-/** Protocol edge: maps proto messages to the service's calls and back; the rules live in AuthService. */
-export function authHandlers(service: AuthService): Handlers<AuthServiceServer> {
+/**
+ * Protocol edge: maps proto messages to the service's calls and back; the rules live in AuthService. The backfill for
+ * other components' rebuilds is in backfill.server.ts.
+ */
+export function authHandlers(service: AuthService): Omit<Handlers<AuthServiceServer>, keyof AuthBackfillHandlers> {
   return {
     async signIn(request, ctx) {
       requireService(ctx, 'gateway');

@@ -1,4 +1,5 @@
 import type { Envelope } from '@snapcracks/proto/events/v1';
+import type { DeadLetterQueue } from './dead-letters.js';
 
 /** A message that can be encoded into an envelope payload (any ts-proto message type). */
 export interface MessageCodec<T> {
@@ -18,6 +19,11 @@ export interface SubscribeOptions {
   durable?: string;
   /** Event types to receive, e.g. ["photo.photo.uploaded", "vote.vote.cast"]; `>` wildcards allowed as in NATS. */
   types: string[];
+  /**
+   * Events this subscription hands its handler at once (1 by default: one after the other). More suits a handler
+   * that batches them (createBatchConsumer) and events whose order does not matter (state with a version).
+   */
+  concurrency?: number;
 }
 
 export interface Subscription {
@@ -38,6 +44,8 @@ export interface EventBus {
   publish(event: Envelope): Promise<void>;
   /** True for a bus that lives and dies with this process: no other process shares its work. */
   readonly inProcess?: boolean;
+  /** The events consumers gave up on after the retry policy's last delivery, for an operator to replay or discard. */
+  readonly deadLetters: DeadLetterQueue;
   subscribe(handler: EventHandler, options: SubscribeOptions): Promise<Subscription>;
   close(): Promise<void>;
 }

@@ -4,3 +4,5 @@ export { EventTypes, makeEvent, decodeEvent, decodeEventOfType, type DecodedEven
 export { createNatsEventBus, type NatsEventBusOptions } from './nats-event-bus.js';
 export { createMemoryEventBus, type MemoryEventBusOptions } from './memory-event-bus.js';
 export { defaultRetryPolicy, type Backoff, type RetryPolicy } from './retry-policy.js';
+export type { DeadLetter, DeadLetterQueue } from './dead-letters.js';
+export { deadLetterStream, ensureDeadLetterStream, natsDeadLetterQueue, openNatsDeadLetters } from './nats-dead-letters.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PhotoUpdated, VoteCast, type Envelope } from '@snapcracks/proto/events/v1';
+import { Envelope, PhotoUpdated, VoteCast } from '@snapcracks/proto/events/v1';
 import { createRecordingLogger } from '../testing/recording-logger.js';
 import type { EventBus, EventHandler } from './event-bus.js';
 import { makeEvent } from './event-types.js';
@@ -110,26 +110,81 @@ describe('memory event bus', () => {
     expect(delays).toEqual([5, 10]);
   });
 
-  it('gives up after the last delivery and logs an error', async () => {
+  it('moves an event that fails on every delivery to the dead letters, with one error line, and later events still flow', async () => {
     newBus();
     let attempts = 0;
     const { events, handler } = recorder();
     await bus.subscribe(
       async () => {
         attempts += 1;
-        throw new Error('poison');
+        throw new Error(`poison\nattempt ${attempts}`);
       },
       { durable: 'stats', types: ['vote.vote.cast'] },
     );
     await bus.subscribe(handler, { durable: 'stats', types: ['photo.photo.updated'] });
     const poison = voteCast(1);
     await bus.publish(poison);
-    await vi.waitFor(() => expect(records.some((r) => r.level === 50 && r.eventId === poison.id)).toBe(true));
     expect(attempts).toBe(4);
-    // Later events still flow.
+    const errors = records.filter((r) => r.level === 50 && r.eventId === poison.id);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ consumer: 'stats', deliveries: 4, type: 'vote.vote.cast' });
+    const [letter, ...others] = await bus.deadLetters.list();
+    expect(others).toEqual([]);
+    expect(letter).toMatchObject({ consumer: 'stats', eventId: poison.id, type: 'vote.vote.cast', deliveries: 4, error: 'Error: poison attempt 4' });
+    expect(Envelope.decode(letter!.data)).toEqual(poison);
     await bus.publish(photoUpdated(1));
     await vi.waitFor(() => expect(events).toHaveLength(1));
     expect(attempts).toBe(4);
+  });
+
+  it('replays a dead letter to the consumer that gave up on it only, and discards one without delivering it', async () => {
+    newBus();
+    let failing = true;
+    const stats: Envelope[] = [];
+    const photo = recorder();
+    await bus.subscribe(
+      async (event) => {
+        if (failing) throw new Error('projection broken');
+        stats.push(event);
+      },
+      { durable: 'stats', types: ['vote.vote.cast'] },
+    );
+    await bus.subscribe(photo.handler, { durable: 'photo', types: ['vote.vote.cast'] });
+    const [first, second] = [voteCast(1), voteCast(2)];
+    await bus.publish(first);
+    await bus.publish(second);
+    const letters = await bus.deadLetters.list({ consumer: 'stats' });
+    expect(letters.map((l) => l.eventId)).toEqual([first.id, second.id]);
+    expect(await bus.deadLetters.list({ consumer: 'photo' })).toEqual([]);
+
+    failing = false; // the bug is fixed
+    await bus.deadLetters.replay(letters[0]!.seq);
+    await bus.deadLetters.discard(letters[1]!.seq);
+    expect(stats).toEqual([first]);
+    expect(photo.events).toEqual([first, second]); // once each: the replay went to stats only
+    expect(await bus.deadLetters.list()).toEqual([]);
+    await expect(bus.deadLetters.replay(letters[0]!.seq)).rejects.toThrow('No dead letter');
+  });
+
+  it('hands a subscription up to its concurrency of events at once', async () => {
+    newBus();
+    let running = 0;
+    let most = 0;
+    const handled: Envelope[] = [];
+    await bus.subscribe(
+      async (event) => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running -= 1;
+        handled.push(event);
+      },
+      { durable: 'stats', types: ['vote.vote.cast'], concurrency: 4 },
+    );
+    const events = Array.from({ length: 12 }, (_, i) => voteCast(i));
+    await Promise.all(events.map((event) => bus.publish(event)));
+    expect(most).toBe(4);
+    expect(handled.map((e) => e.id).sort()).toEqual(events.map((e) => e.id).sort());
   });
 
   it('keeps events for a durable name while nobody listens and delivers them when it subscribes', async () => {

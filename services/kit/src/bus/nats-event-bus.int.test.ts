@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StorageType } from '@nats-io/jetstream';
-import { PhotoUpdated, VoteCast, type Envelope } from '@snapcracks/proto/events/v1';
+import { Envelope, PhotoUpdated, VoteCast } from '@snapcracks/proto/events/v1';
 import { createTestStream, type TestStream } from '../testing/nats.js';
 import { createRecordingLogger } from '../testing/recording-logger.js';
 import type { EventBus, EventHandler } from './event-bus.js';
@@ -107,13 +107,13 @@ describe('NATS event bus', () => {
     expect(deliveries).toHaveLength(2);
   });
 
-  it('gives up after the last allowed delivery and logs an error', async () => {
+  it('moves an event that fails on every allowed delivery to the dead-letter stream, with one error line', async () => {
     const bus = await newBus();
     let attempts = 0;
     await bus.subscribe(
       async () => {
         attempts += 1;
-        throw new Error('poison');
+        throw new Error(`poison\nattempt ${attempts}`);
       },
       { durable: 'stats', types: ['vote.vote.cast'] },
     );
@@ -122,6 +122,63 @@ describe('NATS event bus', () => {
     await vi.waitFor(() => expect(records.some((r) => r.level === 50 && r.eventId === poison.id)).toBe(true), eventually);
     await consumerSettled('stats', 'vote.vote.cast');
     expect(attempts).toBe(3);
+    expect(records.filter((r) => r.level === 50 && r.eventId === poison.id)).toHaveLength(1);
+
+    // Stored in <stream>_DLQ under <prefix>_dead.<consumer>: the event's bytes, its story in headers.
+    const stored = await nats.jsm.streams.getMessage(`${nats.stream}_DLQ`, { last_by_subj: `${nats.subjectPrefix}_dead.stats` });
+    expect(Envelope.decode(stored!.data)).toEqual(poison);
+    expect(stored!.header.get('Snapcracks-Deliveries')).toBe('3');
+    const [letter, ...others] = await bus.deadLetters.list();
+    expect(others).toEqual([]);
+    expect(letter).toMatchObject({ consumer: 'stats', eventId: poison.id, type: 'vote.vote.cast', deliveries: 3, error: 'Error: poison attempt 3' });
+  });
+
+  it('replays a dead letter through the events stream, and discards one', async () => {
+    const bus = await newBus(1);
+    let failing = true;
+    const { events, handler } = recorder();
+    await bus.subscribe(
+      async (event) => {
+        if (failing) throw new Error('projection broken');
+        await handler(event);
+      },
+      { durable: 'stats', types: ['vote.vote.cast'] },
+    );
+    const [first, second] = [voteCast(1), voteCast(2)];
+    await bus.publish(first);
+    await bus.publish(second);
+    await vi.waitFor(async () => expect(await bus.deadLetters.list({ consumer: 'stats' })).toHaveLength(2), eventually);
+    expect(await bus.deadLetters.list({ consumer: 'photo' })).toEqual([]);
+    const letters = await bus.deadLetters.list();
+
+    failing = false; // the bug is fixed
+    const replayed = letters.find((l) => l.eventId === first.id)!;
+    await bus.deadLetters.replay(replayed.seq);
+    await bus.deadLetters.discard(letters.find((l) => l.eventId === second.id)!.seq);
+    await vi.waitFor(() => expect(events).toEqual([first]), eventually);
+    expect(await bus.deadLetters.list()).toEqual([]);
+    await expect(bus.deadLetters.replay(replayed.seq)).rejects.toThrow();
+  });
+
+  it('hands a subscription up to its concurrency of events at once', async () => {
+    const bus = await newBus();
+    let running = 0;
+    let most = 0;
+    const { events, handler } = recorder();
+    await bus.subscribe(
+      async (event) => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        running -= 1;
+        await handler(event);
+      },
+      { durable: 'stats', types: ['vote.vote.cast'], concurrency: 4 },
+    );
+    const published = Array.from({ length: 12 }, (_, i) => voteCast(i));
+    await Promise.all(published.map((event) => bus.publish(event)));
+    await vi.waitFor(() => expect(events).toHaveLength(12), eventually);
+    expect(most).toBe(4);
   });
 
   it('stores an event published twice with the same id once', async () => {
@@ -159,12 +216,14 @@ describe('NATS event bus', () => {
     expect(two.events.length).toBeGreaterThan(0);
   });
 
-  it('updates the delivery limit of an existing durable consumer', async () => {
+  it("turns JetStream's own delivery limit off on an existing durable consumer: the bus moves the event to the dead letters itself", async () => {
     const name = durableConsumerName('stats', 'vote.vote.cast');
     const first = await (await newBus(3)).subscribe(async () => undefined, { durable: 'stats', types: ['vote.vote.cast'] });
     await first.close();
+    // As an earlier version left it: JetStream stopped delivering after the limit without telling anyone.
+    await nats.jsm.consumers.update(nats.stream, name, { max_deliver: 3 });
     await (await newBus(5)).subscribe(async () => undefined, { durable: 'stats', types: ['vote.vote.cast'] });
-    expect((await nats.jsm.consumers.info(nats.stream, name)).config.max_deliver).toBe(5);
+    expect((await nats.jsm.consumers.info(nats.stream, name)).config.max_deliver).toBe(-1);
   });
 
   it('broadcasts to every ephemeral subscriber only events published after it subscribed', async () => {

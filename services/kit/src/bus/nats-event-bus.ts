@@ -7,6 +7,8 @@ import type { EventBus, EventHandler, Subscription } from './event-bus.js';
 import { assertDurableName } from './durable-name.js';
 import { assertEventTypePattern } from './event-pattern.js';
 import { durableConsumerName, ensureDurableConsumer, ensureStream } from './nats-jetstream-setup.js';
+import { errorLine } from './dead-letters.js';
+import { ensureDeadLetterStream, natsDeadLetterQueue, type NatsDeadLetterQueue } from './nats-dead-letters.js';
 import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './retry-policy.js';
 import { handleInEventContext } from './trace-context.js';
 
@@ -25,10 +27,13 @@ export interface NatsEventBusOptions {
 }
 
 /**
- * Messages a subscription pulls ahead of its handler. Small, so that the instances sharing a durable name
- * share the work and a buffered event does not outwait its acknowledgement deadline.
+ * Messages a subscription pulls ahead of its handler (at least its concurrency). Small, so that the instances
+ * sharing a durable name share the work and a buffered event does not outwait its acknowledgement deadline.
  */
 const PULL_BATCH = 16;
+
+/** The name a dead letter gives for a subscription without a durable name. */
+const EPHEMERAL = 'ephemeral';
 
 /** The event bus over NATS JetStream: events persist in a stream, durable consumers survive restarts. */
 export async function createNatsEventBus(options: NatsEventBusOptions): Promise<EventBus> {
@@ -46,33 +51,34 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
   void logConnectionStatus(nc, logger);
   const jsm = await jetstreamManager(nc, { timeout: publishTimeoutMs });
   await ensureStream(jsm, stream, subjectPrefix);
+  await ensureDeadLetterStream(jsm, stream, subjectPrefix);
+  const deadLetters = natsDeadLetterQueue(jsm, { stream, subjectPrefix, logger, publishTimeoutMs });
   const js = jsm.jetstream();
   const subscriptions = new Set<Subscription>();
   const subjectOf = (pattern: string) => `${subjectPrefix}.${pattern}`;
 
-  async function subscribeDurable(handler: EventHandler, durable: string, pattern: string): Promise<Subscription> {
+  async function subscribeDurable(handler: EventHandler, durable: string, pattern: string, concurrency: number): Promise<Subscription> {
     const name = durableConsumerName(durable, pattern);
-    await ensureDurableConsumer(jsm, stream, { name, filterSubject: subjectOf(pattern), maxDeliveries: retry.maxDeliveries });
+    await ensureDurableConsumer(jsm, stream, { name, filterSubject: subjectOf(pattern) });
     const consumer = await js.consumers.get(stream, name);
-    const messages = await consumer.consume({ max_messages: PULL_BATCH });
-    return runConsumer(messages, name, logger, async (msg, stopping) => {
+    const messages = await consumer.consume({ max_messages: Math.max(PULL_BATCH, concurrency) });
+    return runConsumer(messages, name, logger, concurrency, async (msg, stopping) => {
       // Handing an unstarted message back at once lets another instance take it without waiting for a timeout.
       if (stopping) return msg.nak();
-      await handleDurableDelivery(msg, handler, retry, logger);
+      await handleDurableDelivery(msg, handler, { consumer: durable, retry, logger, deadLetters });
     });
   }
 
-  async function subscribeBroadcast(handler: EventHandler, pattern: string): Promise<Subscription> {
+  async function subscribeBroadcast(handler: EventHandler, pattern: string, concurrency: number): Promise<Subscription> {
     // Start after the stream's last message explicitly rather than with DeliverPolicy.New: an ordered consumer
     // that is recreated (after a disconnect) before its first message would otherwise replay the whole stream.
     const { state } = await jsm.streams.info(stream);
     const consumer = await js.consumers.get(stream, { filter_subjects: subjectOf(pattern), opt_start_seq: state.last_seq + 1 });
     const messages = await consumer.consume({ max_messages: PULL_BATCH });
     const stopped = new AbortController();
-    const subscription = runConsumer(messages, `broadcast ${pattern}`, logger, async (msg, stopping) => {
+    const subscription = runConsumer(messages, `broadcast ${pattern}`, logger, concurrency, async (msg, stopping) => {
       if (stopping) return;
-      const event = decodeDelivered(msg, logger);
-      if (event) await handleWithRetriesInPlace(event, handler, retry, logger, stopped.signal);
+      await handleWithRetriesInPlace(msg, handler, { retry, logger, deadLetters }, stopped.signal);
     });
     return {
       async close() {
@@ -91,12 +97,16 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
       if (ack.duplicate) logger.debug({ eventId: event.id, type: event.type }, 'event already in the stream');
     },
 
-    async subscribe(handler, { durable, types }) {
+    deadLetters,
+
+    async subscribe(handler, { durable, types, concurrency = 1 }) {
       if (durable !== undefined) assertDurableName(durable);
       types.forEach(assertEventTypePattern);
       // One consumer per type pattern: NATS 2.9 consumers take a single filter subject.
       const parts = await Promise.all(
-        types.map((pattern) => (durable === undefined ? subscribeBroadcast(handler, pattern) : subscribeDurable(handler, durable, pattern))),
+        types.map((pattern) =>
+          durable === undefined ? subscribeBroadcast(handler, pattern, concurrency) : subscribeDurable(handler, durable, pattern, concurrency),
+        ),
       );
       const subscription: Subscription = {
         async close() {
@@ -115,16 +125,28 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
   };
 }
 
-/** Feeds each pulled message to `handle`, one at a time; `close` stops pulling and waits for the current one. */
+/**
+ * Feeds each pulled message to `handle`, up to `concurrency` at once; `close` stops pulling and waits for those being
+ * handled. A message whose handling throws (acknowledging on a lost connection) is logged; JetStream redelivers it.
+ */
 function runConsumer(
   messages: ConsumerMessages,
   name: string,
   logger: Logger,
+  concurrency: number,
   handle: (msg: JsMsg, stopping: boolean) => Promise<void>,
 ): Subscription {
   let stopping = false;
+  const inFlight = new Set<Promise<void>>();
   const loop = (async () => {
-    for await (const msg of messages) await handle(msg, stopping);
+    for await (const msg of messages) {
+      const handling: Promise<void> = handle(msg, stopping)
+        .catch((error: unknown) => logger.error({ err: error, consumer: name, seq: msg.seq }, 'event consumer failed on a message'))
+        .finally(() => inFlight.delete(handling));
+      inFlight.add(handling);
+      if (inFlight.size >= concurrency) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
   })().catch((error: unknown) => logger.error({ err: error, consumer: name }, 'event consumer stopped'));
   void logConsumerTrouble(messages, name, logger);
   return {
@@ -136,54 +158,77 @@ function runConsumer(
   };
 }
 
-function decodeDelivered(msg: JsMsg, logger: Logger): Envelope | undefined {
-  try {
-    return Envelope.decode(msg.data);
-  } catch (error) {
-    logger.error({ err: error, subject: msg.subject, seq: msg.seq }, 'undecodable event dropped');
-    return undefined;
-  }
+interface Delivery {
+  /** The durable name (or "ephemeral"), as dead letters name it. */
+  consumer?: string;
+  retry: RetryPolicy;
+  logger: Logger;
+  deadLetters: NatsDeadLetterQueue;
 }
 
-/** Acknowledges after the handler resolves; after a failure asks JetStream to redeliver later, up to the limit. */
-async function handleDurableDelivery(msg: JsMsg, handler: EventHandler, retry: RetryPolicy, logger: Logger): Promise<void> {
-  const event = decodeDelivered(msg, logger);
-  if (!event) return msg.term();
+/**
+ * Acknowledges after the handler resolves; after a failure asks JetStream to redeliver later, and after the last
+ * delivery the retry policy allows moves the event to the dead letters. JetStream's own limit is off (see
+ * ensureDurableConsumer): a delivery beyond ours comes only after one that never answered (its process stopped, or
+ * it outlived the acknowledgement deadline) or a dead letter that could not be stored, and goes to the dead letters
+ * without another try, so an event that kills its consumer cannot do so forever.
+ */
+async function handleDurableDelivery(msg: JsMsg, handler: EventHandler, delivery: Delivery): Promise<void> {
+  const { retry, logger } = delivery;
+  const deliveries = msg.info.deliveryCount;
+  if (deliveries > retry.maxDeliveries) return giveUp(msg, deliveries, new Error(`No answer from the handler after ${deliveries - 1} deliveries`), delivery);
+  let event: Envelope;
+  try {
+    event = Envelope.decode(msg.data);
+  } catch (error) {
+    return giveUp(msg, deliveries, error, delivery);
+  }
   try {
     await handleInEventContext(event, handler);
     msg.ack();
   } catch (error) {
-    const deliveries = msg.info.deliveryCount;
-    const log = { err: error, eventId: event.id, type: event.type, deliveries };
-    if (deliveries >= retry.maxDeliveries) {
-      logger.error(log, 'event handler failed on every delivery; event dropped');
-      return msg.term();
-    }
+    if (deliveries >= retry.maxDeliveries) return giveUp(msg, deliveries, error, delivery);
     const delayMs = backoffDelayMs(deliveries, retry);
-    logger.warn({ ...log, retryInMs: delayMs }, 'event handler failed; will redeliver');
+    logger.warn({ err: error, eventId: event.id, type: event.type, deliveries, retryInMs: delayMs }, 'event handler failed; will redeliver');
     msg.nak(delayMs);
   }
 }
 
-/** Broadcast (ordered) consumers cannot be asked to redeliver, so a failed handler is retried where it stands. */
-async function handleWithRetriesInPlace(
-  event: Envelope,
-  handler: EventHandler,
-  retry: RetryPolicy,
-  logger: Logger,
-  stopped: AbortSignal,
-): Promise<void> {
+/** Stores the message as a dead letter, then tells JetStream to stop delivering it; if it cannot be stored, redelivers it later. */
+async function giveUp(msg: JsMsg, deliveries: number, error: unknown, { consumer = EPHEMERAL, retry, logger, deadLetters }: Delivery): Promise<void> {
+  try {
+    await deadLetters.add({ consumer, subject: msg.subject, streamSeq: msg.seq, data: msg.data, deliveries, error });
+    msg.term();
+  } catch (storeError) {
+    const retryInMs = backoffDelayMs(deliveries, retry);
+    logger.warn({ err: storeError, consumer, seq: msg.seq, deliveries, cause: errorLine(error), retryInMs }, 'could not store a dead letter; will redeliver');
+    msg.nak(retryInMs);
+  }
+}
+
+/**
+ * Broadcast (ordered) consumers cannot be asked to redeliver, so a failed handler is retried where it stands, and an
+ * event still failing after the last try becomes a dead letter (logged, should even that fail).
+ */
+async function handleWithRetriesInPlace(msg: JsMsg, handler: EventHandler, delivery: Delivery, stopped: AbortSignal): Promise<void> {
+  const { retry, logger, deadLetters } = delivery;
+  const deadLetter = (deliveries: number, error: unknown) =>
+    deadLetters
+      .add({ consumer: EPHEMERAL, subject: msg.subject, streamSeq: msg.seq, data: msg.data, deliveries, error })
+      .catch((storeError: unknown) => logger.error({ err: storeError, seq: msg.seq, cause: errorLine(error) }, 'could not store a dead letter; event dropped'));
+  let event: Envelope;
+  try {
+    event = Envelope.decode(msg.data);
+  } catch (error) {
+    return deadLetter(1, error);
+  }
   for (let deliveries = 1; !stopped.aborted; deliveries++) {
     try {
       return await handleInEventContext(event, handler);
     } catch (error) {
-      const log = { err: error, eventId: event.id, type: event.type, deliveries };
-      if (deliveries >= retry.maxDeliveries) {
-        logger.error(log, 'event handler failed on every delivery; event dropped');
-        return;
-      }
+      if (deliveries >= retry.maxDeliveries) return deadLetter(deliveries, error);
       const delayMs = backoffDelayMs(deliveries, retry);
-      logger.warn({ ...log, retryInMs: delayMs }, 'event handler failed; will retry');
+      logger.warn({ err: error, eventId: event.id, type: event.type, deliveries, retryInMs: delayMs }, 'event handler failed; will retry');
       await sleep(delayMs, undefined, { signal: stopped }).catch(() => undefined);
     }
   }

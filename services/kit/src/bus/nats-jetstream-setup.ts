@@ -47,14 +47,14 @@ export function durableConsumerName(durable: string, pattern: string): string {
   return `${durable}__${slug}`;
 }
 
-/** Creates the durable pull consumer, or brings an existing one's redelivery limit up to date. */
-export async function ensureDurableConsumer(
-  jsm: JetStreamManager,
-  stream: string,
-  consumer: { name: string; filterSubject: string; maxDeliveries: number },
-): Promise<void> {
+/**
+ * Creates the durable pull consumer, or brings an existing one up to date. JetStream's own redelivery limit is off
+ * (-1): past it, JetStream would stop delivering an event without telling anyone, where the bus moves it to the dead
+ * letters after the retry policy's last delivery (nats-event-bus.ts).
+ */
+export async function ensureDurableConsumer(jsm: JetStreamManager, stream: string, consumer: { name: string; filterSubject: string }): Promise<void> {
   try {
-    await jsm.consumers.update(stream, consumer.name, { max_deliver: consumer.maxDeliveries });
+    await jsm.consumers.update(stream, consumer.name, { max_deliver: UNLIMITED });
   } catch (error) {
     if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
     // A new consumer starts at the oldest event kept, so a service deployed later still builds its projections.
@@ -63,7 +63,9 @@ export async function ensureDurableConsumer(
       filter_subject: consumer.filterSubject,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      max_deliver: consumer.maxDeliveries,
+      max_deliver: UNLIMITED,
     });
   }
 }
+
+const UNLIMITED = -1;

@@ -6,7 +6,10 @@ export interface Backoff {
 
 /** How a bus redelivers an event whose handler threw. */
 export interface RetryPolicy extends Backoff {
-  /** Deliveries before the bus gives up on an event and logs an error; bounded so one poison event cannot retry forever. */
+  /**
+   * Deliveries before the bus gives up on an event and moves it to the dead letters (logged as one error); bounded so
+   * one poison event cannot retry forever.
+   */
   maxDeliveries: number;
 }
 

@@ -1,14 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { VoteCast } from '@snapcracks/proto/events/v1';
+import { VoteCast, type Envelope } from '@snapcracks/proto/events/v1';
 import { createMemoryEventBus } from '../bus/memory-event-bus.js';
 import { makeEvent } from '../bus/event-types.js';
 import type { EventBus, Subscription } from '../bus/event-bus.js';
 import { createOutboxTables } from '../testing/outbox-tables.js';
-import { createTestDatabase, type TestDatabase } from '../testing/postgres.js';
+import { createTestDatabase, openTestPool, type TestDatabase } from '../testing/postgres.js';
 import { createRecordingLogger } from '../testing/recording-logger.js';
 import { PrismaClient } from '../testing/prisma/generated/client.js';
 import { consumeIdempotently } from './consume-idempotently.js';
+import { createBatchConsumer } from './consume-batch.js';
+import { poolSqlClient } from './pg-sql-client.js';
+import type { SqlClient } from './sql-client.js';
 import { createOutbox, type Outbox } from './outbox.js';
 
 const PRODUCER = 'vote';
@@ -20,11 +24,14 @@ const eventually = { timeout: 20_000, interval: 25 };
  * (or dies) while events are in flight must lose none of them: rows count as published only once every
  * consumer has handled them, and the next start sends the rest, each handled once.
  */
-describe('outbox over the in-process bus', () => {
+// As services run them: a Prisma consumer (`consume`) with the relay on Prisma, and a batch consumer on the pool
+// (`consumeBatches`, a few events at once) with the relay on the pool.
+describe.each(['prisma', 'pool'] as const)('outbox over the in-process bus (%s)', (mode) => {
   const { logger } = createRecordingLogger('error');
   let db: TestDatabase;
   let producer: PrismaClient;
   let consumer: PrismaClient;
+  let pool: pg.Pool;
 
   beforeEach(async () => {
     db = await createTestDatabase('memory-outbox');
@@ -33,8 +40,10 @@ describe('outbox over the in-process bus', () => {
     producer = new PrismaClient({ adapter: new PrismaPg({ connectionString: db.url }, { schema: PRODUCER }) });
     consumer = new PrismaClient({ adapter: new PrismaPg({ connectionString: db.url }, { schema: CONSUMER }) });
     await consumer.$executeRawUnsafe(`CREATE TABLE "${CONSUMER}"."seen" ("event_id" UUID NOT NULL)`);
+    pool = openTestPool(db.url);
   });
   afterEach(async () => {
+    await pool.end();
     await producer.$disconnect();
     await consumer.$disconnect();
     await db.drop();
@@ -43,21 +52,28 @@ describe('outbox over the in-process bus', () => {
   /** One run of the process: a bus, the consumer subscribed, the producer's relay started. */
   async function startProcess(handlerDelayMs: number): Promise<{ bus: EventBus; outbox: Outbox; subscription: Subscription; stop(): Promise<void> }> {
     const bus = createMemoryEventBus({ logger });
-    const subscription = await bus.subscribe(
-      (event) =>
-        consumeIdempotently({
-          prisma: consumer,
-          schema: CONSUMER,
-          consumer: 'stats.votes',
-          event,
-          handle: async (tx) => {
-            await new Promise((resolve) => setTimeout(resolve, handlerDelayMs));
-            await tx.$executeRawUnsafe(`INSERT INTO "${CONSUMER}"."seen" ("event_id") VALUES ($1::uuid)`, event.id);
-          },
-        }).then(() => undefined),
-      { durable: 'stats-votes', types: ['vote.vote.cast'] },
-    );
-    const outbox = createOutbox({ prisma: producer, schema: PRODUCER, bus, logger, stopGraceMs: 50 });
+    const note = async (tx: SqlClient, event: Envelope) => {
+      await new Promise((resolve) => setTimeout(resolve, handlerDelayMs));
+      await tx.$executeRawUnsafe(`INSERT INTO "${CONSUMER}"."seen" ("event_id") VALUES ($1::uuid)`, event.id);
+    };
+    const handler =
+      mode === 'prisma'
+        ? (event: Envelope) =>
+            consumeIdempotently({ prisma: consumer, schema: CONSUMER, consumer: 'stats.votes', event, handle: (tx) => note(tx, event) }).then(() => undefined)
+        : createBatchConsumer({
+            pool,
+            schema: CONSUMER,
+            consumer: 'stats.votes',
+            maxBatch: 3,
+            logger,
+            handle: async (events, tx) => {
+              for (const event of events) await note(tx, event);
+            },
+          });
+    const concurrency = mode === 'prisma' ? 1 : 6;
+    const subscription = await bus.subscribe(handler, { durable: 'stats-votes', types: ['vote.vote.cast'], concurrency });
+    const relayDb = mode === 'prisma' ? producer : poolSqlClient(pool);
+    const outbox = createOutbox({ db: relayDb, schema: PRODUCER, bus, logger, stopGraceMs: 50 });
     outbox.startRelay();
     return {
       bus,

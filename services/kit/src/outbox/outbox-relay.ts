@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import type { EventBus } from '../bus/event-bus.js';
 import { backoffDelayMs, type Backoff } from '../bus/retry-policy.js';
 import type { OutboxTable, UnpublishedRow } from './outbox-table.js';
-import type { TransactionalSqlClient } from './sql-client.js';
+import type { SqlClient } from './sql-client.js';
 
 export interface OutboxRelayOptions {
   /** Rows claimed per statement. */
@@ -46,10 +46,10 @@ const PROCESSED_RETENTION_MS = 8 * 24 * 60 * 60_000;
  * state with a version for that reason.
  */
 export function createOutboxRelay(
-  deps: { prisma: TransactionalSqlClient; table: OutboxTable; bus: EventBus; logger: Logger },
+  deps: { db: SqlClient; table: OutboxTable; bus: EventBus; logger: Logger },
   options: OutboxRelayOptions = {},
 ): OutboxRelay {
-  const { prisma, table, bus, logger } = deps;
+  const { db, table, bus, logger } = deps;
   const batchSize = options.batchSize ?? 200;
   const maxInFlight = Math.max(batchSize, options.maxInFlight ?? 1_000);
   const pollIntervalMs = options.pollIntervalMs ?? 500;
@@ -97,8 +97,8 @@ export function createOutboxRelay(
       const done = published.splice(0);
       const retry = failed.splice(0);
       try {
-        if (done.length > 0) await table.markPublished(prisma, done);
-        if (retry.length > 0) await table.release(prisma, retry);
+        if (done.length > 0) await table.markPublished(db, done);
+        if (retry.length > 0) await table.release(db, retry);
         if (done.length > 0 && failures > 0 && retry.length === 0) {
           logger.info({ failures }, 'outbox relay recovered');
           failures = 0;
@@ -115,8 +115,8 @@ export function createOutboxRelay(
   async function cleanUpIfDue(): Promise<void> {
     if (Date.now() - lastCleanup < cleanupIntervalMs) return;
     lastCleanup = Date.now();
-    const deleted = await table.deletePublishedBefore(prisma, new Date(Date.now() - retentionMs));
-    const forgotten = await table.deleteProcessedBefore(prisma, new Date(Date.now() - processedRetentionMs));
+    const deleted = await table.deletePublishedBefore(db, new Date(Date.now() - retentionMs));
+    const forgotten = await table.deleteProcessedBefore(db, new Date(Date.now() - processedRetentionMs));
     if (deleted + forgotten > 0) logger.debug({ deleted, forgotten }, 'outbox: deleted old published events and processed ids');
   }
 
@@ -155,7 +155,7 @@ export function createOutboxRelay(
         }
         nudged = false; // this claim sees every commit made before it
         const limit = Math.min(batchSize, room);
-        const rows = await table.claim(prisma, limit, leaseMs, [...inFlight]);
+        const rows = await table.claim(db, limit, leaseMs, [...inFlight]);
         rows.forEach(dispatch);
         if (rows.length < limit) await pause(pollIntervalMs, 'nudge');
       } catch (error) {

@@ -1,13 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Envelope, VoteCast } from '@snapcracks/proto/events/v1';
 import type { EventBus } from '../bus/event-bus.js';
+import { createMemoryEventBus } from '../bus/memory-event-bus.js';
 import { makeEvent } from '../bus/event-types.js';
 import { createOutboxTables } from '../testing/outbox-tables.js';
-import { createTestDatabase, type TestDatabase } from '../testing/postgres.js';
+import { createTestDatabase, openTestPool, type TestDatabase } from '../testing/postgres.js';
 import { createRecordingLogger } from '../testing/recording-logger.js';
 import { PrismaClient } from '../testing/prisma/generated/client.js';
 import { createOutbox, type Outbox, type OutboxOptions } from './outbox.js';
+import { poolSqlClient } from './pg-sql-client.js';
 
 const SCHEMA = 'svc';
 const voteCast = (photoId: number) => makeEvent('vote.vote.cast', VoteCast, { photoId, userId: 'u1', rating: 5 }, { source: 'vote' });
@@ -26,6 +29,7 @@ function recordingBus() {
       published.push(event);
     },
     subscribe: () => Promise.reject(new Error('not used')),
+    deadLetters: createMemoryEventBus().deadLetters,
     close: async () => undefined,
   } satisfies EventBus & Record<string, unknown>;
   return bus;
@@ -35,25 +39,30 @@ const ids = (events: Envelope[]) => events.map((event) => event.id);
 /** Generous, because the relay shares the machine with every other integration test. */
 const eventually = { timeout: 10_000, interval: 20 };
 
-describe('outbox', () => {
+// The relay on the service's Prisma client, and on its pool (as defineService runs it).
+describe.each(['prisma', 'pool'] as const)('outbox (relay on %s)', (mode) => {
   const { logger } = createRecordingLogger('warn');
   let db: TestDatabase;
   let prisma: PrismaClient;
+  let pool: pg.Pool;
   const outboxes: Outbox[] = [];
 
   beforeEach(async () => {
     db = await createTestDatabase('outbox');
     await createOutboxTables(db.url, SCHEMA);
     prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: db.url }, { schema: SCHEMA }) });
+    pool = openTestPool(db.url);
   });
   afterEach(async () => {
     await Promise.all(outboxes.splice(0).map((outbox) => outbox.stopRelay()));
+    await pool.end();
     await prisma.$disconnect();
     await db.drop();
   });
 
   function startOutbox(bus: EventBus, options: Partial<OutboxOptions> = {}): Outbox {
-    const outbox = createOutbox({ prisma, schema: SCHEMA, bus, logger, retryBackoff: { initialDelayMs: 10, maxDelayMs: 50 }, ...options });
+    const relayDb = mode === 'prisma' ? prisma : poolSqlClient(pool);
+    const outbox = createOutbox({ db: relayDb, schema: SCHEMA, bus, logger, retryBackoff: { initialDelayMs: 10, maxDelayMs: 50 }, ...options });
     outboxes.push(outbox);
     outbox.startRelay();
     return outbox;

@@ -3,11 +3,17 @@ import type { Logger } from '../logger.js';
 import type { EventBus } from '../bus/event-bus.js';
 import { outboxTable } from './outbox-table.js';
 import { createOutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
-import type { SqlClient, TransactionalSqlClient } from './sql-client.js';
+import type { SqlClient } from './sql-client.js';
 
 export interface OutboxOptions extends OutboxRelayOptions {
-  /** The service's Prisma client. */
-  prisma: TransactionalSqlClient;
+  /**
+   * Where the relay claims and marks rows, one statement at a time (no transaction): the service's pool
+   * (`poolSqlClient(pool)`), which costs a fraction of Prisma's per-call overhead for the same statements, or its
+   * Prisma client.
+   */
+  db?: SqlClient;
+  /** The same as `db`, under the name it had when only a Prisma client would do. */
+  prisma?: SqlClient;
   /** The Postgres schema holding the service's `outbox` table; given explicitly so no search_path is assumed. */
   schema: string;
   bus: EventBus;
@@ -29,9 +35,11 @@ export interface Outbox {
   nudge(): void;
 }
 
-export function createOutbox({ prisma, schema, bus, logger, ...relayOptions }: OutboxOptions): Outbox {
+export function createOutbox({ db, prisma, schema, bus, logger, ...relayOptions }: OutboxOptions): Outbox {
   const table = outboxTable(schema);
-  const relay = createOutboxRelay({ prisma, table, bus, logger }, relayOptions);
+  const client = db ?? prisma;
+  if (!client) throw new Error('createOutbox: give it the service\'s database (`db`)');
+  const relay = createOutboxRelay({ db: client, table, bus, logger }, relayOptions);
   return {
     enqueue: (tx, event) => table.insert(tx, event),
     startRelay: () => relay.start(),

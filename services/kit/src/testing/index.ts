@@ -1,4 +1,4 @@
-export { createTestDatabase, testDatabaseServerUrl, type TestDatabase } from './postgres.js';
+export { createTestDatabase, openTestPool, testDatabaseServerUrl, type TestDatabase } from './postgres.js';
 export { createOutboxTables } from './outbox-tables.js';
 export { createTestStream, testNatsUrl, type TestStream } from './nats.js';
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';

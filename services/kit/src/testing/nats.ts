@@ -1,5 +1,6 @@
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { deadLetterStream } from '../bus/nats-dead-letters.js';
 import { uniqueTestName } from './unique-name.js';
 
 /** The NATS server tests use: `TEST_NATS_URL`, else the machine's local one. */
@@ -31,10 +32,12 @@ export async function createTestStream(prefix: string): Promise<TestStream> {
     subjectPrefix: `test.${id}.events`,
     jsm,
     async delete() {
-      try {
-        await jsm.streams.delete(stream);
-      } catch {
-        // never created, or already gone
+      for (const name of [stream, deadLetterStream(stream)]) {
+        try {
+          await jsm.streams.delete(name);
+        } catch {
+          // never created, or already gone
+        }
       }
       await nc.close();
     },

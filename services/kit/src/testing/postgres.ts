@@ -37,3 +37,14 @@ export async function createTestDatabase(prefix: string): Promise<TestDatabase> 
     drop: () => onServer(`DROP DATABASE IF EXISTS ${quoteIdentifier(name)} WITH (FORCE)`),
   };
 }
+
+/**
+ * A pg pool for a test's own queries. pool.end() resolves before its connections have closed, and dropping the
+ * database then terminates them (57P01): without a listener the pool would raise that as an uncaught error. The
+ * services' pools log it instead (db.ts).
+ */
+export function openTestPool(url: string, max = 4): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', () => undefined);
+  return pool;
+}

@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, consumeIdempotently, createLogger, decodeEventOfType, makeEvent, openDatabase, type Database, type Envelope } from '@snapcracks/kit';
-import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
+import { applyMigrations, createBatchConsumer, createLogger, decodeEventOfType, makeEvent, openDatabase, type Database, type Envelope } from '@snapcracks/kit';
+import { createRecordingLogger, createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { VoteCast } from '@snapcracks/proto/events/v1';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PrismaPhotoRepository } from '../photo.repository.js';
 import { newPhoto } from '../testing/photo.repository.contract.js';
-import { RATING_EVENTS, applyRatingEvent } from './ratings.consumer.js';
+import { RATING_EVENTS, applyRatingEvents } from './ratings.consumer.js';
 
 const logger = createLogger('test', 'silent');
 let database: TestDatabase;
@@ -25,15 +25,22 @@ afterAll(async () => {
 const cast = (photoId: number, voteCount: number, ratingSum: number, version: number) =>
   makeEvent('vote.vote.cast', VoteCast, { photoId, userId: 'voter', rating: 5, voteCount, ratingSum, version }, { source: 'vote' });
 
-/** Handles the event as the service's `ratings` consumer does: once per event id, in a transaction. */
-const deliver = (event: Envelope) =>
-  consumeIdempotently({
-    prisma: db.prisma,
+const batches = createRecordingLogger('warn');
+
+/** The service's `ratings` consumer (consumeBatches): once per event id, the events delivered together in one transaction on the pool. */
+const ratingsConsumer = () =>
+  createBatchConsumer({
+    pool: db.pool,
     schema: 'photo',
     consumer: 'photo.ratings',
-    event,
-    handle: (tx) => applyRatingEvent(decodeEventOfType(event, RATING_EVENTS), PrismaPhotoRepository.ratings(tx)),
+    maxBatch: 8,
+    logger: batches.logger,
+    handle: (events, tx) => applyRatingEvents(events.map((event) => decodeEventOfType(event, RATING_EVENTS)), PrismaPhotoRepository.ratings(tx)),
   });
+let deliver: (event: Envelope) => Promise<void>;
+beforeAll(() => {
+  deliver = ratingsConsumer();
+});
 
 const ratingOf = async (id: number) => db.prisma.photo.findUniqueOrThrow({ where: { id }, select: { voteCount: true, ratingSum: true, ratingVersion: true, version: true } });
 
@@ -53,5 +60,17 @@ describe('the photo ratings consumer on PostgreSQL', () => {
 
   it('changes nothing for a photo that is gone', async () => {
     await expect(PrismaPhotoRepository.ratings(db.prisma).setIfNewer({ photoId: 999_999, voteCount: 1, ratingSum: 5, version: 1 })).resolves.toBe(false);
+  });
+
+  it('keeps the newest totals and every rater when replicas handle batches of votes at once, without deadlocks', async () => {
+    const photos = await Promise.all(Array.from({ length: 6 }, () => db.prisma.photo.create({ data: { ...newPhoto('owner'), status: 'approved' } })));
+    // Each photo's votes numbered as the vote service does, handed out shuffled to two replicas, some twice.
+    const events = photos.flatMap(({ id }) => Array.from({ length: 20 }, (_, i) => makeEvent('vote.vote.cast', VoteCast, { photoId: id, userId: `voter-${i}`, rating: 5, voteCount: i + 1, ratingSum: 5 * (i + 1), version: i + 1 }, { source: 'vote' })));
+    const deliveries = [...events, ...events.filter((_, i) => i % 7 === 0)].sort(() => Math.random() - 0.5);
+    const replicas = [ratingsConsumer(), ratingsConsumer()];
+    await Promise.all(deliveries.map((event, i) => replicas[i % 2]!(event)));
+    for (const { id } of photos) expect(await ratingOf(id)).toEqual({ voteCount: 20, ratingSum: 100, ratingVersion: 20n, version: 1n });
+    expect(await db.prisma.photoRater.count({ where: { photoId: { in: photos.map((p) => p.id) } } })).toBe(120);
+    expect(batches.records.filter((r) => r.level >= 40)).toEqual([]);
   });
 });

@@ -1,16 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEventOfType, makeEvent } from '@snapcracks/kit';
 import { VoteCast } from '@snapcracks/proto/events/v1';
-import type { PhotoRatingTotals, RatingStore } from '../photo.repository.js';
-import { RATING_EVENTS, applyRatingEvent } from './ratings.consumer.js';
+import type { PhotoRatingTotals, RatingBatchStore } from '../photo.repository.js';
+import { RATING_EVENTS, applyRatingEvent, applyRatingEvents } from './ratings.consumer.js';
 
 /** A RatingStore in memory with the same rule as the SQL: newer versions only. */
-function memoryStore(): RatingStore & { totals: Map<number, PhotoRatingTotals>; raters: Set<string> } {
+function memoryStore(): RatingBatchStore & { totals: Map<number, PhotoRatingTotals>; raters: Set<string>; locked: number[][] } {
   const totals = new Map<number, PhotoRatingTotals>();
   const raters = new Set<string>();
+  const locked: number[][] = [];
   return {
     totals,
     raters,
+    locked,
+    async lockPhotos(photoIds) {
+      locked.push(photoIds);
+    },
     async addRater(userId, photoId) {
       raters.add(`${userId}:${photoId}`);
     },
@@ -18,6 +23,12 @@ function memoryStore(): RatingStore & { totals: Map<number, PhotoRatingTotals>; 
       if ((totals.get(t.photoId)?.version ?? 0) >= t.version) return false;
       totals.set(t.photoId, { ...t });
       return true;
+    },
+    async setManyIfNewer(many) {
+      for (const t of many) await this.setIfNewer(t);
+    },
+    async addRaters(pairs) {
+      for (const { userId, photoId } of pairs) await this.addRater(userId, photoId);
     },
   };
 }
@@ -49,5 +60,17 @@ describe('the ratings consumer', () => {
     await applyRatingEvent(cast(1, 1, 5, 1), store);
     await applyRatingEvent(cast(1, 1, 5, 1), store);
     expect([...store.raters]).toEqual(['u:1']);
+  });
+
+  it('applies a batch as the events one by one would, after locking its photos in id order', async () => {
+    const events = [cast(2, 1, 4, 1), cast(1, 1, 5, 1), cast(2, 2, 9, 2), cast(2, 1, 4, 1)];
+    const batch = memoryStore();
+    const alone = memoryStore();
+    await applyRatingEvents(events, batch);
+    for (const event of events) await applyRatingEvent(event, alone);
+    expect(batch.locked).toEqual([[1, 2]]);
+    expect(batch.totals).toEqual(alone.totals);
+    expect(batch.raters).toEqual(alone.raters);
+    expect(batch.totals.get(2)).toEqual({ photoId: 2, voteCount: 2, ratingSum: 9, version: 2 });
   });
 });

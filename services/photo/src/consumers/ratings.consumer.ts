@@ -1,5 +1,5 @@
 import type { DecodedEvent } from '@snapcracks/kit';
-import type { RatingStore } from '../photo.repository.js';
+import type { PhotoRatingTotals, RatingBatchStore, RatingStore } from '../photo.repository.js';
 
 /** The vote events that keep each photo's rating totals (shown as its average and vote count). */
 export const RATING_EVENTS = ['vote.vote.cast'] as const;
@@ -18,4 +18,25 @@ export async function applyRatingEvent(event: RatingEvent, store: RatingStore): 
   // An event without totals (written before they travelled with it) has nothing more to set.
   if (voteCount === undefined || ratingSum === undefined || version === undefined) return;
   await store.setIfNewer({ photoId, voteCount, ratingSum, version });
+}
+
+/**
+ * A batch of vote events in one transaction (the service consumes them with consumeBatches), with what applying them one
+ * by one would leave: per photo the totals of the newest version, and every voter as a rater. The photos' rows are
+ * locked first, in id order; then one statement sets the totals and one records the raters, instead of two per event.
+ */
+export async function applyRatingEvents(events: RatingEvent[], store: RatingBatchStore): Promise<void> {
+  const newest = new Map<number, PhotoRatingTotals>();
+  const raters = new Map<string, { userId: string; photoId: number }>();
+  for (const { payload } of events) {
+    const { photoId, userId, voteCount, ratingSum, version } = payload;
+    if (!photoId) continue;
+    if (userId) raters.set(`${userId}\u0000${photoId}`, { userId, photoId });
+    if (voteCount === undefined || ratingSum === undefined || version === undefined) continue;
+    if ((newest.get(photoId)?.version ?? -1) < version) newest.set(photoId, { photoId, voteCount, ratingSum, version });
+  }
+  const totals = [...newest.values()].sort((a, b) => a.photoId - b.photoId);
+  await store.lockPhotos(totals.map((t) => t.photoId));
+  await store.setManyIfNewer(totals);
+  await store.addRaters([...raters.values()]);
 }

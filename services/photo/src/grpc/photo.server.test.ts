@@ -19,9 +19,7 @@ const newcomer: Caller = { userId: 'owner', isAdmin: false, hasAcceptedTerms: fa
 
 /** The gallery's SQL is tested against PostgreSQL; here only who may ask for what. */
 const unusedGallery: GalleryRepository = {
-  page: async () => [],
-  countApproved: async () => 0,
-  countUnratedBy: async () => 0,
+  page: async () => ({ photos: [], total: 0 }),
   newest: async () => [],
   refreshPrior: async () => ({ mean: 3, rescored: 0 }),
 };

@@ -11,6 +11,7 @@ import {
   type UploadPhotoRequest_Metadata,
 } from '@snapcracks/proto/photo/v1';
 import type { Photo, StorageType } from '../photo.repository.js';
+import type { GalleryPhoto } from '../gallery.repository.js';
 import type { GalleryFilter, GalleryService } from '../gallery.service.js';
 import {
   MAX_UPLOAD_BYTES,
@@ -24,6 +25,7 @@ import {
   type ReviewPhoto,
 } from '../photo.service.js';
 import type { ReviewMarks } from '../review-marks.js';
+import type { PhotoBackfillHandlers } from './backfill.server.js';
 
 const VARIANTS: Partial<Record<ImageVariantMessage, ImageVariant>> = {
   [ImageVariantMessage.IMAGE_VARIANT_UNSPECIFIED]: 'display',
@@ -55,8 +57,11 @@ const STORAGE_TYPES: Record<StorageType, StorageTypeMessage> = {
   s3: StorageTypeMessage.STORAGE_TYPE_S3,
 };
 
-/** Protocol edge: maps proto messages to the service's calls and back, and says which component may call what. */
-export function photoHandlers(service: PhotoService, gallery: GalleryService): Handlers<PhotoServiceServer> {
+/**
+ * Protocol edge: maps proto messages to the service's calls and back, and says which component may call what. The
+ * backfill for other components' rebuilds is in backfill.server.ts.
+ */
+export function photoHandlers(service: PhotoService, gallery: GalleryService): Omit<Handlers<PhotoServiceServer>, keyof PhotoBackfillHandlers> {
   return {
     async uploadPhoto(stream, ctx) {
       const caller = requireMember(ctx);
@@ -173,7 +178,7 @@ const EMPTY_PHOTO: PhotoMessage = {
   height: 0,
 };
 
-export function toMessage(photo: Photo | ReviewPhoto): PhotoMessage {
+export function toMessage(photo: GalleryPhoto | Photo | ReviewPhoto): PhotoMessage {
   return {
     ...('reviewMarks' in photo && photo.reviewMarks ? { reviewMarks: toReviewMarksMessage(photo.reviewMarks) } : {}),
     id: photo.id,

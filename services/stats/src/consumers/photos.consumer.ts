@@ -44,7 +44,7 @@ function photoChangeOf(event: PhotoEvent): PhotoChange | null {
 }
 
 /** The state an event carries, or null when it cannot be placed (no photo, owner, status or version). */
-function factsOf(photo: PhotoState | undefined): PhotoStateFacts | null {
+export function factsOf(photo: PhotoState | undefined): PhotoStateFacts | null {
   const status = photo && STATUSES[photo.status];
   if (!photo?.photoId || !photo.userId || !status || !(photo.version > 0)) return null;
   return {

@@ -1,5 +1,6 @@
 import type { DecodedEvent } from '@snapcracks/kit';
-import type { ProjectionStore } from '../stats.repository.js';
+import type { ProjectionStore, VoteBatchStore } from '../stats.repository.js';
+import { starsMoveOf } from '../stats.projection.js';
 
 /** The vote events that keep each photo's vote totals in the projection. */
 export const VOTE_EVENTS = ['vote.vote.cast'] as const;
@@ -16,4 +17,29 @@ export async function applyVoteEvent(event: VoteEvent, store: ProjectionStore): 
   if (!photoId || voteCount === undefined || ratingSum === undefined || version === undefined) return;
   // The busiest consumer: one statement (see ProjectionStore.setVoteTotals).
   await store.setVoteTotals(photoId, { voteCount, ratingSum, version });
+  // A second, short statement on the row just locked: the voter’s rating moves between its star counts (starsMoveOf).
+  const stars = starsMoveOf(event.payload.rating, event.payload.previousRating);
+  if (stars) await store.moveStars(photoId, stars, version);
+}
+
+/**
+ * A batch of vote events in one transaction (the service consumes them with consumeBatches), leaving what applying them
+ * one by one would: the rows they change are locked first, in the lock order every transaction keeps; then each photo
+ * gets only its newest totals (the older ones would be overtaken by version anyway, so a hot photo's batch costs one
+ * totals statement, not one per vote), and every voter's rating moves between the star counts (moves commute).
+ */
+export async function applyVoteEvents(events: VoteEvent[], store: VoteBatchStore): Promise<void> {
+  const newest = new Map<number, { voteCount: number; ratingSum: number; version: number }>();
+  for (const { payload: p } of events) {
+    if (!p.photoId || p.voteCount === undefined || p.ratingSum === undefined || p.version === undefined) continue;
+    if ((newest.get(p.photoId)?.version ?? -1) < p.version) newest.set(p.photoId, { voteCount: p.voteCount, ratingSum: p.ratingSum, version: p.version });
+  }
+  // Locking makes a row for a photo not known yet.
+  await store.lockForVotes([...newest.keys()]);
+  for (const [photoId, totals] of newest) await store.setVoteTotals(photoId, totals);
+  for (const { payload: p } of events) {
+    if (!newest.has(p.photoId)) continue;
+    const stars = starsMoveOf(p.rating, p.previousRating);
+    if (stars) await store.moveStars(p.photoId, stars, p.version!);
+  }
 }

@@ -26,6 +26,7 @@ const repository: StatsRepository = {
     ratingSum: 7,
     recentVotes: 2,
     recentRatingSum: 7,
+    stars: [0, 0, 1, 1, 0],
     highest: { id: 3, filename: '3.webp', description: null, voteCount: 2, ratingSum: 7 },
     lowest: null,
   }),
@@ -64,6 +65,7 @@ describe('the gRPC edge', () => {
       totalActiveUsers: 4,
       highestRatedPhoto: { id: 3, filename: '3.webp', description: undefined, averageRating: 3.5, voteCount: 2 },
       lowestRatedPhoto: undefined,
+      ratingDistribution: [0, 0, 1, 1, 0],
     });
   });
 });

@@ -46,7 +46,11 @@ export const edited = (s: StateOf): Envelope => makeEvent('photo.photo.updated',
 export const deleted = (s: StateOf): Envelope =>
   makeEvent('photo.photo.deleted', PhotoDeleted, { photo: photoState(s), deletedAt: new Date() }, { source: 'photo' });
 
-export const cast = (photoId: number, totals: { voteCount: number; ratingSum: number; version: number }, vote = { userId: 'voter', rating: 5 }): Envelope =>
+export const cast = (
+  photoId: number,
+  totals: { voteCount: number; ratingSum: number; version: number },
+  vote: { userId: string; rating: number; previousRating?: number | undefined } = { userId: 'voter', rating: 5 },
+): Envelope =>
   makeEvent('vote.vote.cast', VoteCast, { photoId, ...vote, ...totals }, { source: 'vote' });
 
 export const userDeleted = (userId: string): Envelope => makeEvent('auth.user.deleted', UserDeleted, { userId }, { source: 'auth' });

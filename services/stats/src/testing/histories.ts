@@ -2,6 +2,7 @@ import type { Envelope } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import type { CommunityFigures } from '../stats.repository.js';
 import type { UserStats } from '../stats.service.js';
+import { NO_STARS, type Stars } from '../stats.projection.js';
 import { cast, deleted, edited, reviewed, uploaded, userDeleted, type StateOf } from './events.js';
 
 /** A number in [0, 1). */
@@ -17,6 +18,8 @@ export interface PhotoHistory {
     deleted: boolean;
     voteCount: number;
     ratingSum: number;
+    /** The votes per rating, 1 star first. */
+    stars: Stars;
     reviewedAt: Date | null;
     createdAt: Date;
     approvedAt: Date | null;
@@ -59,6 +62,7 @@ export function randomHistories(random: Random, options: { photos: number; owner
     }
     let voteCount = 0;
     let ratingSum = 0;
+    const stars: Stars = [...NO_STARS];
     if (status === PhotoStatus.PHOTO_STATUS_APPROVED) {
       // Voters who like the photo more or less, some changing their minds.
       const ratings = new Map<string, number>();
@@ -70,7 +74,9 @@ export function randomHistories(random: Random, options: { photos: number; owner
         ratings.set(voter, rating);
         voteCount += previous === undefined ? 1 : 0;
         ratingSum += rating - (previous ?? 0);
-        events.push(cast(photoId, { voteCount, ratingSum, version: totalsVersion }, { userId: voter, rating }));
+        stars[rating - 1]! += 1;
+        if (previous !== undefined) stars[previous - 1]! -= 1;
+        events.push(cast(photoId, { voteCount, ratingSum, version: totalsVersion }, { userId: voter, rating, previousRating: previous }));
       }
       for (let e = upTo(random, 1); e > 0; e--) {
         version++;
@@ -82,7 +88,7 @@ export function randomHistories(random: Random, options: { photos: number; owner
       version++;
       events.push(deleted(state()));
     }
-    const final = { status, deleted: isDeleted, voteCount, ratingSum, reviewedAt, createdAt, approvedAt: approvedAt ?? null, filename: `${photoId}.webp`, description: `v${version}` };
+    const final = { status, deleted: isDeleted, voteCount, ratingSum, stars, reviewedAt, createdAt, approvedAt: approvedAt ?? null, filename: `${photoId}.webp`, description: `v${version}` };
     return { photoId, ownerId, events, final };
   });
 }
@@ -167,5 +173,6 @@ export function memberTruthOf(histories: PhotoHistory[], ownerId: string, option
     totalActiveUsers: members.size,
     highestRatedPhoto: asRated(highest),
     lowestRatedPhoto: asRated(lowest),
+    ratingDistribution: approved.reduce<Stars>((total, h) => total.map((n, i) => n + h.final.stars[i]!) as Stars, [...NO_STARS]),
   };
 }

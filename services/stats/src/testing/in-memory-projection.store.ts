@@ -1,5 +1,5 @@
 import type { CommunityFigures, ProjectionStore } from '../stats.repository.js';
-import { NO_COUNTERS, applyVoteTotals, changeOf, type PhotoRow, type RowChange, type VoteTotals, unknownPhoto } from '../stats.projection.js';
+import { NO_COUNTERS, NO_STARS, applyVoteTotals, changeOf, starsMoveApplies, type PhotoRow, type RowChange, type Stars, type VoteTotals, unknownPhoto } from '../stats.projection.js';
 
 export interface InMemoryOwner {
   approvedPhotos: number;
@@ -13,6 +13,8 @@ export class InMemoryProjectionStore implements ProjectionStore {
   readonly photos = new Map<number, PhotoRow>();
   readonly owners = new Map<string, InMemoryOwner>();
   readonly figures: CommunityFigures = { ...NO_COUNTERS };
+  /** Each photo's star counts and the version a rebuild read them at (the SQL keeps them in the photo's row). */
+  readonly stars = new Map<number, { stars: Stars; baseline: number }>();
 
   async lockPhoto(photoId: number): Promise<PhotoRow> {
     if (!this.photos.has(photoId)) this.photos.set(photoId, unknownPhoto(photoId));
@@ -38,6 +40,12 @@ export class InMemoryProjectionStore implements ProjectionStore {
     const after = applyVoteTotals(before, totals);
     if (after) await this.savePhoto(after, changeOf(before, after));
     return after !== null;
+  }
+
+  async moveStars(photoId: number, move: Stars, eventVersion: number): Promise<void> {
+    const stored = this.stars.get(photoId) ?? { stars: [...NO_STARS], baseline: 0 };
+    if (!starsMoveApplies(eventVersion, stored.baseline)) return;
+    this.stars.set(photoId, { ...stored, stars: stored.stars.map((n, i) => n + move[i]!) as Stars });
   }
 
   async markOwnerDeleted(ownerId: string): Promise<void> {

@@ -36,6 +36,13 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
       return { deleted: await service.deleteAvatar(request.name) };
     },
 
+    async suggestFaceBars(request, ctx) {
+      requireService(ctx, 'gateway');
+      requireMember(ctx);
+      const image = Buffer.from(request.image.buffer, request.image.byteOffset, request.image.byteLength);
+      return { bars: await service.suggestFaceBars(image) };
+    },
+
     async renderDerivatives(request, ctx) {
       requireService(ctx, 'photo', 'auth');
       const { display, thumbnail } = await service.renderDerivatives(request.originalKey, request.bars);

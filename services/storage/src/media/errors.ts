@@ -10,3 +10,15 @@ export class UnsupportedImageError extends Error {
     super('Only image files (PNG, JPG, JPEG) up to 10MB are accepted', options);
   }
 }
+
+/**
+ * The face detector did not answer in time, failed or had too many photos queued. Not the photo's fault:
+ * the member may try again, or draw the bars themselves.
+ */
+export class FaceDetectionUnavailableError extends Error {
+  override readonly name = 'FaceDetectionUnavailableError';
+
+  constructor(options?: { cause?: unknown }) {
+    super('Face detection is not available right now. Please try again.', options);
+  }
+}

@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
+import { UnsupportedImageError } from './errors.js';
+import type { FaceBox } from './face-bars.js';
 
 // Face counting for avatars, with face-api's tiny face detector (its 190 kB weights ship inside the npm package)
 // on TensorFlow.js' WebAssembly backend (its .wasm files ship inside the npm package too; nothing is downloaded).
@@ -36,12 +38,40 @@ function load(): Promise<{ faceapi: FaceApi; tf: Tf }> {
 
 /** How many faces the (already cleaned, small) image shows. */
 export async function countFaces(image: Buffer): Promise<number> {
+  return (await detect(sharp(image), INPUT_SIZE)).length;
+}
+
+/**
+ * Suggestions scan a photo, not a 256 px avatar: faces there are often a few percent of the picture, so the
+ * detector gets a larger input (slower, about 2–4× an avatar's detection, but it finds small faces), and the
+ * photo is first scaled to fit SUGGESTION_MAX_SIDE, plenty for that input and cheap to hand over as raw pixels.
+ */
+const SUGGESTION_INPUT_SIZE = 608;
+const SUGGESTION_MAX_SIDE = 1280;
+
+/** The faces in a photo, as boxes in fractions (0–1) of the upright image. */
+export async function detectFaceBoxes(image: Buffer, maxInputPixels: number): Promise<FaceBox[]> {
+  // Turned upright like every stored photo (and like the browser shows the file), so boxes match the preview.
+  const upright = sharp(image, { limitInputPixels: maxInputPixels, failOn: 'error' })
+    .rotate()
+    .resize({ width: SUGGESTION_MAX_SIDE, height: SUGGESTION_MAX_SIDE, fit: 'inside', withoutEnlargement: true });
+  return detect(upright, SUGGESTION_INPUT_SIZE);
+}
+
+async function detect(image: Sharp, inputSize: number): Promise<FaceBox[]> {
   const { faceapi, tf } = await load();
-  const { data, info } = await sharp(image).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await image
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .catch((error: unknown) => {
+      throw new UnsupportedImageError({ cause: error });
+    });
   const tensor = tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), [info.height, info.width, 3], 'int32');
   try {
-    const faces = await faceapi.detectAllFaces(tensor as never, new faceapi.TinyFaceDetectorOptions({ inputSize: INPUT_SIZE, scoreThreshold: SCORE_THRESHOLD }));
-    return faces.length;
+    const faces = await faceapi.detectAllFaces(tensor as never, new faceapi.TinyFaceDetectorOptions({ inputSize, scoreThreshold: SCORE_THRESHOLD }));
+    return faces.map(({ box }) => ({ x: box.x / info.width, y: box.y / info.height, width: box.width / info.width, height: box.height / info.height }));
   } finally {
     tensor.dispose();
   }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { UnsupportedImageError } from './errors.js';
+import { FaceDetectionUnavailableError, UnsupportedImageError } from './errors.js';
+import { faceBoxesToBars } from './face-bars.js';
 import { Limiter } from './limiter.js';
 import type { MediaOutputs, MediaResult, MediaTask } from './protocol.js';
 import { sniffImageType } from './sniff.js';
@@ -101,6 +102,28 @@ export class ImageProcessor {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Privacy bars over the faces in a photo (JPEG, PNG or WebP), for a member who asked for them and is waiting:
+   * unlike the avatar hint, a detector that does not answer within `timeoutMs` (a cold thread first loads
+   * the model, ~3 s), fails or is busy is an error the member is told about (FaceDetectionUnavailableError).
+   */
+  async suggestFaceBars(image: Buffer, timeoutMs = 15_000): Promise<PrivacyBar[]> {
+    this.accept(image, ['image/jpeg', 'image/png', 'image/webp']);
+    const input = transferable(image);
+    let result: MediaResult<'face-boxes'>;
+    try {
+      result = await this.facePool.run({ kind: 'face-boxes', input, maxInputPixels: this.maxInputPixels } satisfies MediaTask, {
+        transferList: [input.buffer as ArrayBuffer],
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      throw new FaceDetectionUnavailableError({ cause: error });
+    }
+    // The worker answers "unsupported" for bytes that do not decode (sharp failed on them).
+    if (!result.ok) throw new UnsupportedImageError({ cause: new Error(result.cause) });
+    return faceBoxesToBars(result.value);
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 // The storage service's media module: the only code in the repository that decodes or encodes images.
 export type { EncodedImage, PrivacyBar, ProcessedPhoto } from './types.js';
-export { UnsupportedImageError } from './errors.js';
+export { FaceDetectionUnavailableError, UnsupportedImageError } from './errors.js';
 export { sniffImageType } from './sniff.js';
 export { hammingDistance } from './dhash.js';
 export { ImageProcessor, type ImageProcessorOptions } from './image-processor.js';

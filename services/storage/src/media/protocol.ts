@@ -1,4 +1,5 @@
 import type { AvatarOutput, DerivativesOutput, PhotoOutput } from './pipeline.js';
+import type { FaceBox } from './face-bars.js';
 import type { PrivacyBar, SourceMimeType } from './types.js';
 
 // What crosses between the storage service's thread and the media workers.
@@ -7,13 +8,15 @@ export type MediaTask =
   | { kind: 'photo'; input: Uint8Array; sourceMimeType: SourceMimeType; bars: PrivacyBar[]; maxInputPixels: number }
   | { kind: 'derivatives'; input: Uint8Array; bars: PrivacyBar[]; maxInputPixels: number }
   | { kind: 'avatar'; input: Uint8Array; maxInputPixels: number }
-  | { kind: 'faces'; input: Uint8Array; maxInputPixels: number };
+  | { kind: 'faces'; input: Uint8Array; maxInputPixels: number }
+  | { kind: 'face-boxes'; input: Uint8Array; maxInputPixels: number };
 
 export interface MediaOutputs {
   photo: PhotoOutput;
   derivatives: DerivativesOutput;
   avatar: AvatarOutput;
   faces: number;
+  'face-boxes': FaceBox[];
 }
 
 /**

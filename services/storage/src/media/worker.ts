@@ -1,16 +1,23 @@
 import sharp from 'sharp';
+import { lowerImageLibraryPriority, lowerThisThreadPriority } from './background-priority.js';
 import { UnsupportedImageError } from './errors.js';
 import { processAvatar, processPhoto, renderDerivatives } from './pipeline.js';
 import type { MediaResult, MediaTask } from './protocol.js';
 
 // Every image is different, so libvips' operation cache would only hold on to memory.
 sharp.cache(false);
+lowerThisThreadPriority();
+
+/** libvips starts its threads while it works: they are found and lowered this often during a task. */
+const LIBRARY_THREAD_SCAN_MS = 100;
 
 /** The piscina task handler; loaded through worker-entry.mjs. */
 export default async function runMediaTask(task: MediaTask): Promise<MediaResult<MediaTask['kind']>> {
   // The input arrives as a transferred Uint8Array; viewing it as a Buffer copies nothing.
   const input = Buffer.from(task.input.buffer, task.input.byteOffset, task.input.byteLength);
   const limits = { maxInputPixels: task.maxInputPixels };
+  lowerImageLibraryPriority();
+  const scan = setInterval(lowerImageLibraryPriority, LIBRARY_THREAD_SCAN_MS);
   try {
     switch (task.kind) {
       case 'photo':
@@ -24,10 +31,16 @@ export default async function runMediaTask(task: MediaTask): Promise<MediaResult
         const { countFaces } = await import('./faces.js');
         return { ok: true, value: await countFaces(input) };
       }
+      case 'face-boxes': {
+        const { detectFaceBoxes } = await import('./faces.js');
+        return { ok: true, value: await detectFaceBoxes(input, task.maxInputPixels) };
+      }
     }
   } catch (error) {
     if (error instanceof UnsupportedImageError) return { ok: false, cause: describe(error.cause) };
     throw error;
+  } finally {
+    clearInterval(scan);
   }
 }
 

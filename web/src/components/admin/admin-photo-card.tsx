@@ -105,25 +105,28 @@ export function AdminPhotoCard({ photo, currentUserId }: { photo: AdminPhoto; cu
         busy && 'opacity-70',
       )}
     >
-      <a
-        href={photo.displayUrl}
-        target="_blank"
-        rel="noreferrer"
-        className="relative block aspect-[4/3] w-full overflow-hidden bg-muted"
-        aria-label={`Open ${label} in a new tab`}
-      >
-        <RetryingImage
-          src={photo.thumbnailUrl}
-          alt={label}
-          width={hasSize ? photo.width : undefined}
-          height={hasSize ? photo.height : undefined}
-          loading="lazy"
-          decoding="async"
-          className="size-full object-cover"
-          placeholderClassName="size-full"
-        />
-        <PhotoStatusBadge status={photo.status} className="absolute top-3 left-3 shadow-sm" />
-      </a>
+      {/* The badge sits over the link, not in it: its text would not be part of the link's name (WCAG 2.5.3). */}
+      <div className="relative">
+        <a
+          href={photo.displayUrl}
+          target="_blank"
+          rel="noreferrer"
+          className="block aspect-[4/3] w-full overflow-hidden bg-muted"
+          aria-label={`Open ${label} in a new tab`}
+        >
+          <RetryingImage
+            src={photo.thumbnailUrl}
+            alt={label}
+            width={hasSize ? photo.width : undefined}
+            height={hasSize ? photo.height : undefined}
+            loading="lazy"
+            decoding="async"
+            className="size-full object-cover"
+            placeholderClassName="size-full"
+          />
+        </a>
+        <PhotoStatusBadge status={photo.status} className="pointer-events-none absolute top-3 left-3 shadow-sm" />
+      </div>
 
       <div className="flex flex-1 flex-col gap-3 p-4">
         <div className="flex flex-col gap-1">
@@ -188,7 +191,7 @@ export function AdminPhotoCard({ photo, currentUserId }: { photo: AdminPhoto; cu
             <>
               <Button
                 size="sm"
-                className="bg-emerald-600 text-white hover:bg-emerald-700 dark:bg-emerald-600 dark:hover:bg-emerald-500"
+                className="bg-emerald-700 text-white hover:bg-emerald-800 dark:bg-emerald-700 dark:hover:bg-emerald-800"
                 aria-label={`Approve ${label}`}
                 aria-keyshortcuts="A"
                 title="Approve (A)"

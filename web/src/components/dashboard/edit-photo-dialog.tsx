@@ -3,6 +3,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2, Save } from 'lucide-react';
 import { FormField } from '@/components/contact/form-field';
+import { suggestFaceBarsAt } from '@/components/privacy-bars/face-suggestions';
 import { PrivacyBarEditor } from '@/components/privacy-bars/privacy-bar-editor';
 import { Button } from '@/components/ui/button';
 import {
@@ -134,6 +135,7 @@ function EditPhotoForm({
           bars={bars}
           onChange={setBars}
           disabled={isSaving}
+          suggestFaces={photo.originalUrl ? () => suggestFaceBarsAt(photo.originalUrl) : undefined}
         />
       </section>
 

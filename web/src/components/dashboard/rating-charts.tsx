@@ -3,21 +3,25 @@ import { LineChart, Star } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import type { UserPhoto } from '@/lib/types';
 import { useUserPhotosQuery } from '@/queries/user-photos';
+import { useUserStatsQuery } from '@/queries/user-stats';
 import { formatRating, formatUploadDate } from './format';
 
 /**
- * Plots of what the dashboard already has (the member's photos, GET /api/user/photos): each approved photo's average
- * over its approval date, and how many photos average 1 to 5 stars (rounded). Hand-drawn SVG coloured by the theme's
- * CSS variables, each with the same figures as a table for screen readers.
+ * Plots of what the dashboard already has: each approved photo's average over its approval date (the member's photos,
+ * GET /api/user/photos), and the votes received per star (GET /api/user/stats: every vote on the approved photos, a
+ * changed vote counted at its new rating). Drawn with the theme's CSS variables, so both follow dark mode, each with
+ * the same figures as text for screen readers.
  */
 export function RatingCharts() {
   const { data } = useUserPhotosQuery();
+  const { data: stats } = useUserStatsQuery();
   const rated = ratedPhotos(Array.isArray(data) ? data : []);
-  if (rated.length === 0) return null;
+  const stars = votesPerStar(stats?.ratingDistribution);
+  if (rated.length === 0 && stars === null) return null;
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <RatingsOverTime photos={rated} />
-      <StarDistribution photos={rated} />
+      {rated.length > 0 && <RatingsOverTime photos={rated} />}
+      {stars && <StarDistribution counts={stars} />}
     </div>
   );
 }
@@ -86,57 +90,67 @@ function RatingsOverTime({ photos }: { photos: RatedPoint[] }) {
           {formatUploadDate(new Date(last).toISOString())}
         </text>
       </svg>
-      <table className="sr-only">
-        <caption>Average rating by approval date</caption>
-        <thead>
-          <tr>
-            <th scope="col">Approved</th>
-            <th scope="col">Photo</th>
-            <th scope="col">Average rating</th>
-            <th scope="col">Votes</th>
-          </tr>
-        </thead>
-        <tbody>
-          {photos.map((p) => (
-            <tr key={p.id}>
-              <td>{formatUploadDate(new Date(p.at).toISOString())}</td>
-              <td>{p.label}</td>
-              <td>{formatRating(p.average)}</td>
-              <td>{p.votes}</td>
+      {/* sr-only cannot shrink a table (its columns keep their width): the wrapper is what is clipped. */}
+      <div className="sr-only">
+        <table>
+          <caption>Average rating by approval date</caption>
+          <thead>
+            <tr>
+              <th scope="col">Approved</th>
+              <th scope="col">Photo</th>
+              <th scope="col">Average rating</th>
+              <th scope="col">Votes</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {photos.map((p) => (
+              <tr key={p.id}>
+                <td>{formatUploadDate(new Date(p.at).toISOString())}</td>
+                <td>{p.label}</td>
+                <td>{formatRating(p.average)}</td>
+                <td>{p.votes}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </ChartCard>
   );
 }
 
-/** How many rated photos average each number of stars, rounded to the nearest whole star. */
-export function starDistribution(photos: Pick<RatedPoint, 'average'>[]): number[] {
-  const counts = [0, 0, 0, 0, 0];
-  for (const p of photos) counts[Math.min(5, Math.max(1, Math.round(p.average))) - 1]! += 1;
-  return counts;
+/**
+ * The five counts, 1 star first, or null when there is nothing to plot (no votes yet, or an answer without them). A
+ * count below zero can only be an instant of catching up on events arriving out of order, and is shown as none.
+ */
+export function votesPerStar(distribution: number[] | undefined): number[] | null {
+  if (!Array.isArray(distribution) || distribution.length !== 5) return null;
+  const counts = distribution.map((n) => (Number.isFinite(n) && n > 0 ? Math.round(n) : 0));
+  return counts.some((n) => n > 0) ? counts : null;
 }
 
-function StarDistribution({ photos }: { photos: RatedPoint[] }) {
-  const counts = starDistribution(photos);
-  const max = Math.max(...counts, 1);
+const votesText = (n: number) => `${n} ${n === 1 ? 'vote' : 'votes'}`;
+const starsText = (stars: number) => `${stars} ${stars === 1 ? 'star' : 'stars'}`;
+
+function StarDistribution({ counts }: { counts: number[] }) {
+  const max = Math.max(...counts);
+  const total = counts.reduce((a, b) => a + b, 0);
+  const share = (count: number) => `${Math.round((count / total) * 100)}%`;
   return (
-    <ChartCard id="star-distribution-title" title="Star Distribution" description="Your rated photos by average, rounded to whole stars.">
-      <ul className="space-y-2" aria-label="Photos by average stars">
+    <ChartCard id="star-distribution-title" title="Star Distribution" description={`The ${votesText(total)} your approved photos received, by stars given.`}>
+      <ul className="space-y-2" aria-label="Votes received by stars">
         {[5, 4, 3, 2, 1].map((stars) => {
           const count = counts[stars - 1]!;
           return (
-            <li key={stars} aria-label={`${stars} ${stars === 1 ? 'star' : 'stars'}: ${count} ${count === 1 ? 'photo' : 'photos'}`} className="flex items-center gap-3 text-sm">
+            <li key={stars} aria-label={`${starsText(stars)}: ${votesText(count)} (${share(count)})`} className="flex items-center gap-3 text-sm">
               <span className="flex w-10 items-center gap-1 tabular-nums" aria-hidden="true">
                 {stars}
-                <Star className="size-3.5 fill-current text-amber-500" />
+                <Star className="size-3.5 fill-current text-amber-500 dark:text-amber-400" />
               </span>
               <div className="h-3 flex-1 overflow-hidden rounded-full bg-muted" aria-hidden="true">
                 <div className="h-full rounded-full" style={{ width: `${(count / max) * 100}%`, background: 'var(--primary)' }} />
               </div>
-              <span className="w-6 text-right tabular-nums" aria-hidden="true">
-                {count}
+              <span className="w-16 text-right tabular-nums text-muted-foreground" aria-hidden="true">
+                <span className="text-foreground">{count}</span> · {share(count)}
               </span>
             </li>
           );

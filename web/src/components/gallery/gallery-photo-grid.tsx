@@ -6,9 +6,6 @@ import type { GalleryPhoto } from '@/lib/types';
 // The viewer (protected image, rating control, voting) is fetched the first time a photo is opened.
 const PhotoDialog = lazy(() => import('@/components/photo/photo-dialog').then((m) => ({ default: m.PhotoDialog })));
 
-/** Cards in the first row of the widest grid load eagerly; the rest lazily. */
-export const EAGER_CARD_COUNT = 3;
-
 /** The grid of photo cards; View asks the caller to open the viewer. */
 export function GalleryPhotoGrid({
   photos,
@@ -21,9 +18,9 @@ export function GalleryPhotoGrid({
 }) {
   return (
     <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-      {photos.map((photo, index) => (
+      {photos.map((photo) => (
         <li key={photo.id}>
-          <PhotoCard photo={photo} isSignedIn={isSignedIn} eager={index < EAGER_CARD_COUNT} onView={onView} />
+          <PhotoCard photo={photo} isSignedIn={isSignedIn} onView={onView} />
         </li>
       ))}
     </ul>

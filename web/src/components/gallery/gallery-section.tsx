@@ -10,6 +10,7 @@ import { GalleryGridSkeleton } from './gallery-grid-skeleton';
 import { GalleryPagination } from './gallery-pagination';
 import { GalleryPhotoGrid, LazyPhotoDialog } from './gallery-photo-grid';
 import { GalleryStatsStrip } from './gallery-stats-strip';
+import { useDeferredQuery } from './use-deferred-query';
 
 export const GALLERY_SECTION_ID = 'gallery';
 
@@ -25,8 +26,10 @@ export function GallerySection({ isSignedIn }: { isSignedIn: boolean }) {
   const [viewed, setViewed] = useState<{ photo: GalleryPhoto; open: boolean } | null>(null);
   // Need your Vote answers 401 when signed out: never ask for it then.
   const filter = !isSignedIn && getGalleryFilter(selectedFilter).requiresSignIn ? DEFAULT_GALLERY_FILTER : selectedFilter;
-  const { data, isLoading, isPlaceholderData, error } = useGalleryPageQuery(filter, page);
-  useUnauthorizedRedirect(error);
+  const query = useGalleryPageQuery(filter, page);
+  useUnauthorizedRedirect(query.error);
+  // Rendered as a transition: cards are the heaviest part of the page to render (see useDeferredQuery).
+  const { data, isLoading, isPlaceholderData, error } = useDeferredQuery(query);
 
   // Pages can disappear (a vote empties the last page of Need your Vote): fall back to the last one.
   const totalPages = error ? 0 : (data?.totalPages ?? 0);

@@ -1,4 +1,5 @@
 import { Camera, Star, Users, Vote, type LucideIcon } from 'lucide-react';
+import { formatCount } from '@/components/photo/format';
 import { Skeleton } from '@/components/ui/skeleton';
 import type { GalleryStats } from '@/lib/types';
 import { useGalleryStatsQuery } from '@/queries/gallery';
@@ -23,7 +24,7 @@ export function GalleryStatsStrip() {
             {/* The label comes first for screen readers; the number is shown above it. */}
             <dt className="order-3 text-sm text-muted-foreground">{label}</dt>
             <dd className="order-2 text-2xl font-bold tabular-nums">
-              {data ? (data[key] ?? 0).toLocaleString('en-US') : <Skeleton className="mx-auto h-8 w-14" />}
+              {data ? formatCount(data[key]) : <Skeleton className="mx-auto h-8 w-14" />}
             </dd>
           </div>
         ))}

@@ -1,25 +1,52 @@
-import { Camera, Star } from 'lucide-react';
+import { Camera, ImageIcon, Star } from 'lucide-react';
 import { SignInButton } from '@/components/auth/sign-in-button';
 import { RetryingImage } from '@/components/photo/retrying-image';
 import { Skeleton } from '@/components/ui/skeleton';
 import { HEADER_IMAGE_URL } from '@/lib/brand';
 import { LANDING_PREVIEW_COUNT, useLandingPreviewPhotos } from '@/queries/photos';
 
-/** Up to four random community photos (thumbnails); none when the list cannot be loaded. */
+const PREVIEW_GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-4';
+
+/** An empty square where a preview would be, so the hero keeps its size with fewer than four photos. */
+function PreviewPlaceholder() {
+  return (
+    <div className="flex aspect-square items-center justify-center rounded-lg border border-dashed bg-muted/50 text-muted-foreground/40">
+      <ImageIcon className="size-8" aria-hidden="true" />
+    </div>
+  );
+}
+
+/**
+ * Up to four random community photos (thumbnails). The grid always holds four squares (skeletons while
+ * loading, placeholders for missing photos, also when the list cannot be loaded), so whatever the answer
+ * the hero never changes height and nothing below it shifts.
+ */
 function PreviewPhotos() {
   const { data: photos = [], isLoading } = useLandingPreviewPhotos();
   if (isLoading) {
     return (
-      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4" role="status" aria-label="Loading photos">
+      <div className={PREVIEW_GRID} role="status" aria-label="Loading photos">
         {Array.from({ length: LANDING_PREVIEW_COUNT }, (_, index) => (
           <Skeleton key={index} className="aspect-square w-full rounded-lg" />
         ))}
       </div>
     );
   }
-  if (photos.length === 0) return null;
+  const missing = Math.max(0, LANDING_PREVIEW_COUNT - photos.length);
+  const placeholders = Array.from({ length: missing }, (_, index) => (
+    <li key={`placeholder-${index}`} aria-hidden="true">
+      <PreviewPlaceholder />
+    </li>
+  ));
+  if (photos.length === 0) {
+    return (
+      <ul className={PREVIEW_GRID} aria-hidden="true">
+        {placeholders}
+      </ul>
+    );
+  }
   return (
-    <ul className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Community photos">
+    <ul className={PREVIEW_GRID} aria-label="Community photos">
       {photos.map((photo) => (
         <li key={photo.id} className="aspect-square overflow-hidden rounded-lg border bg-muted shadow-sm">
           <RetryingImage
@@ -32,6 +59,7 @@ function PreviewPhotos() {
           />
         </li>
       ))}
+      {placeholders}
     </ul>
   );
 }

@@ -8,6 +8,16 @@ import { formatAverage, formatVoteCount, photoAlt, photoUploaderName } from './f
 import { RetryingImage } from './retrying-image';
 
 /**
+ * Where a card may use the display image. A phone's single column is 350–400 CSS px, which at its pixel
+ * density (2–3) always "needs" more than the 480 px thumbnail, so the browser would fetch the 2048 px
+ * display image (about 1 MB) for every card: several megabytes per gallery page on a mobile connection,
+ * competing with the page's own files (Lighthouse: 3–7 MB of "properly size images" on a phone). Phones
+ * get the thumbnail, slightly soft at 3× density; from two columns up the browser picks by density as usual.
+ * A medium derivative in storage (about 960 px) would serve both; until then this is the lighter trade.
+ */
+export const PHOTO_CARD_SOURCES_MEDIA = '(min-width: 640px)';
+
+/**
  * The width a card's image takes in the gallery grid (max-w-7xl, px-4/6/8, gap-6, 1/2/3 columns), so the
  * browser picks the 480 px thumbnail unless the screen is dense enough to need the display image.
  */
@@ -22,13 +32,11 @@ const preventDefault = (event: SyntheticEvent) => event.preventDefault();
 export interface PhotoCardProps {
   photo: GalleryPhoto;
   isSignedIn: boolean;
-  /** Cards of the first row load at once; the others when scrolled near. */
-  eager?: boolean;
   onView: (photo: GalleryPhoto) => void;
 }
 
 /** A gallery card: the thumbnail, description, uploader, average and vote count, View and (signed out) Sign In to Rate. */
-export function PhotoCard({ photo, isSignedIn, eager = false, onView }: PhotoCardProps) {
+export function PhotoCard({ photo, isSignedIn, onView }: PhotoCardProps) {
   const uploader = photoUploaderName(photo);
   const hasSize = photo.width > 0 && photo.height > 0;
   const titleId = `photo-${photo.id}-title`;
@@ -46,12 +54,15 @@ export function PhotoCard({ photo, isSignedIn, eager = false, onView }: PhotoCar
             { url: photo.thumbnailUrl, width: THUMBNAIL_WIDTH },
             { url: photo.displayUrl, width: DISPLAY_WIDTH },
           ]}
+          sourcesMedia={PHOTO_CARD_SOURCES_MEDIA}
           sizes={PHOTO_CARD_SIZES}
           alt={photoAlt(photo)}
           width={hasSize ? photo.width : undefined}
           height={hasSize ? photo.height : undefined}
-          loading={eager ? 'eager' : 'lazy'}
-          fetchPriority={eager ? 'high' : undefined}
+          // Below the fold on every page that shows cards (the hero and filters come first), so never the
+          // largest paint: lazy, at normal priority, so they never compete with the hero's image. The
+          // browser still fetches those near the screen as soon as the grid is laid out.
+          loading="lazy"
           decoding="async"
           draggable={false}
           onDragStart={preventDefault}

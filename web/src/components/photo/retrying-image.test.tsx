@@ -55,6 +55,32 @@ describe('RetryingImage', () => {
     expect(screen.queryByRole('img', { name: 'A crack' })).not.toBeInTheDocument();
   });
 
+  it('limits the candidates to a media query with <picture>, retrying them too', () => {
+    render(
+      <RetryingImage
+        src="/api/uploads/a.jpg?size=thumb&v=3"
+        sources={[
+          { url: '/api/uploads/a.jpg?size=thumb&v=3', width: 480 },
+          { url: '/api/uploads/a.jpg?size=display&v=3', width: 2048 },
+        ]}
+        sourcesMedia="(min-width: 640px)"
+        sizes="390px"
+        alt="A crack"
+      />,
+    );
+    const source = () => image().closest('picture')!.querySelector('source')!;
+    expect(image()).not.toHaveAttribute('srcset');
+    expect(image()).not.toHaveAttribute('sizes');
+    expect(source()).toHaveAttribute('media', '(min-width: 640px)');
+    expect(source()).toHaveAttribute('sizes', '390px');
+    expect(source()).toHaveAttribute('srcset', '/api/uploads/a.jpg?size=thumb&v=3 480w, /api/uploads/a.jpg?size=display&v=3 2048w');
+
+    fireEvent.error(image());
+    act(() => vi.advanceTimersByTime(1000));
+    expect(source().getAttribute('srcset')).toContain('size=display&v=3&retry=1&time=');
+    expect(image().getAttribute('src')).toContain('size=thumb&v=3&retry=1&time=');
+  });
+
   it('starts over for a new address', () => {
     const { rerender } = render(<RetryingImage src="/uploads/a.png" alt="A crack" />);
     fireEvent.error(image());

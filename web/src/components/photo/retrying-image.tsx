@@ -24,6 +24,11 @@ export type RetryingImageProps = Omit<ComponentProps<'img'>, 'src' | 'srcSet' | 
   src: string;
   /** Responsive candidates; each is retried like `src`. */
   sources?: ImageSource[];
+  /**
+   * A media query the candidates are limited to (`<picture><source media>`); elsewhere only `src` is
+   * used. Without it the candidates apply everywhere.
+   */
+  sourcesMedia?: string;
   /** Classes of the Image Error placeholder, which takes the image's place (size it like the image). */
   placeholderClassName?: string;
 };
@@ -38,7 +43,16 @@ export function RetryingImage(props: RetryingImageProps) {
   return <RetryingImageInner key={key} {...props} />;
 }
 
-function RetryingImageInner({ src, sources, alt = '', className, placeholderClassName, ...imgProps }: RetryingImageProps) {
+function RetryingImageInner({
+  src,
+  sources,
+  sourcesMedia,
+  alt = '',
+  className,
+  placeholderClassName,
+  sizes,
+  ...imgProps
+}: RetryingImageProps) {
   const [retry, setRetry] = useState({ attempt: 0, time: 0 });
   const [waiting, setWaiting] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -81,16 +95,25 @@ function RetryingImageInner({ src, sources, alt = '', className, placeholderClas
     ? sources.map((source) => `${withRetryParams(source.url, retry.attempt, retry.time)} ${source.width}w`).join(', ')
     : undefined;
 
-  return (
+  const image = (
     <img
       {...imgProps}
       alt={alt}
-      srcSet={srcSet}
+      srcSet={sourcesMedia ? undefined : srcSet}
+      sizes={sourcesMedia ? undefined : sizes}
       src={withRetryParams(src, retry.attempt, retry.time)}
       onError={handleError}
       data-retry={retry.attempt || undefined}
       // A broken-image icon would flash between attempts; the box keeps its size meanwhile.
       className={cn(className, waiting && 'opacity-0')}
     />
+  );
+  if (!sourcesMedia || !srcSet) return image;
+  // `contents`: the <picture> adds no box, so the image sizes against the same parent as without it.
+  return (
+    <picture className="contents">
+      <source media={sourcesMedia} srcSet={srcSet} sizes={sizes} />
+      {image}
+    </picture>
   );
 }

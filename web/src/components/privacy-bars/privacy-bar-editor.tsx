@@ -1,8 +1,11 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { ImageOff, Plus, Trash2, X } from 'lucide-react';
+import { ImageOff, Loader2, Plus, ScanFace, Trash2, X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { toast } from '@/lib/toast';
 import type { PrivacyBar } from '@/lib/types';
+import { handleUnauthorizedError } from '@/lib/unauthorized';
 import { cn } from '@/lib/utils';
+import { suggestionFailureMessage } from './face-suggestions';
 import {
   KEYBOARD_LARGE_STEP_PERCENT,
   KEYBOARD_STEP_PERCENT,
@@ -28,6 +31,11 @@ export interface PrivacyBarEditorProps {
   bars: PrivacyBar[];
   onChange: (bars: PrivacyBar[]) => void;
   disabled?: boolean;
+  /**
+   * Finds bars over the faces in the image; with it the editor offers "Suggest bars over faces", and the bars
+   * it answers are added like drawn ones (to keep, move or remove).
+   */
+  suggestFaces?: () => Promise<PrivacyBar[]>;
 }
 
 type Drag =
@@ -45,7 +53,7 @@ function barStyle(bar: PrivacyBar) {
  * click or Tab to a bar to select it; arrow keys move the selected bar, Shift+arrows resize it, Delete or
  * Backspace removes it. "Add bar" places a bar in the middle for keyboard users. Bars are percentages of the image.
  */
-export function PrivacyBarEditor({ imageUrl, alt, bars, onChange, disabled = false }: PrivacyBarEditorProps) {
+export function PrivacyBarEditor({ imageUrl, alt, bars, onChange, disabled = false, suggestFaces }: PrivacyBarEditorProps) {
   const instructionsId = useId();
   const surfaceRef = useRef<HTMLDivElement>(null);
   const barRefs = useRef<Array<HTMLButtonElement | null>>([]);
@@ -54,6 +62,14 @@ export function PrivacyBarEditor({ imageUrl, alt, bars, onChange, disabled = fal
   const [drag, setDrag] = useState<Drag | null>(null);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  const [suggesting, setSuggesting] = useState(false);
+  // What the last suggestion found, for the image it was about (a new photo starts without a note).
+  const [suggestionNote, setSuggestionNote] = useState<{ imageUrl: string | null; text: string } | null>(null);
+  // The bars as last rendered: a suggestion answers after a wait, during which the member may have drawn.
+  const latestBars = useRef(bars);
+  useEffect(() => {
+    latestBars.current = bars;
+  }, [bars]);
   // Which control should take focus after the next render (bars re-render as buttons, so focus moves after it).
   const focusRequest = useRef<number | 'add' | null>(null);
 
@@ -172,6 +188,30 @@ export function PrivacyBarEditor({ imageUrl, alt, bars, onChange, disabled = fal
     setSelected(next.length - 1);
     focusRequest.current = next.length - 1;
     setAnnouncement(`Privacy bar ${next.length} added in the middle of the photo.`);
+  };
+
+  const runSuggestions = async () => {
+    if (!suggestFaces || suggesting || !canEdit) return;
+    setSuggesting(true);
+    setSuggestionNote(null);
+    try {
+      const found = await suggestFaces();
+      const current = latestBars.current;
+      const added = found.slice(0, MAX_PRIVACY_BARS - current.length).map((bar) => clampBar(bar, minSize()));
+      const text =
+        found.length === 0
+          ? 'No faces found. Draw bars yourself over anything private.'
+          : `${added.length} ${added.length === 1 ? 'bar' : 'bars'} suggested over faces. Check them: move, resize or delete any.`;
+      setSuggestionNote({ imageUrl, text });
+      setAnnouncement(text);
+      if (added.length > 0) onChange([...current, ...added]);
+    } catch (error) {
+      if (!handleUnauthorizedError(error)) {
+        toast({ variant: 'destructive', title: 'Could Not Suggest Bars', description: suggestionFailureMessage(error) });
+      }
+    } finally {
+      setSuggesting(false);
+    }
   };
 
   const clearAll = () => {
@@ -295,6 +335,21 @@ export function PrivacyBarEditor({ imageUrl, alt, bars, onChange, disabled = fal
       </div>
 
       <div className="flex flex-wrap items-center gap-2">
+        {suggestFaces && (
+          <Button
+            variant="secondary"
+            size="sm"
+            // While it runs the button stays focusable (aria-disabled, not disabled), so keyboard focus stays put.
+            disabled={!canEdit || isFull}
+            aria-disabled={suggesting || undefined}
+            aria-busy={suggesting || undefined}
+            title="Sends a smaller copy of this photo to find faces. The copy is not kept."
+            onClick={() => void runSuggestions()}
+          >
+            {suggesting ? <Loader2 className="animate-spin" aria-hidden="true" /> : <ScanFace aria-hidden="true" />}
+            {suggesting ? 'Finding faces...' : 'Suggest bars over faces'}
+          </Button>
+        )}
         <Button
           ref={addButtonRef}
           variant="outline"
@@ -321,6 +376,11 @@ export function PrivacyBarEditor({ imageUrl, alt, bars, onChange, disabled = fal
           {bars.length}/{MAX_PRIVACY_BARS} bars
         </span>
       </div>
+      {suggestionNote && suggestionNote.imageUrl === imageUrl && (
+        <p className="text-sm text-muted-foreground" data-testid="face-suggestion-note">
+          {suggestionNote.text}
+        </p>
+      )}
       <p id={instructionsId} className="text-xs text-muted-foreground">
         Drag on the photo to cover faces, number plates or other private details. Select a bar with a click or Tab;
         arrow keys move it, Shift + arrow keys resize it, and Delete removes it.

@@ -11,7 +11,9 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -142,6 +144,14 @@ export interface FindReferencedAvatarsRequest {
 export interface FindReferencedAvatarsResponse {
   /** The subset of the requested names that some account uses. */
   names: string[];
+}
+
+export interface StreamUserIdsRequest {
+}
+
+export interface StreamUserIdsResponse {
+  /** One page, in ascending order. */
+  userIds: string[];
 }
 
 function createBaseUser(): User {
@@ -1766,6 +1776,114 @@ export const FindReferencedAvatarsResponse: MessageFns<FindReferencedAvatarsResp
   },
 };
 
+function createBaseStreamUserIdsRequest(): StreamUserIdsRequest {
+  return {};
+}
+
+export const StreamUserIdsRequest: MessageFns<StreamUserIdsRequest> = {
+  encode(_: StreamUserIdsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamUserIdsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamUserIdsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): StreamUserIdsRequest {
+    return {};
+  },
+
+  toJSON(_: StreamUserIdsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+};
+
+function createBaseStreamUserIdsResponse(): StreamUserIdsResponse {
+  return { userIds: [] };
+}
+
+export const StreamUserIdsResponse: MessageFns<StreamUserIdsResponse> = {
+  encode(message: StreamUserIdsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.userIds) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamUserIdsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamUserIdsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userIds.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamUserIdsResponse {
+    return {
+      userIds: globalThis.Array.isArray(object?.userIds)
+        ? object.userIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.user_ids)
+        ? object.user_ids.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: StreamUserIdsResponse): unknown {
+    const obj: any = {};
+    if (message.userIds?.length) {
+      obj.userIds = message.userIds;
+    }
+    return obj;
+  },
+};
+
 /** Owns users: sign-in provisioning, terms acceptance, profile and admin user management. */
 export type AuthServiceService = typeof AuthServiceService;
 export const AuthServiceService = {
@@ -1859,6 +1977,20 @@ export const AuthServiceService = {
       Buffer.from(FindReferencedAvatarsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): FindReferencedAvatarsResponse => FindReferencedAvatarsResponse.decode(value),
   },
+  /**
+   * The id of every account, in pages by id. Called by the stats component only, to rebuild its read models
+   * (pnpm stats:rebuild): an owner it knows of who is not among them was deleted.
+   */
+  streamUserIds: {
+    path: "/snapcracks.auth.v1.AuthService/StreamUserIds" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: StreamUserIdsRequest): Buffer => Buffer.from(StreamUserIdsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StreamUserIdsRequest => StreamUserIdsRequest.decode(value),
+    responseSerialize: (value: StreamUserIdsResponse): Buffer =>
+      Buffer.from(StreamUserIdsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StreamUserIdsResponse => StreamUserIdsResponse.decode(value),
+  },
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
@@ -1877,6 +2009,11 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
    * service only, for the orphaned-files cleanup.
    */
   findReferencedAvatars: handleUnaryCall<FindReferencedAvatarsRequest, FindReferencedAvatarsResponse>;
+  /**
+   * The id of every account, in pages by id. Called by the stats component only, to rebuild its read models
+   * (pnpm stats:rebuild): an owner it knows of who is not among them was deleted.
+   */
+  streamUserIds: handleServerStreamingCall<StreamUserIdsRequest, StreamUserIdsResponse>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -2021,6 +2158,19 @@ export interface AuthServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FindReferencedAvatarsResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * The id of every account, in pages by id. Called by the stats component only, to rebuild its read models
+   * (pnpm stats:rebuild): an owner it knows of who is not among them was deleted.
+   */
+  streamUserIds(
+    request: StreamUserIdsRequest,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<StreamUserIdsResponse>;
+  streamUserIds(
+    request: StreamUserIdsRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<StreamUserIdsResponse>;
 }
 
 export const AuthServiceClient = makeGenericClientConstructor(

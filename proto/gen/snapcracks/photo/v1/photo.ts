@@ -11,9 +11,11 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
   type ClientWritableStream,
   type handleClientStreamingCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -32,6 +34,7 @@ import {
   storageTypeToJSON,
   UserSummary,
 } from "../../common/v1/common.js";
+import { PhotoState } from "../../events/v1/events.js";
 
 export const protobufPackage = "snapcracks.photo.v1";
 
@@ -383,6 +386,23 @@ export interface FindReferencedBlobsRequest {
 export interface FindReferencedBlobsResponse {
   /** The subset of the requested keys that some photo uses. */
   keys: string[];
+}
+
+export interface StreamPhotoStatesRequest {
+}
+
+/** A photo's state with what only its review decision carries (photo.photo.status_changed's changed_at). */
+export interface BackfilledPhoto {
+  state?:
+    | PhotoState
+    | undefined;
+  /** When it was approved or rejected; unset while pending. */
+  reviewedAt?: Date | undefined;
+}
+
+export interface StreamPhotoStatesResponse {
+  /** One page, in ascending id order. */
+  photos: BackfilledPhoto[];
 }
 
 function createBasePhoto(): Photo {
@@ -3109,6 +3129,191 @@ export const FindReferencedBlobsResponse: MessageFns<FindReferencedBlobsResponse
   },
 };
 
+function createBaseStreamPhotoStatesRequest(): StreamPhotoStatesRequest {
+  return {};
+}
+
+export const StreamPhotoStatesRequest: MessageFns<StreamPhotoStatesRequest> = {
+  encode(_: StreamPhotoStatesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamPhotoStatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamPhotoStatesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): StreamPhotoStatesRequest {
+    return {};
+  },
+
+  toJSON(_: StreamPhotoStatesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+};
+
+function createBaseBackfilledPhoto(): BackfilledPhoto {
+  return { state: undefined, reviewedAt: undefined };
+}
+
+export const BackfilledPhoto: MessageFns<BackfilledPhoto> = {
+  encode(message: BackfilledPhoto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.state !== undefined) {
+      PhotoState.encode(message.state, writer.uint32(10).fork()).join();
+    }
+    if (message.reviewedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.reviewedAt), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BackfilledPhoto {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBackfilledPhoto();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.state = PhotoState.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.reviewedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BackfilledPhoto {
+    return {
+      state: isSet(object.state) ? PhotoState.fromJSON(object.state) : undefined,
+      reviewedAt: isSet(object.reviewedAt)
+        ? fromJsonTimestamp(object.reviewedAt)
+        : isSet(object.reviewed_at)
+        ? fromJsonTimestamp(object.reviewed_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: BackfilledPhoto): unknown {
+    const obj: any = {};
+    if (message.state !== undefined) {
+      obj.state = PhotoState.toJSON(message.state);
+    }
+    if (message.reviewedAt !== undefined) {
+      obj.reviewedAt = message.reviewedAt.toISOString();
+    }
+    return obj;
+  },
+};
+
+function createBaseStreamPhotoStatesResponse(): StreamPhotoStatesResponse {
+  return { photos: [] };
+}
+
+export const StreamPhotoStatesResponse: MessageFns<StreamPhotoStatesResponse> = {
+  encode(message: StreamPhotoStatesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.photos) {
+      BackfilledPhoto.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamPhotoStatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamPhotoStatesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photos.push(BackfilledPhoto.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamPhotoStatesResponse {
+    return {
+      photos: globalThis.Array.isArray(object?.photos)
+        ? object.photos.map((e: any) => BackfilledPhoto.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: StreamPhotoStatesResponse): unknown {
+    const obj: any = {};
+    if (message.photos?.length) {
+      obj.photos = message.photos.map((e) => BackfilledPhoto.toJSON(e));
+    }
+    return obj;
+  },
+};
+
 /**
  * Owns photos, their privacy bars, who may see which image, and the gallery read path (ratings are a
  * projection of vote events).
@@ -3256,6 +3461,21 @@ export const PhotoServiceService = {
       Buffer.from(FindReferencedBlobsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): FindReferencedBlobsResponse => FindReferencedBlobsResponse.decode(value),
   },
+  /**
+   * Every photo's current state, as its events carry it, in pages by id. Called by the stats component only, to
+   * rebuild its read models (pnpm stats:rebuild).
+   */
+  streamPhotoStates: {
+    path: "/snapcracks.photo.v1.PhotoService/StreamPhotoStates" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: StreamPhotoStatesRequest): Buffer =>
+      Buffer.from(StreamPhotoStatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StreamPhotoStatesRequest => StreamPhotoStatesRequest.decode(value),
+    responseSerialize: (value: StreamPhotoStatesResponse): Buffer =>
+      Buffer.from(StreamPhotoStatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StreamPhotoStatesResponse => StreamPhotoStatesResponse.decode(value),
+  },
 } as const;
 
 export interface PhotoServiceServer extends UntypedServiceImplementation {
@@ -3280,6 +3500,11 @@ export interface PhotoServiceServer extends UntypedServiceImplementation {
    * moderation service only, for the orphaned-files cleanup.
    */
   findReferencedBlobs: handleUnaryCall<FindReferencedBlobsRequest, FindReferencedBlobsResponse>;
+  /**
+   * Every photo's current state, as its events carry it, in pages by id. Called by the stats component only, to
+   * rebuild its read models (pnpm stats:rebuild).
+   */
+  streamPhotoStates: handleServerStreamingCall<StreamPhotoStatesRequest, StreamPhotoStatesResponse>;
 }
 
 export interface PhotoServiceClient extends Client {
@@ -3487,6 +3712,19 @@ export interface PhotoServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FindReferencedBlobsResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Every photo's current state, as its events carry it, in pages by id. Called by the stats component only, to
+   * rebuild its read models (pnpm stats:rebuild).
+   */
+  streamPhotoStates(
+    request: StreamPhotoStatesRequest,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<StreamPhotoStatesResponse>;
+  streamPhotoStates(
+    request: StreamPhotoStatesRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<StreamPhotoStatesResponse>;
 }
 
 export const PhotoServiceClient = makeGenericClientConstructor(

@@ -52,6 +52,8 @@ export interface GetUserStatsResponse {
     | undefined;
   /** Votes recent_average_rating is taken over (0: the last approved photos have no votes yet). */
   recentVoteCount: number;
+  /** Votes received on the approved photos, per rating: five counts, 1 star first. They sum to total_votes. */
+  ratingDistribution: number[];
 }
 
 export interface GetAdminStatsRequest {
@@ -262,6 +264,7 @@ function createBaseGetUserStatsResponse(): GetUserStatsResponse {
     highestRatedPhoto: undefined,
     lowestRatedPhoto: undefined,
     recentVoteCount: 0,
+    ratingDistribution: [],
   };
 }
 
@@ -308,6 +311,13 @@ export const GetUserStatsResponse: MessageFns<GetUserStatsResponse> = {
     }
     if (message.recentVoteCount !== 0) {
       writer.uint32(112).int32(message.recentVoteCount);
+    }
+    if (message.ratingDistribution.length !== 0) {
+      writer.uint32(122).fork();
+      for (const v of message.ratingDistribution) {
+        writer.int32(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -437,6 +447,24 @@ export const GetUserStatsResponse: MessageFns<GetUserStatsResponse> = {
             message.recentVoteCount = reader.int32();
             continue;
           }
+          case 15: {
+            if (tag === 120) {
+              message.ratingDistribution.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 122) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.ratingDistribution.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -521,6 +549,11 @@ export const GetUserStatsResponse: MessageFns<GetUserStatsResponse> = {
         : isSet(object.recent_vote_count)
         ? globalThis.Number(object.recent_vote_count)
         : 0,
+      ratingDistribution: globalThis.Array.isArray(object?.ratingDistribution)
+        ? object.ratingDistribution.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.rating_distribution)
+        ? object.rating_distribution.map((e: any) => globalThis.Number(e))
+        : [],
     };
   },
 
@@ -567,6 +600,9 @@ export const GetUserStatsResponse: MessageFns<GetUserStatsResponse> = {
     }
     if (message.recentVoteCount !== 0) {
       obj.recentVoteCount = Math.round(message.recentVoteCount);
+    }
+    if (message.ratingDistribution?.length) {
+      obj.ratingDistribution = message.ratingDistribution.map((e) => Math.round(e));
     }
     return obj;
   },

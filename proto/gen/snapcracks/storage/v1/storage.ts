@@ -195,6 +195,15 @@ export interface DeleteAvatarResponse {
   deleted: boolean;
 }
 
+export interface SuggestFaceBarsRequest {
+  image: Buffer;
+}
+
+export interface SuggestFaceBarsResponse {
+  /** One bar per face found, padded around it, in percentages of the (upright) image; empty without faces. */
+  bars: PrivacyBar[];
+}
+
 function createBaseBlobInfo(): BlobInfo {
   return { key: "", size: 0, contentType: "", etag: "", storageType: 0, driveFileId: undefined, createdAt: undefined };
 }
@@ -1946,6 +1955,122 @@ export const DeleteAvatarResponse: MessageFns<DeleteAvatarResponse> = {
   },
 };
 
+function createBaseSuggestFaceBarsRequest(): SuggestFaceBarsRequest {
+  return { image: Buffer.alloc(0) };
+}
+
+export const SuggestFaceBarsRequest: MessageFns<SuggestFaceBarsRequest> = {
+  encode(message: SuggestFaceBarsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.image.length !== 0) {
+      writer.uint32(10).bytes(message.image);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SuggestFaceBarsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSuggestFaceBarsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.image = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SuggestFaceBarsRequest {
+    return { image: isSet(object.image) ? Buffer.from(bytesFromBase64(object.image)) : Buffer.alloc(0) };
+  },
+
+  toJSON(message: SuggestFaceBarsRequest): unknown {
+    const obj: any = {};
+    if (message.image.length !== 0) {
+      obj.image = base64FromBytes(message.image);
+    }
+    return obj;
+  },
+};
+
+function createBaseSuggestFaceBarsResponse(): SuggestFaceBarsResponse {
+  return { bars: [] };
+}
+
+export const SuggestFaceBarsResponse: MessageFns<SuggestFaceBarsResponse> = {
+  encode(message: SuggestFaceBarsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.bars) {
+      PrivacyBar.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SuggestFaceBarsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSuggestFaceBarsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.bars.push(PrivacyBar.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SuggestFaceBarsResponse {
+    return { bars: globalThis.Array.isArray(object?.bars) ? object.bars.map((e: any) => PrivacyBar.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: SuggestFaceBarsResponse): unknown {
+    const obj: any = {};
+    if (message.bars?.length) {
+      obj.bars = message.bars.map((e) => PrivacyBar.toJSON(e));
+    }
+    return obj;
+  },
+};
+
 /**
  * Blobs on local disk, S3-compatible object storage or Google Drive; image cleaning and derivatives;
  * Google Drive authorization setup. A blob key names its backend ("local:…", "s3:…", "drive:…"), so a blob
@@ -2054,6 +2179,21 @@ export const StorageServiceService = {
       Buffer.from(DeleteAvatarResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteAvatarResponse => DeleteAvatarResponse.decode(value),
   },
+  /**
+   * Privacy bars over the faces in a photo a member is about to upload: a JPEG, PNG or WebP copy the browser
+   * scaled down (3 MB at most), read and forgotten, never stored. Gateway only, members only.
+   */
+  suggestFaceBars: {
+    path: "/snapcracks.storage.v1.StorageService/SuggestFaceBars" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SuggestFaceBarsRequest): Buffer =>
+      Buffer.from(SuggestFaceBarsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SuggestFaceBarsRequest => SuggestFaceBarsRequest.decode(value),
+    responseSerialize: (value: SuggestFaceBarsResponse): Buffer =>
+      Buffer.from(SuggestFaceBarsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SuggestFaceBarsResponse => SuggestFaceBarsResponse.decode(value),
+  },
 } as const;
 
 export interface StorageServiceServer extends UntypedServiceImplementation {
@@ -2079,6 +2219,11 @@ export interface StorageServiceServer extends UntypedServiceImplementation {
   storeAvatar: handleClientStreamingCall<StoreAvatarRequest, StoreAvatarResponse>;
   /** Deletes avatars/<name> wherever it is stored (a replaced avatar). Unknown names are fine. Gateway only. */
   deleteAvatar: handleUnaryCall<DeleteAvatarRequest, DeleteAvatarResponse>;
+  /**
+   * Privacy bars over the faces in a photo a member is about to upload: a JPEG, PNG or WebP copy the browser
+   * scaled down (3 MB at most), read and forgotten, never stored. Gateway only, members only.
+   */
+  suggestFaceBars: handleUnaryCall<SuggestFaceBarsRequest, SuggestFaceBarsResponse>;
 }
 
 export interface StorageServiceClient extends Client {
@@ -2222,6 +2367,25 @@ export interface StorageServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteAvatarResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Privacy bars over the faces in a photo a member is about to upload: a JPEG, PNG or WebP copy the browser
+   * scaled down (3 MB at most), read and forgotten, never stored. Gateway only, members only.
+   */
+  suggestFaceBars(
+    request: SuggestFaceBarsRequest,
+    callback: (error: ServiceError | null, response: SuggestFaceBarsResponse) => void,
+  ): ClientUnaryCall;
+  suggestFaceBars(
+    request: SuggestFaceBarsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SuggestFaceBarsResponse) => void,
+  ): ClientUnaryCall;
+  suggestFaceBars(
+    request: SuggestFaceBarsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SuggestFaceBarsResponse) => void,
   ): ClientUnaryCall;
 }
 

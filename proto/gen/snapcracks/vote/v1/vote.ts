@@ -11,7 +11,9 @@ import {
   type ChannelCredentials,
   Client,
   type ClientOptions,
+  type ClientReadableStream,
   type ClientUnaryCall,
+  type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
   type Metadata,
@@ -40,6 +42,25 @@ export interface GetMyVoteRequest {
 
 export interface GetMyVoteResponse {
   rating?: number | undefined;
+}
+
+export interface StreamPhotoVotesRequest {
+}
+
+/** A photo's totals as vote.vote.cast reports them, and the votes behind them read in the same snapshot. */
+export interface PhotoVotes {
+  photoId: number;
+  voteCount: number;
+  ratingSum: number;
+  /** The totals' version: vote events up to it are included. */
+  version: number;
+  /** Five counts: votes of 1 star, 2 stars, … 5 stars. */
+  votesByRating: number[];
+}
+
+export interface StreamPhotoVotesResponse {
+  /** One page, in ascending photo id order. */
+  photos: PhotoVotes[];
 }
 
 function createBaseCastVoteRequest(): CastVoteRequest {
@@ -341,6 +362,260 @@ export const GetMyVoteResponse: MessageFns<GetMyVoteResponse> = {
   },
 };
 
+function createBaseStreamPhotoVotesRequest(): StreamPhotoVotesRequest {
+  return {};
+}
+
+export const StreamPhotoVotesRequest: MessageFns<StreamPhotoVotesRequest> = {
+  encode(_: StreamPhotoVotesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamPhotoVotesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamPhotoVotesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): StreamPhotoVotesRequest {
+    return {};
+  },
+
+  toJSON(_: StreamPhotoVotesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+};
+
+function createBasePhotoVotes(): PhotoVotes {
+  return { photoId: 0, voteCount: 0, ratingSum: 0, version: 0, votesByRating: [] };
+}
+
+export const PhotoVotes: MessageFns<PhotoVotes> = {
+  encode(message: PhotoVotes, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    if (message.voteCount !== 0) {
+      writer.uint32(16).int32(message.voteCount);
+    }
+    if (message.ratingSum !== 0) {
+      writer.uint32(24).int64(message.ratingSum);
+    }
+    if (message.version !== 0) {
+      writer.uint32(32).int64(message.version);
+    }
+    if (message.votesByRating.length !== 0) {
+      writer.uint32(42).fork();
+      for (const v of message.votesByRating) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PhotoVotes {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePhotoVotes();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.voteCount = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.ratingSum = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag === 40) {
+              message.votesByRating.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 42) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.votesByRating.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PhotoVotes {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      voteCount: isSet(object.voteCount)
+        ? globalThis.Number(object.voteCount)
+        : isSet(object.vote_count)
+        ? globalThis.Number(object.vote_count)
+        : 0,
+      ratingSum: isSet(object.ratingSum)
+        ? globalThis.Number(object.ratingSum)
+        : isSet(object.rating_sum)
+        ? globalThis.Number(object.rating_sum)
+        : 0,
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      votesByRating: globalThis.Array.isArray(object?.votesByRating)
+        ? object.votesByRating.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.votes_by_rating)
+        ? object.votes_by_rating.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: PhotoVotes): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.voteCount !== 0) {
+      obj.voteCount = Math.round(message.voteCount);
+    }
+    if (message.ratingSum !== 0) {
+      obj.ratingSum = Math.round(message.ratingSum);
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.votesByRating?.length) {
+      obj.votesByRating = message.votesByRating.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseStreamPhotoVotesResponse(): StreamPhotoVotesResponse {
+  return { photos: [] };
+}
+
+export const StreamPhotoVotesResponse: MessageFns<StreamPhotoVotesResponse> = {
+  encode(message: StreamPhotoVotesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.photos) {
+      PhotoVotes.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamPhotoVotesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamPhotoVotesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photos.push(PhotoVotes.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamPhotoVotesResponse {
+    return {
+      photos: globalThis.Array.isArray(object?.photos) ? object.photos.map((e: any) => PhotoVotes.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: StreamPhotoVotesResponse): unknown {
+    const obj: any = {};
+    if (message.photos?.length) {
+      obj.photos = message.photos.map((e) => PhotoVotes.toJSON(e));
+    }
+    return obj;
+  },
+};
+
 /** Owns photo_votes: one rating (1 to 5) per user per photo, changeable. */
 export type VoteServiceService = typeof VoteServiceService;
 export const VoteServiceService = {
@@ -362,11 +637,31 @@ export const VoteServiceService = {
     responseSerialize: (value: GetMyVoteResponse): Buffer => Buffer.from(GetMyVoteResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetMyVoteResponse => GetMyVoteResponse.decode(value),
   },
+  /**
+   * Every photo's vote totals with their version and its votes counted per rating, in pages by photo id. Called by
+   * the stats component only, to rebuild its read models (pnpm stats:rebuild).
+   */
+  streamPhotoVotes: {
+    path: "/snapcracks.vote.v1.VoteService/StreamPhotoVotes" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: StreamPhotoVotesRequest): Buffer =>
+      Buffer.from(StreamPhotoVotesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StreamPhotoVotesRequest => StreamPhotoVotesRequest.decode(value),
+    responseSerialize: (value: StreamPhotoVotesResponse): Buffer =>
+      Buffer.from(StreamPhotoVotesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StreamPhotoVotesResponse => StreamPhotoVotesResponse.decode(value),
+  },
 } as const;
 
 export interface VoteServiceServer extends UntypedServiceImplementation {
   castVote: handleUnaryCall<CastVoteRequest, CastVoteResponse>;
   getMyVote: handleUnaryCall<GetMyVoteRequest, GetMyVoteResponse>;
+  /**
+   * Every photo's vote totals with their version and its votes counted per rating, in pages by photo id. Called by
+   * the stats component only, to rebuild its read models (pnpm stats:rebuild).
+   */
+  streamPhotoVotes: handleServerStreamingCall<StreamPhotoVotesRequest, StreamPhotoVotesResponse>;
 }
 
 export interface VoteServiceClient extends Client {
@@ -400,6 +695,19 @@ export interface VoteServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetMyVoteResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * Every photo's vote totals with their version and its votes counted per rating, in pages by photo id. Called by
+   * the stats component only, to rebuild its read models (pnpm stats:rebuild).
+   */
+  streamPhotoVotes(
+    request: StreamPhotoVotesRequest,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<StreamPhotoVotesResponse>;
+  streamPhotoVotes(
+    request: StreamPhotoVotesRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<StreamPhotoVotesResponse>;
 }
 
 export const VoteServiceClient = makeGenericClientConstructor(

@@ -1,0 +1,168 @@
+import { connect, headers, nanos } from '@nats-io/transport-node';
+import { JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { z } from 'zod';
+import type { Logger } from '../logger.js';
+import { errorLine, identify, logDeadLetter, type DeadLetter, type DeadLetterQueue } from './dead-letters.js';
+
+/**
+ * Dead letters on NATS: a stream of their own, `<stream>_DLQ`, on subjects `<prefix>_dead.<consumer>` (outside the
+ * events stream's `<prefix>.>`: streams may not share subjects, and no event consumer should ever see one). A dead
+ * letter is the event's bytes as published, its story in headers (readable with `nats stream view <stream>_DLQ`):
+ */
+const HEADER = {
+  consumer: 'Snapcracks-Consumer',
+  subject: 'Snapcracks-Subject',
+  eventId: 'Snapcracks-Event-Id',
+  type: 'Snapcracks-Event-Type',
+  deliveries: 'Snapcracks-Deliveries',
+  error: 'Snapcracks-Error',
+  failedAt: 'Snapcracks-Failed-At',
+} as const;
+
+/** The headers as read back: written by this module, but a stream is an edge (an operator may publish into it). */
+const DeadLetterHeaders = z.object({
+  consumer: z.string().min(1),
+  subject: z.string().min(1),
+  eventId: z.string(),
+  type: z.string(),
+  deliveries: z.coerce.number().int().nonnegative(),
+  error: z.string(),
+  failedAt: z.coerce.date(),
+});
+
+export interface NatsDeadLetterOptions {
+  stream: string;
+  subjectPrefix: string;
+  logger: Logger;
+  /** How long a publish waits for JetStream's acknowledgement. */
+  publishTimeoutMs: number;
+}
+
+/** What a consumer hands over when it gives up on a message. */
+export interface GivenUp {
+  consumer: string;
+  /** The subject it was published to, where a replay publishes it again. */
+  subject: string;
+  /** The stream sequence of the message, so that giving up on it twice (a crash in between) keeps one dead letter. */
+  streamSeq: number;
+  data: Uint8Array;
+  deliveries: number;
+  error: unknown;
+}
+
+export interface NatsDeadLetterQueue extends DeadLetterQueue {
+  /** Stores the message as a dead letter (resolves once JetStream has it) and logs it. */
+  add(givenUp: GivenUp): Promise<void>;
+}
+
+/** Creates the dead-letter stream unless it exists. Dead letters stay until replayed or discarded: no age limit. */
+export async function ensureDeadLetterStream(jsm: JetStreamManager, stream: string, subjectPrefix: string): Promise<void> {
+  const name = deadLetterStream(stream);
+  try {
+    await jsm.streams.info(name);
+  } catch (error) {
+    if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
+    await jsm.streams.add({
+      name,
+      subjects: [`${deadLetterPrefix(subjectPrefix)}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      duplicate_window: nanos(5 * 60_000),
+      // Listing reads message by message with direct gets.
+      allow_direct: true,
+    });
+  }
+}
+
+export const deadLetterStream = (stream: string) => `${stream}_DLQ`;
+const deadLetterPrefix = (subjectPrefix: string) => `${subjectPrefix}_dead`;
+
+export function natsDeadLetterQueue(jsm: JetStreamManager, options: NatsDeadLetterOptions): NatsDeadLetterQueue {
+  const { logger, publishTimeoutMs } = options;
+  const js = jsm.jetstream();
+  const stream = deadLetterStream(options.stream);
+  const prefix = deadLetterPrefix(options.subjectPrefix);
+
+  async function get(seq: number): Promise<DeadLetter & { subject: string }> {
+    const stored = await jsm.streams.getMessage(stream, { seq });
+    if (!stored) throw new Error(`No dead letter ${seq} in ${stream}`);
+    return toDeadLetter(stored.seq, stored.header, stored.data, stored.time);
+  }
+
+  async function remove(seq: number): Promise<void> {
+    await jsm.streams.deleteMessage(stream, seq, false);
+  }
+
+  return {
+    async add({ consumer, subject, streamSeq, data, deliveries, error }) {
+      const { eventId, type } = identify(data);
+      const h = headers();
+      h.set(HEADER.consumer, consumer);
+      h.set(HEADER.subject, subject);
+      h.set(HEADER.eventId, eventId);
+      h.set(HEADER.type, type);
+      h.set(HEADER.deliveries, String(deliveries));
+      h.set(HEADER.error, errorLine(error));
+      h.set(HEADER.failedAt, new Date().toISOString());
+      const ack = await js.publish(`${prefix}.${consumer}`, data, { headers: h, msgID: `${options.stream}:${streamSeq}:${consumer}`, timeout: publishTimeoutMs });
+      logDeadLetter(logger, { seq: ack.seq, consumer, eventId, type, deliveries }, error, stream);
+    },
+
+    async list({ consumer, limit = 1_000 } = {}) {
+      const filter = `${prefix}.${consumer ?? '>'}`;
+      const letters: DeadLetter[] = [];
+      // A direct get from a stream that is not there times out rather than failing: ask first.
+      const info = await jsm.streams.info(stream).catch((error: unknown) => {
+        if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound) return undefined;
+        throw error;
+      });
+      if (!info || info.state.messages === 0) return letters;
+      for (let seq = info.state.first_seq; letters.length < limit; ) {
+        const stored = await jsm.direct.getMessage(stream, { seq, next_by_subj: filter });
+        if (!stored) break;
+        letters.push(toDeadLetter(stored.seq, stored.header, stored.data, stored.time));
+        seq = stored.seq + 1;
+      }
+      return letters;
+    },
+
+    async replay(seq) {
+      const letter = await get(seq);
+      const subject = letter.subject;
+      // A new message id: the events stream would drop the original id as a duplicate within its window.
+      await js.publish(subject, letter.data, { msgID: `${letter.eventId || 'undecodable'}:replay:${stream}:${seq}`, timeout: publishTimeoutMs });
+      await remove(seq);
+      logger.info({ deadLetter: seq, consumer: letter.consumer, eventId: letter.eventId, type: letter.type }, 'dead letter replayed');
+    },
+
+    async discard(seq) {
+      const letter = await get(seq);
+      await remove(seq);
+      logger.info({ deadLetter: seq, consumer: letter.consumer, eventId: letter.eventId, type: letter.type }, 'dead letter discarded');
+    },
+  };
+}
+
+/** The dead letters of a NATS installation from outside the product (`pnpm events:dead-letters`); close when done. */
+export async function openNatsDeadLetters(options: NatsDeadLetterOptions & { servers: string }): Promise<NatsDeadLetterQueue & { close(): Promise<void> }> {
+  const nc = await connect({ servers: options.servers });
+  const queue = natsDeadLetterQueue(await jetstreamManager(nc, { timeout: options.publishTimeoutMs }), options);
+  return { ...queue, close: () => nc.close() };
+}
+
+type Headers = { get(key: string): string } | undefined;
+
+function toDeadLetter(seq: number, header: Headers, data: Uint8Array, time: Date): DeadLetter & { subject: string } {
+  const read = (key: string) => header?.get(key) ?? '';
+  const parsed = DeadLetterHeaders.safeParse({
+    consumer: read(HEADER.consumer),
+    subject: read(HEADER.subject),
+    eventId: read(HEADER.eventId),
+    type: read(HEADER.type),
+    deliveries: read(HEADER.deliveries) || '0',
+    error: read(HEADER.error),
+    failedAt: read(HEADER.failedAt) || time.toISOString(),
+  });
+  if (!parsed.success) throw new Error(`Dead letter ${seq} has unreadable headers: ${z.prettifyError(parsed.error)}`);
+  return { seq, ...parsed.data, data };
+}

@@ -1,0 +1,73 @@
+import { lazy, useState, type ComponentType, type JSX } from 'react';
+
+/** A page whose code loads on first use, and can be asked to load ahead of it. */
+export type LazyPage<P extends object> = ((props: P) => JSX.Element) & {
+  /** Starts loading the code (once) and resolves when it is here. */
+  preload: () => Promise<unknown>;
+  /** Resolves once the code is here, whoever asked for it; never starts loading it. */
+  loaded: Promise<void>;
+};
+
+/**
+ * Like React.lazy, with `preload()`: the app starts loading the code of the page it is about to show (the
+ * first URL, or the page a session state leads to) before rendering it. A page whose code is already here
+ * renders at once instead of suspending, so a preloaded first page never flashes its skeleton and never
+ * moves the footer below it (layout shift). Each mount keeps the component it started with, so a page
+ * that loads while mounted is not mounted a second time.
+ */
+export function lazyPage<P extends object>(load: () => Promise<ComponentType<P>>): LazyPage<P> {
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<ComponentType<P>> | undefined;
+  let markLoaded = () => {};
+  const whenLoaded = new Promise<void>((resolve) => (markLoaded = resolve));
+  const preload = () => {
+    loading ??= load().then(
+      (component) => {
+        loaded = component;
+        markLoaded();
+        return component;
+      },
+      (error: unknown) => {
+        loading = undefined; // The page's own render asks again after a failed preload (the network blipped).
+        throw error;
+      },
+    );
+    return loading;
+  };
+  const Lazy = lazy(async () => ({ default: await preload() }));
+  function Page(props: P) {
+    const [Component] = useState<ComponentType<P>>(() => loaded ?? Lazy);
+    return <Component {...props} />;
+  }
+  return Object.assign(Page, { preload, loaded: whenLoaded });
+}
+
+/**
+ * Pages loaded on first visit, so the first screen downloads only its own code: the landing page (and
+ * the not-found page and sign-in cards, which are tiny) stay in the main bundle; the framed pages' navbar
+ * with its menus and sheet, the signed-in home with the gallery, and every other page come in their own
+ * files.
+ */
+/**
+ * The toast viewport (Radix Toast) is not on the landing page until a toast is raised there. The screens
+ * that raise toasts (every framed page and the terms screen) bring it with their own code, so their
+ * toasts show at once.
+ */
+export const Toaster = lazyPage(() => import('@/components/ui/toaster').then((m) => m.Toaster));
+export const AppLayout = lazyPage(() =>
+  Promise.all([import('@/components/layout/app-layout'), Toaster.preload()]).then(([m]) => m.AppLayout),
+);
+export const HomePage = lazyPage(() => import('@/pages/home').then((m) => m.HomePage));
+export const AdminPage = lazyPage(() => import('@/pages/admin').then((m) => m.AdminPage));
+export const AdminSupportPage = lazyPage(() => import('@/pages/admin-support').then((m) => m.AdminSupportPage));
+export const AdminUsersPage = lazyPage(() => import('@/pages/admin-users').then((m) => m.AdminUsersPage));
+export const ContactPage = lazyPage(() => import('@/pages/contact').then((m) => m.ContactPage));
+export const DashboardPage = lazyPage(() => import('@/pages/dashboard').then((m) => m.DashboardPage));
+export const GoogleDriveSetupPage = lazyPage(() => import('@/pages/google-drive-setup').then((m) => m.GoogleDriveSetupPage));
+export const LegalPage = lazyPage(() => import('@/pages/legal').then((m) => m.LegalPage));
+export const ProfilePage = lazyPage(() => import('@/pages/profile').then((m) => m.ProfilePage));
+export const SettingsPage = lazyPage(() => import('@/pages/settings').then((m) => m.SettingsPage));
+export const TermsAcceptancePage = lazyPage(() =>
+  Promise.all([import('@/pages/terms-acceptance'), Toaster.preload()]).then(([m]) => m.TermsAcceptancePage),
+);
+export const UploadPage = lazyPage(() => import('@/pages/upload').then((m) => m.UploadPage));
