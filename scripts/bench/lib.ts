@@ -2,7 +2,7 @@
  * What the benchmarks share: the product started as `pnpm start` runs it (one process, on the machine's
  * PostgreSQL and NATS, rate limit out of the way), a signed-in session, and the product's memory.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { startProduct, type RunningProduct } from '../../services/all-in-one/e2e/product.js';
 import { signIn } from '../../services/all-in-one/test/sign-in.js';
 
@@ -30,4 +30,35 @@ export function procStatusMb(pid: number, field: string): number {
   return Number(kb) / 1024;
 }
 
-export const rssMb = (pid: number) => procStatusMb(pid, 'VmRSS');
+/** `pid` and every process under it (the product forks its media process), from /proc/<n>/stat. */
+export function processTree(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The command name, in parentheses, may hold spaces: the fields after its closing parenthesis are fixed.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // It ended while we looked.
+    }
+  }
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) tree.push(...(parents.get(tree[i]!) ?? []));
+  return tree;
+}
+
+/** A `Vm*` field summed over the product's processes; for VmHWM, the sum of each one's peak (an upper bound). */
+export function treeStatusMb(pid: number, field: string): number {
+  return processTree(pid).reduce((sum, member) => {
+    try {
+      return sum + procStatusMb(member, field);
+    } catch {
+      return sum;
+    }
+  }, 0);
+}
+
+/** The product's resident memory: its process and the processes it started. */
+export const rssMb = (pid: number) => treeStatusMb(pid, 'VmRSS');

@@ -7,8 +7,9 @@
  * 1. Request start to 201 for a generated 12 MP JPEG (4000×3000, q92, 5–9 MB, EXIF Orientation 6) and a
  *    HEIC made from it with Debian's heif-enc (skipped when heif-enc is missing): median and max of RUNS
  *    (default 5) uploads one after another, after one warm-up upload of each.
- * 2. The product process's memory with 4 JPEG uploads at once: VmRSS from /proc every 20 ms before and
- *    during, and VmHWM (reset through /proc/<pid>/clear_refs first, when the kernel lets us).
+ * 2. The product's memory with 4 JPEG uploads at once, its process and the media process it forks together:
+ *    VmRSS from /proc every 20 ms before and during, and VmHWM (reset through /proc/<pid>/clear_refs first, when
+ *    the kernel lets us; summed over the processes, so an upper bound of their joint peak).
  * 3. GET /api/auth/user (signed in) p50/p99 with autocannon, CONNECTIONS (default 10) connections for
  *    DURATION (default 10) seconds, idle and while uploads run continuously two at a time.
  *
@@ -21,7 +22,7 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { procStatusMb, rssMb, signedInCookie, startBenchProduct, type RunningProduct } from './lib.js';
+import { processTree, rssMb, signedInCookie, startBenchProduct, treeStatusMb, type RunningProduct } from './lib.js';
 
 /** sharp belongs to the storage service; the benchmark only uses it to make its test photo. */
 const sharp = createRequire(new URL('../../services/storage/package.json', import.meta.url))('sharp') as typeof import('sharp');
@@ -245,7 +246,7 @@ async function memoryUnderUploads(product: RunningProduct, cookie: string, photo
   // Writing 5 to clear_refs resets VmHWM to the current RSS, so VmHWM afterwards is this burst's peak.
   let hwmReset = true;
   try {
-    writeFileSync(`/proc/${product.pid}/clear_refs`, '5');
+    for (const pid of processTree(product.pid)) writeFileSync(`/proc/${pid}/clear_refs`, '5');
   } catch {
     hwmReset = false;
   }
@@ -256,7 +257,7 @@ async function memoryUnderUploads(product: RunningProduct, cookie: string, photo
   await sleep(200);
   const samples = during.stop();
   const sampledPeak = Math.max(...samples);
-  const hwm = procStatusMb(product.pid, 'VmHWM');
+  const hwm = treeStatusMb(product.pid, 'VmHWM');
   const peak = hwmReset ? Math.max(sampledPeak, hwm) : sampledPeak;
   return { baseline, sampledPeak, hwm, hwmReset, peak, growth: peak - baseline, samples: samples.length, wall, slowest: Math.max(...times) };
 }

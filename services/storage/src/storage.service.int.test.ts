@@ -29,7 +29,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const encoded = (contentType: string) => ({ data: Buffer.from(`bytes of ${contentType}`), contentType, width: 4, height: 3 });
+const encoded = (contentType: string) => ({ data: Buffer.from(`bytes of ${contentType}`), contentType, width: 4, height: 3, etag: `etag of ${contentType}` });
 const images: ImageWork = {
   processPhoto: async () => ({
     original: encoded('image/jpeg'),
@@ -40,7 +40,7 @@ const images: ImageWork = {
     perceptualHash: '0123456789abcdef',
   }),
   renderDerivatives: async () => ({ display: encoded('image/webp'), thumbnail: encoded('image/webp') }),
-  processAvatar: async () => ({ ...encoded('image/webp'), sourceMimeType: 'image/png' }),
+  processAvatar: async () => ({ ...encoded('image/webp'), sourceMimeType: 'image/png', sha256: 'ignored' }),
 };
 
 async function* once(data: Buffer): AsyncIterable<Buffer> {

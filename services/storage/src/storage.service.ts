@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { InvalidArgumentError, NotFoundError, UnavailableError, type Logger } from '@snapcracks/kit';
@@ -93,7 +93,6 @@ export class StorageService {
     const bars = purpose === 'photo' ? checkBars(rawBars) : [];
     const data = await readImageUpload(chunks, MAX_UPLOAD_BYTES, UPLOAD_REFUSED);
     const sourceSize = data.byteLength;
-    const contentSha256 = createHash('sha256').update(data).digest('hex');
     try {
       if (purpose === 'avatar') {
         const avatar = await this.images.processAvatar(data);
@@ -104,7 +103,7 @@ export class StorageService {
           height: avatar.height,
           sourceMimeType: avatar.sourceMimeType,
           sourceSize,
-          contentSha256,
+          contentSha256: avatar.sha256,
           perceptualHash: '',
         };
       }
@@ -123,7 +122,7 @@ export class StorageService {
         height: photo.original.height,
         sourceMimeType: photo.sourceMimeType,
         sourceSize,
-        contentSha256,
+        contentSha256: photo.sha256,
         perceptualHash: photo.perceptualHash,
       };
     } catch (error) {
@@ -281,8 +280,7 @@ export class StorageService {
   /** Row first, then bytes; a failed write removes its row (and anything the backend may have kept). */
   private async storeOne(backend: BlobBackend, path: string, image: EncodedImage): Promise<Blob> {
     const key = `${backend.type}:${path}`;
-    const etag = createHash('sha256').update(image.data).digest('hex').slice(0, 32);
-    let blob = await this.blobs.create({ key, storageType: backend.type, size: image.data.byteLength, contentType: image.contentType, etag });
+    let blob = await this.blobs.create({ key, storageType: backend.type, size: image.data.byteLength, contentType: image.contentType, etag: image.etag });
     try {
       const { driveFileId } = await backend.put(path, image.data, image.contentType);
       if (driveFileId) blob = await this.blobs.setDriveFileId(key, driveFileId);

@@ -6,15 +6,14 @@ import { ImageProcessor } from './image-processor.js';
 import { generatedPhoto } from './test-images.js';
 
 interface Thread {
-  tid: number;
   name: string;
   niceness: number;
 }
 
-function threads(): Thread[] {
-  return readdirSync('/proc/self/task').flatMap((tid) => {
+function threadsOf(pid: number | 'self'): Thread[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
     try {
-      return [{ tid: Number(tid), name: readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trim(), niceness: getPriority(Number(tid)) }];
+      return [{ name: readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim(), niceness: getPriority(Number(tid)) }];
     } catch {
       return [];
     }
@@ -25,15 +24,30 @@ const processor = new ImageProcessor({ maxThreads: 1 });
 afterAll(() => processor.close());
 
 describe.runIf(process.platform === 'linux' && getPriority() < IMAGE_WORK_NICENESS)('image work priority', { timeout: 30_000 }, () => {
-  it('runs the media worker and the libvips threads below request handling, and leaves the process itself alone', async () => {
-    const before = getPriority(process.pid);
+  it('does the image work in another process whose every thread runs below request handling', async () => {
+    const before = threadsOf('self').map((thread) => thread.niceness);
     await processor.processPhoto(await generatedPhoto(1600, 1200));
-    const after = threads();
-    const libvips = after.filter((t) => t.name.startsWith('libvips worker'));
-    expect(libvips.length).toBeGreaterThan(0);
-    expect(libvips.filter((t) => t.niceness < IMAGE_WORK_NICENESS)).toEqual([]);
-    // The media worker is a thread of this process; it is the one non-libvips thread that lowered itself.
-    expect(after.filter((t) => !t.name.startsWith('libvips worker') && t.niceness >= IMAGE_WORK_NICENESS)).toHaveLength(1);
-    expect(getPriority(process.pid)).toBe(before);
+
+    const pid = processor.mediaProcessId;
+    expect(pid).toBeDefined();
+    expect(pid).not.toBe(process.pid);
+    const media = threadsOf(pid!);
+    expect(media.filter((t) => t.name.startsWith('libvips worker')).length).toBeGreaterThan(0);
+    expect(media.filter((t) => t.niceness < IMAGE_WORK_NICENESS)).toEqual([]);
+    // The service's own threads keep their priority.
+    expect(Math.max(...threadsOf('self').map((thread) => thread.niceness))).toBe(Math.max(...before));
+  });
+
+  it('starts a new media process when the old one dies, failing only the calls it had', async () => {
+    await processor.processPhoto(await generatedPhoto(800, 600));
+    const first = processor.mediaProcessId!;
+    const inFlight = processor.processPhoto(await generatedPhoto(3000, 2000));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    process.kill(first, 'SIGKILL');
+    await expect(inFlight).rejects.toThrow(/media process exited/);
+
+    const photo = await processor.processPhoto(await generatedPhoto(800, 600));
+    expect(photo.display.width).toBe(800);
+    expect(processor.mediaProcessId).not.toBe(first);
   });
 });

@@ -1,48 +1,27 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 
 /**
  * Image work runs at a lower CPU priority (a higher niceness) than request handling: on a small machine a burst of
  * uploads would otherwise take every core from the threads that answer everyone else's calls. The work still gets
- * all the CPU nobody else wants. Linux only; elsewhere these do nothing.
+ * all the CPU nobody else wants.
  */
 export const IMAGE_WORK_NICENESS = 10;
 
-/** Where libvips does the pixel work: threads of its own, which keep the priority of the thread that started them. */
-const IMAGE_LIBRARY_THREAD = /^libvips worker/;
-
-/** Lowers the priority of the calling thread (a media worker: HEIC decoding and face detection run on it). */
-export function lowerThisThreadPriority(niceness = IMAGE_WORK_NICENESS): void {
-  const tid = currentThreadId();
-  if (tid !== undefined) lowerPriority(tid, niceness);
-}
-
-/** Lowers the priority of every libvips thread of this process; new ones appear as libvips needs them. Answers how many it lowered. */
-export function lowerImageLibraryPriority(niceness = IMAGE_WORK_NICENESS): number {
-  let lowered = 0;
-  let threads: string[];
+/**
+ * Lowers the priority of every thread of this process. On Linux a priority belongs to a thread, and a new thread
+ * takes its creator's: called first thing in the media process, before it starts threads of its own, it covers
+ * every thread the image work will ever run on. Elsewhere it lowers what the platform lets it (the process).
+ * Answers how many threads it lowered.
+ */
+export function lowerProcessPriority(niceness = IMAGE_WORK_NICENESS): number {
+  let threads: number[];
   try {
-    threads = readdirSync('/proc/self/task');
+    threads = readdirSync('/proc/self/task').map(Number);
   } catch {
-    return 0;
+    return lowerPriority(0, niceness) ? 1 : 0;
   }
-  for (const thread of threads) {
-    try {
-      if (!IMAGE_LIBRARY_THREAD.test(readFileSync(`/proc/self/task/${thread}/comm`, 'utf8'))) continue;
-      if (lowerPriority(Number(thread), niceness)) lowered++;
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
-  return lowered;
-}
-
-function currentThreadId(): number | undefined {
-  try {
-    return Number(readlinkSync('/proc/thread-self').split('/').pop());
-  } catch {
-    return undefined;
-  }
+  return threads.filter((tid) => lowerPriority(tid, niceness)).length;
 }
 
 function lowerPriority(tid: number, niceness: number): boolean {
@@ -51,6 +30,7 @@ function lowerPriority(tid: number, niceness: number): boolean {
     setPriority(tid, niceness);
     return true;
   } catch {
+    // The thread ended between the listing and the call, or the platform does not allow it.
     return false;
   }
 }

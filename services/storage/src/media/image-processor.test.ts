@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -8,9 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageProcessor, UnsupportedImageError, hammingDistance, type ProcessedPhoto } from './index.js';
 import { decompressionBomb, fixture, generatedPhoto, isBlack, metadataLeftIn, pixel } from './test-images.js';
 
-// These tests go through the real worker pool: they prove that the worker thread loads from vitest.
+// These tests go through the real media process and its worker pool: they prove that both load from vitest.
 const processor = new ImageProcessor();
 afterAll(() => processor.close());
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 const REFUSAL = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
 
@@ -132,10 +135,10 @@ describe('ImageProcessor.processPhoto', { timeout: 30_000 }, () => {
     expect((await sharp(photo.original.data).metadata()).hasAlpha).toBe(true);
   });
 
-  it('reports the SHA-256 of the uploaded bytes', async () => {
+  it('reports the SHA-256 of the uploaded bytes, and an ETag of the bytes of each image', async () => {
     const photo = await processor.processPhoto(fixture('photo.png'));
-    const { createHash } = await import('node:crypto');
-    expect(photo.sha256).toBe(createHash('sha256').update(fixture('photo.png')).digest('hex'));
+    expect(photo.sha256).toBe(sha256(fixture('photo.png')));
+    for (const image of [photo.original, photo.display, photo.thumbnail]) expect(image.etag).toBe(sha256(image.data).slice(0, 32));
   });
 
   it('gives a resized, re-encoded copy a nearby perceptual hash and a different picture a distant one', async () => {
@@ -215,8 +218,10 @@ describe('ImageProcessor.renderDerivatives', { timeout: 30_000 }, () => {
 
 describe('ImageProcessor.processAvatar', { timeout: 30_000 }, () => {
   it('centre-crops to a 256 px square WebP without metadata', async () => {
-    const avatar = await processor.processAvatar(await generatedPhoto(1200, 800));
+    const input = await generatedPhoto(1200, 800);
+    const avatar = await processor.processAvatar(input);
     expect([avatar.width, avatar.height, avatar.contentType, avatar.sourceMimeType]).toEqual([256, 256, 'image/webp', 'image/jpeg']);
+    expect([avatar.sha256, avatar.etag]).toEqual([sha256(input), sha256(avatar.data).slice(0, 32)]);
     const meta = await sharp(avatar.data).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['webp', 256, 256]);
   });

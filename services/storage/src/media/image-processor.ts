@@ -1,8 +1,8 @@
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import { FaceDetectionUnavailableError, UnsupportedImageError } from './errors.js';
 import { faceBoxesToBars } from './face-bars.js';
 import { Limiter } from './limiter.js';
+import type { MediaPoolName } from './media-pools.js';
+import { startMediaProcess, type MediaProcess } from './media-process.js';
 import type { MediaOutputs, MediaResult, MediaTask } from './protocol.js';
 import { sniffImageType } from './sniff.js';
 import type { EncodedImage, PrivacyBar, ProcessedPhoto } from './types.js';
@@ -16,36 +16,14 @@ export interface ImageProcessorOptions {
   maxInputBytes?: number;
 }
 
-const WORKER = fileURLToPath(new URL('./worker-entry.mjs', import.meta.url));
-
-/**
- * Worker threads inherit the process's Node flags (memory limits, source maps, loaders). Flags about
- * the main script of `node -e '…'` (as the image build's import check runs) would make every worker
- * refuse to start, so those are left out.
- */
-function workerExecArgv(): string[] {
-  const args: string[] = [];
-  for (let i = 0; i < process.execArgv.length; i++) {
-    const arg = process.execArgv[i]!;
-    if (['-e', '--eval', '-p', '--print', '--input-type'].includes(arg)) i++;
-    else if (!arg.startsWith('--input-type=') && !arg.startsWith('--eval=') && !arg.startsWith('--print=')) args.push(arg);
-  }
-  return args;
-}
-
 /**
  * The storage service's only way to touch image bytes. All decoding and encoding happens on worker
- * threads, so a 12 MP photo never stalls the event loop that answers gRPC; this thread only sniffs a
- * few bytes and copies the upload once for transfer.
+ * threads of the media process (media-process.ts), at background priority, so a 12 MP photo never stalls
+ * the event loop that answers gRPC nor takes the cores from it; this thread only sniffs a few bytes and
+ * hands the upload over.
  */
 export class ImageProcessor {
-  private readonly pool: Piscina;
-  // HEIC decoding is synchronous WebAssembly peaking at hundreds of MB, and a WebAssembly heap never
-  // shrinks: one thread does it, one photo at a time, and exits when idle to give that memory back.
-  private readonly heicPool: Piscina;
-  // Face detection (TensorFlow.js on WebAssembly, ~200 MB once loaded) gets one thread of its own, which exits
-  // when idle; its tasks never hold one of the shared slots.
-  private readonly facePool: Piscina;
+  private readonly media: MediaProcess;
   private readonly limiter: Limiter;
   // HEIC photos wait for one another here, not while holding one of the shared slots: two HEIC uploads
   // must not stall every JPEG behind the one HEIC thread.
@@ -59,31 +37,32 @@ export class ImageProcessor {
     this.maxInputPixels = options.maxInputPixels ?? 100_000_000;
     this.maxInputBytes = options.maxInputBytes ?? 10 * 1024 * 1024;
     this.limiter = new Limiter(maxThreads);
-    // One thread stays warm (loading tsx and sharp takes a few hundred ms); the others come and go.
-    const execArgv = workerExecArgv();
-    this.pool = new Piscina({ filename: WORKER, execArgv, minThreads: 1, maxThreads, idleTimeout: 60_000 });
-    this.heicPool = new Piscina({ filename: WORKER, execArgv, minThreads: 0, maxThreads: 1, idleTimeout: 10_000 });
-    this.facePool = new Piscina({ filename: WORKER, execArgv, minThreads: 0, maxThreads: 1, maxQueue: 8, idleTimeout: 60_000 });
+    this.media = startMediaProcess({ maxThreads });
+  }
+
+  /** The media process's id while it runs (for tests and diagnostics). */
+  get mediaProcessId(): number | undefined {
+    return this.media.pid;
   }
 
   async processPhoto(input: Buffer, bars: PrivacyBar[] = []): Promise<ProcessedPhoto> {
     const sourceMimeType = this.accept(input, ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif']);
     const heic = sourceMimeType === 'image/heic' || sourceMimeType === 'image/heif';
-    const task = { kind: 'photo', input: transferable(input), sourceMimeType, bars, maxInputPixels: this.maxInputPixels } as const;
-    const photo = heic ? await this.heicQueue.run(() => this.run(this.heicPool, task)) : await this.run(this.pool, task);
+    const task = { kind: 'photo', input, sourceMimeType, bars, maxInputPixels: this.maxInputPixels } as const;
+    const photo = heic ? await this.heicQueue.run(() => this.run('heic', task)) : await this.run('images', task);
     return { ...photo, original: asBuffers(photo.original), display: asBuffers(photo.display), thumbnail: asBuffers(photo.thumbnail) };
   }
 
   async renderDerivatives(original: Buffer, bars: PrivacyBar[]): Promise<{ display: EncodedImage; thumbnail: EncodedImage }> {
     // Stored originals are always JPEG, PNG or WebP (processPhoto re-encodes HEIC to JPEG).
     this.accept(original, ['image/jpeg', 'image/png', 'image/webp']);
-    const result = await this.run(this.pool, { kind: 'derivatives', input: transferable(original), bars, maxInputPixels: this.maxInputPixels });
+    const result = await this.run('images', { kind: 'derivatives', input: original, bars, maxInputPixels: this.maxInputPixels });
     return { display: asBuffers(result.display), thumbnail: asBuffers(result.thumbnail) };
   }
 
-  async processAvatar(input: Buffer): Promise<EncodedImage & { sourceMimeType: string }> {
+  async processAvatar(input: Buffer): Promise<EncodedImage & { sourceMimeType: string; sha256: string }> {
     this.accept(input, ['image/jpeg', 'image/png']);
-    return asBuffers(await this.run(this.pool, { kind: 'avatar', input: transferable(input), maxInputPixels: this.maxInputPixels }));
+    return asBuffers(await this.run('images', { kind: 'avatar', input, maxInputPixels: this.maxInputPixels }));
   }
 
   /**
@@ -93,11 +72,7 @@ export class ImageProcessor {
    */
   async countFaces(avatar: Buffer, timeoutMs = 3_000): Promise<number | undefined> {
     try {
-      const input = transferable(avatar);
-      const result: MediaResult<'faces'> = await this.facePool.run(
-        { kind: 'faces', input, maxInputPixels: this.maxInputPixels } satisfies MediaTask,
-        { transferList: [input.buffer as ArrayBuffer], signal: AbortSignal.timeout(timeoutMs) },
-      );
+      const result = await this.media.run('faces', { kind: 'faces', input: avatar, maxInputPixels: this.maxInputPixels }, timeoutMs);
       return result.ok ? result.value : undefined;
     } catch {
       return undefined;
@@ -111,13 +86,9 @@ export class ImageProcessor {
    */
   async suggestFaceBars(image: Buffer, timeoutMs = 15_000): Promise<PrivacyBar[]> {
     this.accept(image, ['image/jpeg', 'image/png', 'image/webp']);
-    const input = transferable(image);
     let result: MediaResult<'face-boxes'>;
     try {
-      result = await this.facePool.run({ kind: 'face-boxes', input, maxInputPixels: this.maxInputPixels } satisfies MediaTask, {
-        transferList: [input.buffer as ArrayBuffer],
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      result = await this.media.run('faces', { kind: 'face-boxes', input: image, maxInputPixels: this.maxInputPixels }, timeoutMs);
     } catch (error) {
       throw new FaceDetectionUnavailableError({ cause: error });
     }
@@ -127,7 +98,7 @@ export class ImageProcessor {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.pool.destroy(), this.heicPool.destroy(), this.facePool.destroy()]);
+    await this.media.close();
   }
 
   private accept<T extends string>(input: Buffer, types: readonly T[]): T {
@@ -138,25 +109,14 @@ export class ImageProcessor {
     return type as T;
   }
 
-  private async run<K extends MediaTask['kind']>(pool: Piscina, task: MediaTask & { kind: K }): Promise<MediaOutputs[K]> {
-    const result: MediaResult<K> = await this.limiter.run(() => pool.run(task, { transferList: [task.input.buffer as ArrayBuffer] }));
+  private async run<K extends MediaTask['kind']>(pool: MediaPoolName, task: MediaTask & { kind: K }): Promise<MediaOutputs[K]> {
+    const result = await this.limiter.run(() => this.media.run<K>(pool, task));
     if (!result.ok) throw new UnsupportedImageError({ cause: new Error(result.cause) });
     return result.value;
   }
 }
 
-/**
- * A private copy of the upload in an ArrayBuffer of its own, which is then moved (not cloned) to the
- * worker. Transferring the caller's buffer instead would empty it under the caller, or, for a Buffer
- * sliced from a larger one, take (or clone) all of its neighbours.
- */
-function transferable(input: Buffer): Uint8Array {
-  const copy = new Uint8Array(input.byteLength);
-  copy.set(input);
-  return copy;
-}
-
-/** Buffers arrive from a worker as plain Uint8Arrays; wrap them again without copying. */
+/** Buffers arrive from the media process as plain Uint8Arrays; wrap them again without copying. */
 function asBuffers<T extends EncodedImage>(image: T): T {
   const { data } = image;
   return { ...image, data: Buffer.from(data.buffer, data.byteOffset, data.byteLength) };

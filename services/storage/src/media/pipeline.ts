@@ -30,12 +30,12 @@ export interface Limits {
 
 export type PhotoOutput = ProcessedPhoto;
 export type DerivativesOutput = { display: EncodedImage; thumbnail: EncodedImage };
-export type AvatarOutput = EncodedImage & { sourceMimeType: string };
+export type AvatarOutput = EncodedImage & { sourceMimeType: string; /** Hex SHA-256 of the uploaded bytes. */ sha256: string };
 
 type SharpFormat = keyof FormatEnum;
 
 export async function processPhoto(input: Buffer, sourceMimeType: SourceMimeType, bars: PrivacyBar[], limits: Limits): Promise<PhotoOutput> {
-  const sha256 = createHash('sha256').update(input).digest('hex');
+  const sha256 = sha256Hex(input);
   // Decoded once, upright, at full size; the original and the display image are both made from these
   // pixels, in parallel (libvips runs each pipeline on its own libuv thread).
   const upright =
@@ -63,7 +63,7 @@ export async function processAvatar(input: Buffer, limits: Limits): Promise<Avat
     return image.resize({ width: AVATAR_EDGE, height: AVATAR_EDGE, fit: 'cover', position: 'centre' });
   });
   const encoded = await encode(fromRaw(square).webp(AVATAR_WEBP), 'image/webp');
-  return { ...encoded, sourceMimeType: format === 'png' ? 'image/png' : 'image/jpeg' };
+  return { ...encoded, sourceMimeType: format === 'png' ? 'image/png' : 'image/jpeg', sha256: sha256Hex(input) };
 }
 
 const FORMAT_OF: Record<'image/jpeg' | 'image/png' | 'image/webp', SharpFormat> = {
@@ -180,5 +180,9 @@ async function encode(image: Sharp, contentType: string): Promise<EncodedImage> 
   // sharp writes no metadata unless asked (no keepMetadata/withMetadata here), so outputs carry no
   // EXIF, XMP, IPTC or ICC.
   const { data, info } = await image.toBuffer({ resolveWithObject: true });
-  return { data, contentType, width: info.width, height: info.height };
+  return { data, contentType, width: info.width, height: info.height, etag: sha256Hex(data).slice(0, 32) };
+}
+
+function sha256Hex(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
 }

@@ -11,6 +11,11 @@ export interface EncodedImage {
   contentType: string;
   width: number;
   height: number;
+  /**
+   * A strong validator of `data` (32 hex digits of its SHA-256), computed where the image is made: hashing
+   * megabytes on the service's own thread would hold up every call it answers meanwhile.
+   */
+  etag: string;
 }
 
 export type SourceMimeType = 'image/jpeg' | 'image/png' | 'image/heic' | 'image/heif' | 'image/webp';

@@ -1,23 +1,16 @@
 import sharp from 'sharp';
-import { lowerImageLibraryPriority, lowerThisThreadPriority } from './background-priority.js';
 import { UnsupportedImageError } from './errors.js';
 import { processAvatar, processPhoto, renderDerivatives } from './pipeline.js';
 import type { MediaResult, MediaTask } from './protocol.js';
 
 // Every image is different, so libvips' operation cache would only hold on to memory.
 sharp.cache(false);
-lowerThisThreadPriority();
 
-/** libvips starts its threads while it works: they are found and lowered this often during a task. */
-const LIBRARY_THREAD_SCAN_MS = 100;
-
-/** The piscina task handler; loaded through worker-entry.mjs. */
+/** The piscina task handler, on a worker thread of the media process; loaded through worker-entry.mjs. */
 export default async function runMediaTask(task: MediaTask): Promise<MediaResult<MediaTask['kind']>> {
   // The input arrives as a transferred Uint8Array; viewing it as a Buffer copies nothing.
   const input = Buffer.from(task.input.buffer, task.input.byteOffset, task.input.byteLength);
   const limits = { maxInputPixels: task.maxInputPixels };
-  lowerImageLibraryPriority();
-  const scan = setInterval(lowerImageLibraryPriority, LIBRARY_THREAD_SCAN_MS);
   try {
     switch (task.kind) {
       case 'photo':
@@ -39,8 +32,6 @@ export default async function runMediaTask(task: MediaTask): Promise<MediaResult
   } catch (error) {
     if (error instanceof UnsupportedImageError) return { ok: false, cause: describe(error.cause) };
     throw error;
-  } finally {
-    clearInterval(scan);
   }
 }
 

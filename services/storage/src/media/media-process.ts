@@ -1,0 +1,112 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { inheritableExecArgv, type MediaPoolName, type MediaPools } from './media-pools.js';
+import type { MediaResult, MediaTask } from './protocol.js';
+
+export interface MediaProcessRequest {
+  id: number;
+  pool: MediaPoolName;
+  task: MediaTask;
+  timeoutMs?: number;
+}
+
+export type MediaProcessReply = { id: number; result: MediaResult<MediaTask['kind']> } | { id: number; error: string };
+
+export interface MediaProcess extends MediaPools {
+  /** The media process's id while it runs. */
+  readonly pid: number | undefined;
+}
+
+const ENTRY = fileURLToPath(new URL('./media-process-entry.mjs', import.meta.url));
+/** How long close() lets the media process finish its tasks before it is killed. */
+const CLOSE_GRACE_MS = 5_000;
+
+interface Running {
+  child: ChildProcess;
+  pending: Map<number, { resolve(result: MediaResult<MediaTask['kind']>): void; reject(error: Error): void }>;
+}
+
+/**
+ * The media worker pools in a child process of their own, at background priority (niceness 10 on Linux).
+ * Worker threads alone cannot be kept off the cores that answer calls: sharp does part of each photo on Node's
+ * libuv thread pool, which the whole process shares (file access, crypto, DNS) and whose threads cannot be told
+ * apart, so lowering them would slow every caller. In a process of its own, every thread the image work starts
+ * inherits the low priority, and an upload burst only gets the CPU that request handling leaves. It also keeps a
+ * crash in native image code from taking the service down: the calls in flight fail, and the next one starts
+ * a new media process. Inputs and outputs cross a pipe once each way (tens of milliseconds for a 12 MP photo).
+ */
+export function startMediaProcess(options: { maxThreads: number }): MediaProcess {
+  let running: Running | undefined;
+  let closed = false;
+  let nextId = 1;
+
+  function start(): Running {
+    const child = fork(ENTRY, [], {
+      execArgv: inheritableExecArgv(),
+      env: { ...process.env, SNAPCRACKS_MEDIA_THREADS: String(options.maxThreads) },
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const self: Running = { child, pending: new Map() };
+    child.on('message', (reply: MediaProcessReply) => {
+      const task = self.pending.get(reply.id);
+      if (!task) return;
+      self.pending.delete(reply.id);
+      if ('result' in reply) task.resolve(reply.result);
+      else task.reject(new Error(reply.error));
+      if (self.pending.size === 0) idle(self);
+    });
+    const failAll = (error: Error) => {
+      if (running === self) running = undefined;
+      for (const task of self.pending.values()) task.reject(error);
+      self.pending.clear();
+    };
+    child.on('exit', (code, signal) => failAll(new Error(`the media process exited (${signal ?? `code ${code}`})`)));
+    child.on('error', (error) => failAll(error));
+    idle(self);
+    return self;
+  }
+
+  // An idle media process does not keep the service's process alive; one with work does.
+  function idle({ child }: Running): void {
+    child.unref();
+    child.channel?.unref();
+  }
+  function busy({ child }: Running): void {
+    child.ref();
+    child.channel?.ref();
+  }
+
+  running = start();
+
+  return {
+    get pid() {
+      return running?.child.pid;
+    },
+    run<K extends MediaTask['kind']>(pool: MediaPoolName, task: MediaTask & { kind: K }, timeoutMs?: number): Promise<MediaResult<K>> {
+      if (closed) return Promise.reject(new Error('the image processor is closed'));
+      const target = (running ??= start());
+      const id = nextId++;
+      return new Promise<MediaResult<K>>((resolve, reject) => {
+        target.pending.set(id, { resolve: resolve as (result: MediaResult<MediaTask['kind']>) => void, reject });
+        busy(target);
+        target.child.send({ id, pool, task, timeoutMs } satisfies MediaProcessRequest, (error) => {
+          if (!error || !target.pending.delete(id)) return;
+          reject(error);
+          if (target.pending.size === 0) idle(target);
+        });
+      });
+    },
+    async close() {
+      closed = true;
+      const target = running;
+      if (!target || target.child.exitCode !== null || target.child.signalCode !== null) return;
+      const exited = once(target.child, 'exit');
+      if (target.child.connected) target.child.disconnect();
+      const timer = setTimeout(() => target.child.kill('SIGKILL'), CLOSE_GRACE_MS);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
