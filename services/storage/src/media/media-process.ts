@@ -28,7 +28,7 @@ interface Running {
 }
 
 /**
- * The media worker pools in a child process of their own, at background priority (niceness 10 on Linux).
+ * The media worker pools in a child process of their own, at background priority (the lowest, niceness 19, on Linux).
  * Worker threads alone cannot be kept off the cores that answer calls: sharp does part of each photo on Node's
  * libuv thread pool, which the whole process shares (file access, crypto, DNS) and whose threads cannot be told
  * apart, so lowering them would slow every caller. In a process of its own, every thread the image work starts
