@@ -56,11 +56,12 @@ export function createMediaPools(options: { maxThreads: number }): MediaPools {
 }
 
 /**
- * The input in an ArrayBuffer of its own, which is then moved (not cloned) to the worker thread. Moving the
- * buffer it came in would take (or fail on) whatever else shares it: a message's other values, Node's pool of
- * small buffers.
+ * The input in an ArrayBuffer of its own, which is then moved (not cloned) to the worker thread: the one it came
+ * in when it has it to itself (as a file read gives it), else a copy. Moving a shared buffer would take (or fail
+ * on) whatever else uses it, such as Node's pool of small buffers.
  */
 function ownCopy(input: Uint8Array): Uint8Array {
+  if (input.byteOffset === 0 && input.byteLength === input.buffer.byteLength && input.buffer instanceof ArrayBuffer) return input;
   const copy = new Uint8Array(input.byteLength);
   copy.set(input);
   return copy;

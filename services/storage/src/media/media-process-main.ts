@@ -1,6 +1,8 @@
 import { lowerProcessPriority } from './background-priority.js';
+import { bytesFromFile, imagesToFiles } from './media-bytes.js';
 import { createMediaPools } from './media-pools.js';
-import type { MediaProcessReply, MediaProcessRequest } from './media-process.js';
+import { MEDIA_DIR_VARIABLE, type MediaProcessReply, type MediaProcessRequest } from './media-process.js';
+import type { MediaTask } from './protocol.js';
 
 // The media process: the storage service's image work, in a process of its own at background priority
 // (media-process.ts explains why). It serves requests from its parent until the parent goes away.
@@ -8,6 +10,8 @@ import type { MediaProcessReply, MediaProcessRequest } from './media-process.js'
 // First, before this process starts threads of its own: every thread started later inherits the priority.
 lowerProcessPriority();
 
+const dir = process.env[MEDIA_DIR_VARIABLE];
+if (!dir) throw new Error(`${MEDIA_DIR_VARIABLE} is not set: the media process is started by the storage service`);
 const maxThreads = Number(process.env.SNAPCRACKS_MEDIA_THREADS ?? '1');
 const pools = createMediaPools({ maxThreads: Number.isInteger(maxThreads) && maxThreads > 0 ? maxThreads : 1 });
 
@@ -16,12 +20,17 @@ function reply(message: MediaProcessReply): void {
   if (process.connected) process.send!(message);
 }
 
-process.on('message', (request: MediaProcessRequest) => {
-  pools.run(request.pool, request.task, request.timeoutMs).then(
-    (result) => reply({ id: request.id, result }),
-    (error: unknown) => reply({ id: request.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
-  );
-});
+async function serve({ id, pool, task, timeoutMs }: MediaProcessRequest): Promise<void> {
+  try {
+    const input = await bytesFromFile(task.input);
+    const result = await pools.run(pool, { ...task, input } as MediaTask, timeoutMs);
+    reply({ id, result: result.ok ? { ok: true, value: await imagesToFiles(dir!, `${id}-output`, result.value) } : result });
+  } catch (error) {
+    reply({ id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+  }
+}
+
+process.on('message', (request: MediaProcessRequest) => void serve(request));
 
 // Ctrl-C in a terminal and a container's stop reach the whole process group: the service decides when image work
 // ends (it lets calls in flight finish, then closes the channel), so the signals are its alone to act on.

@@ -1,13 +1,21 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bytesToFile, imagesFromFiles, type BytesFile } from './media-bytes.js';
 import { inheritableExecArgv, type MediaPoolName, type MediaPools } from './media-pools.js';
 import type { MediaResult, MediaTask } from './protocol.js';
+
+/** A task as it goes to the media process: its input in a file (media-bytes.ts). */
+export type ShippedTask = MediaTask extends infer T ? (T extends MediaTask ? Omit<T, 'input'> & { input: BytesFile } : never) : never;
 
 export interface MediaProcessRequest {
   id: number;
   pool: MediaPoolName;
-  task: MediaTask;
+  task: ShippedTask;
   timeoutMs?: number;
 }
 
@@ -19,6 +27,8 @@ export interface MediaProcess extends MediaPools {
 }
 
 const ENTRY = fileURLToPath(new URL('./media-process-entry.mjs', import.meta.url));
+/** Tells the media process where the bytes go. */
+export const MEDIA_DIR_VARIABLE = 'SNAPCRACKS_MEDIA_DIR';
 /** How long close() lets the media process finish its tasks before it is killed. */
 const CLOSE_GRACE_MS = 5_000;
 
@@ -34,17 +44,18 @@ interface Running {
  * apart, so lowering them would slow every caller. In a process of its own, every thread the image work starts
  * inherits the low priority, and an upload burst only gets the CPU that request handling leaves. It also keeps a
  * crash in native image code from taking the service down: the calls in flight fail, and the next one starts
- * a new media process. Inputs and outputs cross a pipe once each way (tens of milliseconds for a 12 MP photo).
+ * a new media process. Inputs and outputs cross in files of a private temporary directory (media-bytes.ts).
  */
 export function startMediaProcess(options: { maxThreads: number }): MediaProcess {
   let running: Running | undefined;
   let closed = false;
   let nextId = 1;
+  const dir = mkdtempSync(join(tmpdir(), 'snapcracks-media-'));
 
   function start(): Running {
     const child = fork(ENTRY, [], {
       execArgv: inheritableExecArgv(),
-      env: { ...process.env, SNAPCRACKS_MEDIA_THREADS: String(options.maxThreads) },
+      env: { ...process.env, SNAPCRACKS_MEDIA_THREADS: String(options.maxThreads), [MEDIA_DIR_VARIABLE]: dir },
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -84,29 +95,39 @@ export function startMediaProcess(options: { maxThreads: number }): MediaProcess
     get pid() {
       return running?.child.pid;
     },
-    run<K extends MediaTask['kind']>(pool: MediaPoolName, task: MediaTask & { kind: K }, timeoutMs?: number): Promise<MediaResult<K>> {
-      if (closed) return Promise.reject(new Error('the image processor is closed'));
-      const target = (running ??= start());
+    async run<K extends MediaTask['kind']>(pool: MediaPoolName, task: MediaTask & { kind: K }, timeoutMs?: number): Promise<MediaResult<K>> {
+      if (closed) throw new Error('the image processor is closed');
       const id = nextId++;
-      return new Promise<MediaResult<K>>((resolve, reject) => {
-        target.pending.set(id, { resolve: resolve as (result: MediaResult<MediaTask['kind']>) => void, reject });
-        busy(target);
-        target.child.send({ id, pool, task, timeoutMs } satisfies MediaProcessRequest, (error) => {
-          if (!error || !target.pending.delete(id)) return;
-          reject(error);
-          if (target.pending.size === 0) idle(target);
+      const input = await bytesToFile(dir, `${id}-input`, task.input);
+      try {
+        const target = (running ??= start());
+        const result = await new Promise<MediaResult<K>>((resolve, reject) => {
+          target.pending.set(id, { resolve: resolve as (result: MediaResult<MediaTask['kind']>) => void, reject });
+          busy(target);
+          const request = { id, pool, task: { ...task, input } as ShippedTask, timeoutMs } satisfies MediaProcessRequest;
+          target.child.send(request, (error) => {
+            if (!error || !target.pending.delete(id)) return;
+            reject(error);
+            if (target.pending.size === 0) idle(target);
+          });
         });
-      });
+        return result.ok ? { ok: true, value: await imagesFromFiles(result.value) } : result;
+      } finally {
+        // Read and removed by the media process, unless it failed first.
+        await rm(input.file, { force: true });
+      }
     },
     async close() {
       closed = true;
       const target = running;
-      if (!target || target.child.exitCode !== null || target.child.signalCode !== null) return;
-      const exited = once(target.child, 'exit');
-      if (target.child.connected) target.child.disconnect();
-      const timer = setTimeout(() => target.child.kill('SIGKILL'), CLOSE_GRACE_MS);
-      await exited;
-      clearTimeout(timer);
+      if (target && target.child.exitCode === null && target.child.signalCode === null) {
+        const exited = once(target.child, 'exit');
+        if (target.child.connected) target.child.disconnect();
+        const timer = setTimeout(() => target.child.kill('SIGKILL'), CLOSE_GRACE_MS);
+        await exited;
+        clearTimeout(timer);
+      }
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }
