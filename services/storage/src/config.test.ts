@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '@snapcracks/kit';
 import { loadStorageConfig } from './config.js';
+import { IMAGE_WORK_NICENESS } from './media/background-priority.js';
 
 describe('storage config', () => {
-  it('defaults to local disk under the data directory, one image thread', () => {
-    expect(loadStorageConfig('/var/data', {})).toEqual({ storageType: 'local', localDir: '/var/data/uploads', imageWorkers: 1 });
+  it('defaults to local disk under the data directory, one image thread at background priority', () => {
+    expect(loadStorageConfig('/var/data', {})).toEqual({ storageType: 'local', localDir: '/var/data/uploads', imageWorkers: 1, imageNiceness: IMAGE_WORK_NICENESS });
   });
 
   it('keeps S3 and Drive settings whenever they are given, so older blobs stay readable', () => {
@@ -20,6 +21,7 @@ describe('storage config', () => {
       GOOGLE_REFRESH_TOKEN: 'refresh',
       GOOGLE_OAUTH_URL: 'http://127.0.0.1:1/oauth/',
       IMAGE_WORKERS: '4',
+      IMAGE_NICENESS: '0',
     });
     expect(config).toMatchObject({
       storageType: 's3',
@@ -28,6 +30,7 @@ describe('storage config', () => {
       googleOAuth: { clientId: 'id', authUrl: 'http://127.0.0.1:1/oauth/auth', tokenUrl: 'http://127.0.0.1:1/oauth/token' },
       drive: { refreshToken: 'refresh' },
       imageWorkers: 4,
+      imageNiceness: 0,
     });
   });
 
@@ -40,5 +43,7 @@ describe('storage config', () => {
     );
     expect(() => loadStorageConfig('/d', { STORAGE_TYPE: 'ftp' })).toThrow(/^Invalid configuration: STORAGE_TYPE: /);
     expect(() => loadStorageConfig('/d', { IMAGE_WORKERS: '0' })).toThrow(/IMAGE_WORKERS/);
+    expect(() => loadStorageConfig('/d', { IMAGE_NICENESS: '20' })).toThrow(/IMAGE_NICENESS/);
+    expect(() => loadStorageConfig('/d', { IMAGE_NICENESS: '-5' })).toThrow(/IMAGE_NICENESS/);
   });
 });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { envBoolean, optionalString, parseConfig } from '@snapcracks/kit';
+import { IMAGE_WORK_NICENESS } from './media/background-priority.js';
 
 /** How each backend names itself in blob keys (`local:…`, `s3:…`, `drive:…`) and in the blobs table. */
 export type StorageType = 'local' | 's3' | 'drive';
@@ -35,6 +36,11 @@ const schema = z
      * full-size pixels in memory at once (measured with `pnpm bench:upload`).
      */
     IMAGE_WORKERS: z.preprocess((v) => (v === '' || v === undefined ? 1 : v), z.coerce.number().int().min(1).max(64)),
+    /**
+     * The niceness (Linux CPU priority, 0–19) of the process that does the image work. Higher leaves more of a busy
+     * machine to the calls everyone else makes, and slows uploads down more while it is busy (media/background-priority.ts).
+     */
+    IMAGE_NICENESS: z.preprocess((v) => (v === '' || v === undefined ? IMAGE_WORK_NICENESS : v), z.coerce.number().int().min(0).max(19)),
   })
   .superRefine((config, ctx) => {
     const require = (names: (keyof typeof config)[], why: string) => {
@@ -81,6 +87,7 @@ export interface StorageConfig {
   /** Present when the OAuth client and a refresh token are set. */
   drive?: DriveSettings;
   imageWorkers: number;
+  imageNiceness: number;
 }
 
 /** Parses the storage service's environment; a missing variable for the chosen backend is a one-line ConfigError. */
@@ -126,5 +133,6 @@ function toStorageConfig(raw: RawConfig, dataDir: string): StorageConfig {
     ...(googleOAuth ? { googleOAuth } : {}),
     ...(drive ? { drive } : {}),
     imageWorkers: raw.IMAGE_WORKERS,
+    imageNiceness: raw.IMAGE_NICENESS,
   };
 }

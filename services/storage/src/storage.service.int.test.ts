@@ -61,7 +61,7 @@ describe('StorageService storing parts', () => {
       get: (ref) => local.get(ref),
       delete: (ref) => local.delete(ref),
     };
-    const config = { storageType: 'local' as const, localDir: join(dir, 'uploads'), imageWorkers: 1 };
+    const config = { storageType: 'local' as const, localDir: join(dir, 'uploads'), imageWorkers: 1, imageNiceness: 10 };
     const service = new StorageService(new BlobRepository(db.prisma), new Backends(config, { local: () => flaky }), images, new DriveAuthorization(undefined), logger);
 
     await expect(service.storeImage('photo', [], once(await makeJpeg()))).rejects.toThrow(UnavailableError);

@@ -1,5 +1,6 @@
 import { FaceDetectionUnavailableError, UnsupportedImageError } from './errors.js';
 import { faceBoxesToBars } from './face-bars.js';
+import { IMAGE_WORK_NICENESS } from './background-priority.js';
 import { Limiter } from './limiter.js';
 import type { MediaPoolName } from './media-pools.js';
 import { startMediaProcess, type MediaProcess } from './media-process.js';
@@ -14,6 +15,8 @@ export interface ImageProcessorOptions {
   maxInputPixels?: number;
   /** Larger uploads are refused unread. Default 10 MiB, what the refusal message promises. */
   maxInputBytes?: number;
+  /** The media process's niceness (Linux CPU priority, 0–19). Default IMAGE_WORK_NICENESS. */
+  niceness?: number;
 }
 
 /**
@@ -37,7 +40,7 @@ export class ImageProcessor {
     this.maxInputPixels = options.maxInputPixels ?? 100_000_000;
     this.maxInputBytes = options.maxInputBytes ?? 10 * 1024 * 1024;
     this.limiter = new Limiter(maxThreads);
-    this.media = startMediaProcess({ maxThreads });
+    this.media = startMediaProcess({ maxThreads, niceness: options.niceness ?? IMAGE_WORK_NICENESS });
   }
 
   /** The media process's id while it runs (for tests and diagnostics). */

@@ -30,7 +30,8 @@ export function inheritableExecArgv(): string[] {
 
 /** The media worker threads, in the process that calls this (the media process). */
 export function createMediaPools(options: { maxThreads: number }): MediaPools {
-  const execArgv = inheritableExecArgv();
+  // V8 flags are the process's: worker threads refuse them, and have `gc` when the process does.
+  const execArgv = inheritableExecArgv().filter((arg) => arg !== '--expose-gc');
   const pools: Record<MediaPoolName, Piscina> = {
     // One thread stays warm (loading tsx and sharp takes a few hundred ms); the others come and go.
     images: new Piscina({ filename: WORKER, execArgv, minThreads: 1, maxThreads: options.maxThreads, idleTimeout: 60_000 }),

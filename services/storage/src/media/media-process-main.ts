@@ -1,19 +1,20 @@
 import { lowerProcessPriority } from './background-priority.js';
 import { bytesFromFile, imagesToFiles } from './media-bytes.js';
 import { createMediaPools } from './media-pools.js';
-import { MEDIA_DIR_VARIABLE, type MediaProcessReply, type MediaProcessRequest } from './media-process.js';
+import { releaseMemorySoon } from './release-memory.js';
+import { MEDIA_PROCESS_VARIABLES, type MediaProcessReply, type MediaProcessRequest } from './media-process.js';
 import type { MediaTask } from './protocol.js';
 
 // The media process: the storage service's image work, in a process of its own at background priority
 // (media-process.ts explains why). It serves requests from its parent until the parent goes away.
 
-// First, before this process starts threads of its own: every thread started later inherits the priority.
-lowerProcessPriority();
+const dir = process.env[MEDIA_PROCESS_VARIABLES.dir];
+if (!dir) throw new Error(`${MEDIA_PROCESS_VARIABLES.dir} is not set: the media process is started by the storage service`);
 
-const dir = process.env[MEDIA_DIR_VARIABLE];
-if (!dir) throw new Error(`${MEDIA_DIR_VARIABLE} is not set: the media process is started by the storage service`);
-const maxThreads = Number(process.env.SNAPCRACKS_MEDIA_THREADS ?? '1');
-const pools = createMediaPools({ maxThreads: Number.isInteger(maxThreads) && maxThreads > 0 ? maxThreads : 1 });
+// First, before this process starts threads of its own: every thread started later inherits the priority.
+lowerProcessPriority(Number(process.env[MEDIA_PROCESS_VARIABLES.niceness]));
+
+const pools = createMediaPools({ maxThreads: Number(process.env[MEDIA_PROCESS_VARIABLES.threads]) });
 
 function reply(message: MediaProcessReply): void {
   // The parent may be gone (it exited, or closed the channel while a task ran): nobody is left to answer.
@@ -27,6 +28,8 @@ async function serve({ id, pool, task, timeoutMs }: MediaProcessRequest): Promis
     reply({ id, result: result.ok ? { ok: true, value: await imagesToFiles(dir!, `${id}-output`, result.value) } : result });
   } catch (error) {
     reply({ id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+  } finally {
+    releaseMemorySoon();
   }
 }
 

@@ -27,8 +27,8 @@ export interface MediaProcess extends MediaPools {
 }
 
 const ENTRY = fileURLToPath(new URL('./media-process-entry.mjs', import.meta.url));
-/** Tells the media process where the bytes go. */
-export const MEDIA_DIR_VARIABLE = 'SNAPCRACKS_MEDIA_DIR';
+/** How the media process learns its settings. */
+export const MEDIA_PROCESS_VARIABLES = { dir: 'SNAPCRACKS_MEDIA_DIR', threads: 'SNAPCRACKS_MEDIA_THREADS', niceness: 'SNAPCRACKS_MEDIA_NICENESS' } as const;
 /** How long close() lets the media process finish its tasks before it is killed. */
 const CLOSE_GRACE_MS = 5_000;
 
@@ -38,7 +38,7 @@ interface Running {
 }
 
 /**
- * The media worker pools in a child process of their own, at background priority (the lowest, niceness 19, on Linux).
+ * The media worker pools in a child process of their own, at background priority (a higher niceness, on Linux).
  * Worker threads alone cannot be kept off the cores that answer calls: sharp does part of each photo on Node's
  * libuv thread pool, which the whole process shares (file access, crypto, DNS) and whose threads cannot be told
  * apart, so lowering them would slow every caller. In a process of its own, every thread the image work starts
@@ -46,7 +46,7 @@ interface Running {
  * crash in native image code from taking the service down: the calls in flight fail, and the next one starts
  * a new media process. Inputs and outputs cross in files of a private temporary directory (media-bytes.ts).
  */
-export function startMediaProcess(options: { maxThreads: number }): MediaProcess {
+export function startMediaProcess(options: { maxThreads: number; niceness: number }): MediaProcess {
   let running: Running | undefined;
   let closed = false;
   let nextId = 1;
@@ -54,8 +54,14 @@ export function startMediaProcess(options: { maxThreads: number }): MediaProcess
 
   function start(): Running {
     const child = fork(ENTRY, [], {
-      execArgv: inheritableExecArgv(),
-      env: { ...process.env, SNAPCRACKS_MEDIA_THREADS: String(options.maxThreads), [MEDIA_DIR_VARIABLE]: dir },
+      // --expose-gc: the media process and its threads collect their garbage after each task (release-memory.ts).
+      execArgv: [...inheritableExecArgv(), '--expose-gc'],
+      env: {
+        ...process.env,
+        [MEDIA_PROCESS_VARIABLES.dir]: dir,
+        [MEDIA_PROCESS_VARIABLES.threads]: String(options.maxThreads),
+        [MEDIA_PROCESS_VARIABLES.niceness]: String(options.niceness),
+      },
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -2,6 +2,7 @@ import sharp from 'sharp';
 import { UnsupportedImageError } from './errors.js';
 import { processAvatar, processPhoto, renderDerivatives } from './pipeline.js';
 import type { MediaResult, MediaTask } from './protocol.js';
+import { releaseMemorySoon } from './release-memory.js';
 
 // Every image is different, so libvips' operation cache would only hold on to memory.
 sharp.cache(false);
@@ -32,6 +33,8 @@ export default async function runMediaTask(task: MediaTask): Promise<MediaResult
   } catch (error) {
     if (error instanceof UnsupportedImageError) return { ok: false, cause: describe(error.cause) };
     throw error;
+  } finally {
+    releaseMemorySoon();
   }
 }
 
