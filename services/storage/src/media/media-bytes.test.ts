@@ -35,4 +35,10 @@ describe('image bytes through files', () => {
     expect(await imagesToFiles(dir, '10-output', boxes)).toBe(boxes);
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it('makes its directory again when a cleaner removed it', async () => {
+    const dir = join(scratch(), 'gone');
+    const avatar = { ...image('avatar'), sourceMimeType: 'image/png', sha256: 'def' };
+    expect(await imagesFromFiles(await imagesToFiles(dir, '11-output', avatar))).toEqual(avatar);
+  });
 });

@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /*
@@ -13,9 +13,13 @@ export interface BytesFile {
   file: string;
 }
 
-/** Writes `data` to `name` in `dir`. */
+/**
+ * Writes `data` to `name` in `dir`, making `dir` again (private) if a temporary-file cleaner removed it while the
+ * service ran.
+ */
 export async function bytesToFile(dir: string, name: string, data: Uint8Array): Promise<BytesFile> {
   const file = join(dir, name);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
   await writeFile(file, data);
   return { file };
 }
