@@ -26,10 +26,10 @@
  *   --no-anchors           measure the product only
  *   --rounds N             measure each scenario N times, monolith and product alternating (ABBA), and average
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
@@ -37,6 +37,7 @@ import { count, databaseUrlFor, quoteIdent, seconds, withClient } from '../seed/
 import { seedDatabase, seedEmail } from '../seed/seed.js';
 import { verifyDatabase } from '../seed/verify.js';
 import { rssMb, signedInCookie } from './lib.js';
+import { backendsCpu, backendsCpuBetween, cpuMsOf } from './lib-cpu.js';
 import { startProductOnDatabase, stopProcess } from './lib-product.js';
 import type { RunningProduct } from './lib.js';
 
@@ -95,37 +96,6 @@ interface Figures {
   transactions: number;
 }
 
-/**
- * CPU time from /proc (user + system, every thread): what a request costs whatever share of the machine the process
- * gets, which on a shared machine moves the requests/s far more than the cost does.
- */
-const TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
-
-function cpuMsOf(pid: number): number {
-  try {
-    // Fields after the command (which may hold spaces) start at state; utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-  } catch {
-    return 0; // gone
-  }
-}
-
-/** The PostgreSQL backends serving `database` (their process titles name it). */
-function backendsOf(database: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (title.startsWith('postgres: ') && title.includes(` ${database} `)) pids.push(Number(entry));
-    } catch {
-      // gone
-    }
-  }
-  return pids;
-}
-
 interface Meter {
   /** The process under test. */
   pid: number;
@@ -147,14 +117,11 @@ type Usage = { ms: number; app: number; pg: number; commits: number };
 
 async function cpuSnapshot(meter: Meter): Promise<Snapshot> {
   const at = performance.now();
-  const backends = backendsOf(meter.database);
-  return { at, app: cpuMsOf(meter.pid), pg: new Map(backends.map((pid) => [pid, cpuMsOf(pid)])), commits: await commits(meter) };
+  return { at, app: cpuMsOf(meter.pid), pg: backendsCpu(meter.database), commits: await commits(meter) };
 }
 
 function usageBetween(a: Snapshot, b: Snapshot): Usage {
-  let pg = 0;
-  for (const [pid, ms] of b.pg) pg += ms - (a.pg.get(pid) ?? 0);
-  return { ms: b.at - a.at, app: b.app - a.app, pg, commits: b.commits - a.commits };
+  return { ms: b.at - a.at, app: b.app - a.app, pg: backendsCpuBetween(a.pg, b.pg), commits: b.commits - a.commits };
 }
 
 const baselines = new Map<number, Usage>();

@@ -113,7 +113,8 @@ export interface VoteBatchStore extends ProjectionStore {
   lockForVotes(photoIds: number[]): Promise<void>;
 }
 
-interface PhotoRecord {
+/** A stats.photos row as pg or Prisma returns it (bigint columns as bigint, string or number). */
+export interface PhotoRecord {
   photo_id: bigint | string | number;
   owner_id: string | null;
   status: PhotoStatus | null;
@@ -414,9 +415,9 @@ class PrismaProjectionStore implements ProjectionStore {
 
   async lockPhoto(photoId: number): Promise<PhotoRow> {
     const [found] = await this.db.$queryRawUnsafe<PhotoRecord[]>(LOCK_PHOTO_SQL, photoId);
-    if (found) return toRow(found);
+    if (found) return toPhotoRow(found);
     const [created] = await this.db.$queryRawUnsafe<PhotoRecord[]>(INSERT_OR_LOCK_PHOTO_SQL, photoId);
-    return created ? toRow(created) : unknownPhoto(photoId);
+    return created ? toPhotoRow(created) : unknownPhoto(photoId);
   }
 
   async savePhoto(row: PhotoRow, change: RowChange): Promise<void> {
@@ -499,7 +500,8 @@ function toFigures([row]: FiguresRecord[]): CommunityFigures {
   };
 }
 
-function toRow(r: PhotoRecord): PhotoRow {
+/** The projection's row from a stats.photos row; the rebuild reads the same columns and more. */
+export function toPhotoRow(r: PhotoRecord): PhotoRow {
   return {
     photoId: Number(r.photo_id),
     ownerId: r.owner_id,

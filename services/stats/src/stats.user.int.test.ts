@@ -1,40 +1,20 @@
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyMigrations, createLogger, openDatabase, type Database, type Envelope } from '@snapcracks/kit';
-import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
+import { describe, expect, it } from 'vitest';
+import type { Envelope } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
-import { PrismaClient } from './generated/prisma/client.js';
-import { PrismaStatsRepository } from './stats.repository.js';
 import { StatsService, utcWeekOf } from './stats.service.js';
 import { cast, deleted, reviewed, uploaded, userDeleted } from './testing/events.js';
 import { deliver as deliverTo } from './testing/deliver.js';
 import { memberTruthOf, randomHistories, type Random } from './testing/histories.js';
+import { useStatsTestDatabase } from './testing/stats-test-database.js';
 
 const { PHOTO_STATUS_APPROVED: APPROVED, PHOTO_STATUS_REJECTED: REJECTED } = PhotoStatus;
-const logger = createLogger('test', 'silent');
-let database: TestDatabase;
-let db: Database<PrismaClient>;
-let repository: PrismaStatsRepository;
+const stats = useStatsTestDatabase('stats_user', 6);
 
-beforeAll(async () => {
-  database = await createTestDatabase('stats_user');
-  await applyMigrations({ databaseUrl: database.url, schema: 'stats', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)) });
-  db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'stats', logger, max: 6 });
-  repository = new PrismaStatsRepository(db.prisma);
-});
-afterAll(async () => {
-  await db?.close();
-  await database?.drop();
-});
-beforeEach(async () => {
-  await db.prisma.$executeRawUnsafe('TRUNCATE stats.photos, stats.owners, stats.community_counters, stats.processed_events');
-});
-
-const deliver = (event: Envelope) => deliverTo(db.prisma, event);
+const deliver = (event: Envelope) => deliverTo(stats.db.prisma, event);
 const deliverAll = async (events: Envelope[]) => {
   for (const event of events) await deliver(event);
 };
-const statsAt = (iso: string) => new StatsService(repository, () => new Date(iso));
+const statsAt = (iso: string) => new StatsService(stats.repository, () => new Date(iso));
 
 let nextId = 1;
 /** An approved photo of `ownerId` with votes of the given ratings (one voter each). */

@@ -1,36 +1,16 @@
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyMigrations, createLogger, openDatabase, type Database, type Envelope } from '@snapcracks/kit';
-import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
+import { describe, expect, it } from 'vitest';
+import type { Envelope } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
-import { PrismaClient } from '../generated/prisma/client.js';
-import { PrismaStatsRepository, type CommunityFigures } from '../stats.repository.js';
+import type { CommunityFigures } from '../stats.repository.js';
 import { cast, deleted, edited, reviewed, uploaded, userDeleted } from '../testing/events.js';
 import { deliver as deliverTo } from '../testing/deliver.js';
 import { randomHistories, shuffledDeliveries, truthOf, type Random } from '../testing/histories.js';
+import { useStatsTestDatabase } from '../testing/stats-test-database.js';
 
 const { PHOTO_STATUS_APPROVED: APPROVED, PHOTO_STATUS_REJECTED: REJECTED, PHOTO_STATUS_PENDING: PENDING } = PhotoStatus;
-const logger = createLogger('test', 'silent');
-let database: TestDatabase;
-let db: Database<PrismaClient>;
-let repository: PrismaStatsRepository;
+const stats = useStatsTestDatabase('stats_projection', 8);
 
-beforeAll(async () => {
-  database = await createTestDatabase('stats_projection');
-  await applyMigrations({ databaseUrl: database.url, schema: 'stats', migrationsDir: fileURLToPath(new URL('../../prisma/migrations', import.meta.url)) });
-  // As many connections as the concurrent deliveries below.
-  db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'stats', logger, max: 8 });
-  repository = new PrismaStatsRepository(db.prisma);
-});
-afterAll(async () => {
-  await db?.close();
-  await database?.drop();
-});
-beforeEach(async () => {
-  await db.prisma.$executeRawUnsafe('TRUNCATE stats.photos, stats.owners, stats.community_counters, stats.processed_events');
-});
-
-const deliver = (event: Envelope) => deliverTo(db.prisma, event);
+const deliver = (event: Envelope) => deliverTo(stats.db.prisma, event);
 const deliverAll = async (events: Envelope[]) => {
   for (const event of events) await deliver(event);
 };
@@ -39,17 +19,17 @@ const NONE: CommunityFigures = { photos: 0, pendingPhotos: 0, approvedPhotos: 0,
 
 /** The counters, checked against a count over the rows and the owners' figures against their photos. */
 async function figures(): Promise<CommunityFigures> {
-  const kept = await repository.communityFigures();
-  expect(kept).toEqual(await repository.countFiguresFromRows());
-  const approved = await db.prisma.photo.groupBy({ by: ['ownerId'], where: { status: 'approved', deleted: false }, _count: true, _sum: { voteCount: true, ratingSum: true } });
-  const owners = await db.prisma.owner.findMany({ where: { OR: [{ approvedPhotos: { not: 0 } }, { votesReceived: { not: 0 } }, { ratingSumReceived: { not: 0 } }] }, orderBy: { ownerId: 'asc' } });
+  const kept = await stats.repository.communityFigures();
+  expect(kept).toEqual(await stats.repository.countFiguresFromRows());
+  const approved = await stats.db.prisma.photo.groupBy({ by: ['ownerId'], where: { status: 'approved', deleted: false }, _count: true, _sum: { voteCount: true, ratingSum: true } });
+  const owners = await stats.db.prisma.owner.findMany({ where: { OR: [{ approvedPhotos: { not: 0 } }, { votesReceived: { not: 0 } }, { ratingSumReceived: { not: 0 } }] }, orderBy: { ownerId: 'asc' } });
   expect(owners.map((o) => [o.ownerId, o.approvedPhotos, o.votesReceived, Number(o.ratingSumReceived)])).toEqual(
     approved.map((a) => [a.ownerId, a._count, a._sum.voteCount ?? 0, Number(a._sum.ratingSum ?? 0)]).sort(),
   );
   return kept;
 }
 
-const photoRow = (photoId: number) => db.prisma.photo.findUniqueOrThrow({ where: { photoId: BigInt(photoId) } });
+const photoRow = (photoId: number) => stats.db.prisma.photo.findUniqueOrThrow({ where: { photoId: BigInt(photoId) } });
 const at = (iso: string) => new Date(iso);
 
 describe('the stats projection on PostgreSQL', () => {
@@ -132,7 +112,7 @@ describe('the stats projection on PostgreSQL', () => {
     await deliver(userDeleted('dee'));
     await deliver(userDeleted('never-uploaded'));
     expect(await figures()).toEqual(before);
-    expect(await db.prisma.owner.findMany({ orderBy: { ownerId: 'asc' } })).toEqual([
+    expect(await stats.db.prisma.owner.findMany({ orderBy: { ownerId: 'asc' } })).toEqual([
       { ownerId: 'dee', approvedPhotos: 1, votesReceived: 0, ratingSumReceived: 0n, deleted: true },
       { ownerId: 'never-uploaded', approvedPhotos: 0, votesReceived: 0, ratingSumReceived: 0n, deleted: true },
     ]);

@@ -1,37 +1,19 @@
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyMigrations, createBatchConsumer, createLogger, decodeEventOfType, openDatabase, type Database, type Envelope } from '@snapcracks/kit';
-import { createRecordingLogger, createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
-import { PrismaClient } from '../generated/prisma/client.js';
+import { describe, expect, it } from 'vitest';
+import { createBatchConsumer, decodeEventOfType, type Envelope } from '@snapcracks/kit';
+import { createRecordingLogger } from '@snapcracks/kit/testing';
 import { PrismaStatsRepository } from '../stats.repository.js';
 import { deliver } from '../testing/deliver.js';
 import { randomHistories, shuffledDeliveries, truthOf, type Random } from '../testing/histories.js';
 import { VOTE_EVENTS, applyVoteEvents } from './votes.consumer.js';
+import { useStatsTestDatabase } from '../testing/stats-test-database.js';
 
-const logger = createLogger('test', 'silent');
 const batches = createRecordingLogger('warn');
-let database: TestDatabase;
-let db: Database<PrismaClient>;
-let repository: PrismaStatsRepository;
-
-beforeAll(async () => {
-  database = await createTestDatabase('stats_vote_batches');
-  await applyMigrations({ databaseUrl: database.url, schema: 'stats', migrationsDir: fileURLToPath(new URL('../../prisma/migrations', import.meta.url)) });
-  db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'stats', logger, max: 8 });
-  repository = new PrismaStatsRepository(db.prisma);
-});
-afterAll(async () => {
-  await db?.close();
-  await database?.drop();
-});
-beforeEach(async () => {
-  await db.prisma.$executeRawUnsafe('TRUNCATE stats.photos, stats.owners, stats.community_counters, stats.processed_events');
-});
+const stats = useStatsTestDatabase('stats_vote_batches', 8);
 
 /** The votes consumer as the service runs it (consumeBatches): on the pool, a batch of events per transaction. */
 const votesConsumer = (maxBatch: number) =>
   createBatchConsumer({
-    pool: db.pool,
+    pool: stats.db.pool,
     schema: 'stats',
     consumer: 'stats.votes',
     maxBatch,
@@ -55,7 +37,7 @@ describe('the stats votes consumer in batches on PostgreSQL', () => {
         // A vote is handed to its replica without waiting, as the bus does up to its concurrency; others wait their turn.
         const batch: Promise<unknown>[] = [];
         while (next < deliveries.length && isVote(deliveries[next]!) && batch.length < 12) batch.push(replicas[worker % 2]!(deliveries[next++]!));
-        if (batch.length === 0) batch.push(deliver(db.prisma, deliveries[next++]!));
+        if (batch.length === 0) batch.push(deliver(stats.db.prisma, deliveries[next++]!));
         await Promise.all(batch);
       }
     };
@@ -63,12 +45,12 @@ describe('the stats votes consumer in batches on PostgreSQL', () => {
     if (failed) throw failed.reason;
 
     const truth = truthOf(histories);
-    const kept = await repository.communityFigures();
-    expect(kept).toEqual(await repository.countFiguresFromRows());
+    const kept = await stats.repository.communityFigures();
+    expect(kept).toEqual(await stats.repository.countFiguresFromRows());
     expect(kept).toEqual(truth.figures);
-    const owners = await db.prisma.owner.findMany({ where: { approvedPhotos: { not: 0 } } });
+    const owners = await stats.db.prisma.owner.findMany({ where: { approvedPhotos: { not: 0 } } });
     expect(new Map(owners.map((o) => [o.ownerId, { approvedPhotos: o.approvedPhotos, votes: o.votesReceived, ratingSum: Number(o.ratingSumReceived) }]))).toEqual(truth.owners);
-    const photos = await db.prisma.photo.findMany({ where: { deleted: false, status: { not: null } } });
+    const photos = await stats.db.prisma.photo.findMany({ where: { deleted: false, status: { not: null } } });
     const live = histories.filter((h) => !h.final.deleted);
     expect(new Map(photos.map((p) => [Number(p.photoId), [p.stars1, p.stars2, p.stars3, p.stars4, p.stars5]]))).toEqual(new Map(live.map((h) => [h.photoId, h.final.stars])));
     expect(truth.figures.votesOnApproved).toBeGreaterThan(0);

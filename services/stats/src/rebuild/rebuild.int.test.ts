@@ -1,9 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { applyMigrations, createLogger, decodeEventOfType, openDatabase, type Database, type Envelope } from '@snapcracks/kit';
-import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
-import { PrismaClient } from '../generated/prisma/client.js';
-import { PrismaStatsRepository } from '../stats.repository.js';
+import { describe, expect, it } from 'vitest';
+import { createLogger, decodeEventOfType, type Envelope } from '@snapcracks/kit';
 import { StatsService, utcWeekOf } from '../stats.service.js';
 import { PHOTO_EVENTS, factsOf } from '../consumers/photos.consumer.js';
 import { VOTE_EVENTS } from '../consumers/votes.consumer.js';
@@ -12,26 +8,10 @@ import { deliver as deliverTo } from '../testing/deliver.js';
 import { memberTruthOf, randomHistories, shuffledDeliveries, truthOf, type PhotoHistory, type Random } from '../testing/histories.js';
 import type { BackfillSources, BackfilledPhoto, BackfilledVotes } from './backfill.sources.js';
 import { rebuildStats } from './rebuild.js';
+import { useStatsTestDatabase } from '../testing/stats-test-database.js';
 
 const logger = createLogger('test', 'silent');
-let database: TestDatabase;
-let db: Database<PrismaClient>;
-let repository: PrismaStatsRepository;
-
-beforeAll(async () => {
-  database = await createTestDatabase('stats_rebuild');
-  await applyMigrations({ databaseUrl: database.url, schema: 'stats', migrationsDir: fileURLToPath(new URL('../../prisma/migrations', import.meta.url)) });
-  // The concurrent deliveries below, and the rebuild's own connection.
-  db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'stats', logger, max: 6 });
-  repository = new PrismaStatsRepository(db.prisma);
-});
-afterAll(async () => {
-  await db?.close();
-  await database?.drop();
-});
-beforeEach(async () => {
-  await db.prisma.$executeRawUnsafe('TRUNCATE stats.photos, stats.owners, stats.community_counters, stats.processed_events');
-});
+const stats = useStatsTestDatabase('stats_rebuild', 6);
 
 const NOW = new Date('2030-01-09T12:00:00Z');
 const pages = <T>(items: T[], size = 25): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
@@ -59,10 +39,10 @@ function sourcesOf(histories: PhotoHistory[], deletedOwners: Set<string>): Backf
 /** Every owner's dashboard and the community's figures, against the truth of the final states. */
 async function expectTruth(histories: PhotoHistory[], deletedOwners: Set<string>) {
   const truth = truthOf(histories);
-  expect(await repository.communityFigures()).toEqual(truth.figures);
-  expect(await repository.countFiguresFromRows()).toEqual(truth.figures);
+  expect(await stats.repository.communityFigures()).toEqual(truth.figures);
+  expect(await stats.repository.countFiguresFromRows()).toEqual(truth.figures);
   const week = utcWeekOf(NOW);
-  const service = new StatsService(repository, () => NOW);
+  const service = new StatsService(stats.repository, () => NOW);
   for (const ownerId of new Set(histories.map((h) => h.ownerId))) {
     expect(await service.user(ownerId), ownerId).toEqual(memberTruthOf(histories, ownerId, { weekFrom: week.from, weekTo: week.to, deletedOwners }));
   }
@@ -80,21 +60,21 @@ describe('rebuilding the read models from the sources', () => {
     const sources = sourcesOf(histories, deletedOwners);
 
     // From nothing: the sources alone.
-    const report = await rebuildStats(db.pool, sources, logger);
+    const report = await rebuildStats(stats.db.pool, sources, logger);
     expect(report).toMatchObject({ photos: histories.filter((h) => !h.final.deleted).length, tombstoned: 0 });
     await expectTruth(histories, deletedOwners);
 
     // Again from the start, now with half the events handled, and the other half arriving while the rebuild runs (the
     // consumers wait for it, then apply on top): every event is older than what the sources said, so none moves a
     // figure, a vote's star included (the rebuild's baseline).
-    await db.prisma.$executeRawUnsafe('TRUNCATE stats.photos, stats.owners, stats.community_counters, stats.processed_events');
+    await stats.db.prisma.$executeRawUnsafe('TRUNCATE stats.photos, stats.owners, stats.community_counters, stats.processed_events');
     const half = Math.floor(deliveries.length / 2);
-    for (const event of deliveries.slice(0, half)) await deliverTo(db.prisma, event);
+    for (const event of deliveries.slice(0, half)) await deliverTo(stats.db.prisma, event);
     let next = half;
     const worker = async () => {
-      while (next < deliveries.length) await deliverTo(db.prisma, deliveries[next++]!);
+      while (next < deliveries.length) await deliverTo(stats.db.prisma, deliveries[next++]!);
     };
-    const settled = await Promise.allSettled([rebuildStats(db.pool, sources, logger), ...Array.from({ length: 3 }, worker)]);
+    const settled = await Promise.allSettled([rebuildStats(stats.db.pool, sources, logger), ...Array.from({ length: 3 }, worker)]);
     for (const result of settled) if (result.status === 'rejected') throw result.reason;
     await expectTruth(histories, deletedOwners);
   });
@@ -103,33 +83,33 @@ describe('rebuilding the read models from the sources', () => {
     const [kept, gone] = randomHistories(mulberry32(9), { photos: 2, owners: 1, firstPhotoId: 1 });
     // Both just uploaded, as far as stats and the photo service know.
     const uploadOnly = (h: PhotoHistory): PhotoHistory => ({ ...h, events: [h.events[0]!], final: { ...h.final, deleted: false } });
-    await deliverTo(db.prisma, kept!.events[0]!);
-    await deliverTo(db.prisma, gone!.events[0]!);
+    await deliverTo(stats.db.prisma, kept!.events[0]!);
+    await deliverTo(stats.db.prisma, gone!.events[0]!);
     // The photo service no longer has `gone`: deleted while its deletion event has not been handled.
-    const report = await rebuildStats(db.pool, sourcesOf([uploadOnly(kept!)], new Set()), logger);
+    const report = await rebuildStats(stats.db.pool, sourcesOf([uploadOnly(kept!)], new Set()), logger);
     expect(report.tombstoned).toBe(1);
-    expect(await db.prisma.photo.findUniqueOrThrow({ where: { photoId: BigInt(gone!.photoId) } })).toMatchObject({ deleted: true });
+    expect(await stats.db.prisma.photo.findUniqueOrThrow({ where: { photoId: BigInt(gone!.photoId) } })).toMatchObject({ deleted: true });
     // Its later events (an edit, an approval, votes) arrive late: none brings it back.
-    for (const event of gone!.events.slice(1)) await deliverTo(db.prisma, event);
-    expect(await repository.communityFigures()).toEqual(await repository.countFiguresFromRows());
-    expect((await repository.countFiguresFromRows()).photos).toBe(1);
+    for (const event of gone!.events.slice(1)) await deliverTo(stats.db.prisma, event);
+    expect(await stats.repository.communityFigures()).toEqual(await stats.repository.countFiguresFromRows());
+    expect((await stats.repository.countFiguresFromRows()).photos).toBe(1);
   });
 
   it('rolls everything back when a source fails part way', async () => {
     const random = mulberry32(11);
     const histories = randomHistories(random, { photos: 30, owners: 3, firstPhotoId: 1 });
     const sources = sourcesOf(histories, new Set());
-    await rebuildStats(db.pool, sources, logger);
-    const before = await repository.communityFigures();
+    await rebuildStats(stats.db.pool, sources, logger);
+    const before = await stats.repository.communityFigures();
     // A stream that fails before its first page, after the photos and votes have been written.
     const failing: BackfillSources = {
       ...sources,
       userIds: () => ({ [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error('auth is unreachable')) }) }),
     };
-    await db.prisma.$executeRawUnsafe('UPDATE stats.photos SET status = NULL');
-    await expect(rebuildStats(db.pool, failing, logger)).rejects.toThrow('auth is unreachable');
+    await stats.db.prisma.$executeRawUnsafe('UPDATE stats.photos SET status = NULL');
+    await expect(rebuildStats(stats.db.pool, failing, logger)).rejects.toThrow('auth is unreachable');
     // Nothing of the failed rebuild stays: the rows are as they were before it.
-    expect((await repository.countFiguresFromRows()).photos).toBe(0);
+    expect((await stats.repository.countFiguresFromRows()).photos).toBe(0);
     expect(before.photos).toBeGreaterThan(0);
   });
 });

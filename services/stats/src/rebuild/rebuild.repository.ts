@@ -1,5 +1,6 @@
 import type { Database } from '@snapcracks/kit';
-import { COUNTER_SHARDS, type PhotoRow, type PhotoStatus, type Stars } from '../stats.projection.js';
+import { COUNTER_SHARDS, type PhotoRow, type Stars } from '../stats.projection.js';
+import { toPhotoRow, type PhotoRecord } from '../stats.repository.js';
 
 /** A photo's row with its star counts and the totals' version they were read at (see the schema's stars_baseline). */
 export interface RebuildRow extends PhotoRow {
@@ -124,21 +125,7 @@ const COUNTERS_SQL = [
    ) f USING ("shard")`,
 ];
 
-interface StoredRow {
-  photo_id: string;
-  owner_id: string | null;
-  status: PhotoStatus | null;
-  filename: string | null;
-  description: string | null;
-  created_at: Date | null;
-  approved_at: Date | null;
-  reviewed_at: Date | null;
-  review_version: string;
-  version: string;
-  deleted: boolean;
-  vote_count: number;
-  rating_sum: string;
-  rating_version: string;
+interface StoredRow extends PhotoRecord {
   stars_1: number;
   stars_2: number;
   stars_3: number;
@@ -214,22 +201,5 @@ class PgRebuildStore implements RebuildStore {
 }
 
 function toRow(r: StoredRow): RebuildRow {
-  return {
-    photoId: Number(r.photo_id),
-    ownerId: r.owner_id,
-    status: r.status,
-    filename: r.filename,
-    description: r.description,
-    createdAt: r.created_at,
-    approvedAt: r.approved_at,
-    reviewedAt: r.reviewed_at,
-    reviewVersion: Number(r.review_version),
-    version: Number(r.version),
-    deleted: r.deleted,
-    voteCount: r.vote_count,
-    ratingSum: Number(r.rating_sum),
-    ratingVersion: Number(r.rating_version),
-    stars: [r.stars_1, r.stars_2, r.stars_3, r.stars_4, r.stars_5],
-    starsBaseline: Number(r.stars_baseline),
-  };
+  return { ...toPhotoRow(r), stars: [r.stars_1, r.stars_2, r.stars_3, r.stars_4, r.stars_5], starsBaseline: Number(r.stars_baseline) };
 }
