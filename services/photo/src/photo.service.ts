@@ -414,8 +414,8 @@ export function statusFromMessage(status: PhotoStatusMessage): PhotoStatus | nul
   return (Object.entries(STATUS_TO_MESSAGE).find(([, value]) => value === status)?.[0] as PhotoStatus | undefined) ?? null;
 }
 
-/** The state every photo event carries. */
-export function photoState(photo: Photo): PhotoState {
+/** The state every photo event carries (and the stats backfill streams). */
+export function photoState(photo: Pick<Photo, 'id' | 'userId' | 'filename' | 'status' | 'createdAt' | 'approvedAt' | 'version' | 'description'>): PhotoState {
   return {
     photoId: photo.id,
     userId: photo.userId,

@@ -1,7 +1,7 @@
 import { requireService, writeStream, type Handlers } from '@snapcracks/kit';
 import type { BackfilledPhoto, PhotoServiceServer } from '@snapcracks/proto/photo/v1';
 import type { BackfillPhoto, PgPhotoBackfill } from '../backfill.repository.js';
-import { statusToMessage } from '../photo.service.js';
+import { photoState } from '../photo.service.js';
 
 /** The RPCs that feed another component's rebuild of its read models. */
 export type PhotoBackfillHandlers = Pick<Handlers<PhotoServiceServer>, 'streamPhotoStates'>;
@@ -21,19 +21,10 @@ async function* mapPages(pages: AsyncIterable<BackfillPhoto[]>): AsyncIterable<{
   for await (const page of pages) yield { photos: page.map(toBackfilledPhoto) };
 }
 
-/** The state exactly as the photo's events carry it (photoState in photo.service.ts), and its review time. */
+/** The state exactly as the photo's events carry it, and its review time. */
 function toBackfilledPhoto(photo: BackfillPhoto): BackfilledPhoto {
   return {
-    state: {
-      photoId: photo.id,
-      userId: photo.userId,
-      filename: photo.filename,
-      status: statusToMessage(photo.status),
-      createdAt: photo.createdAt,
-      approvedAt: photo.approvedAt ?? undefined,
-      version: photo.version,
-      description: photo.description ?? undefined,
-    },
+    state: photoState(photo),
     reviewedAt: photo.reviewedAt ?? undefined,
   };
 }
