@@ -79,6 +79,12 @@ describe('the vote service over gRPC', () => {
     const events = await castEvents(photoId);
     expect(events.map((e) => e.version!).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
     expect(events.find((e) => e.version === 50)).toMatchObject({ voteCount: 50, ratingSum: 150 });
+    // Each event holds the totals right after its own vote: in version order, every vote adds one and its rating.
+    let sum = 0;
+    for (const event of events.sort((a, b) => a.version! - b.version!)) {
+      sum += event.rating;
+      expect(event).toMatchObject({ voteCount: event.version, ratingSum: sum });
+    }
   });
 
   it('leaves one vote, and totals equal to the rows, when one member sends 20 ratings at once', async () => {

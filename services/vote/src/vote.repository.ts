@@ -1,4 +1,5 @@
-import { inTransaction, type Database, type Envelope, type Outbox, type SqlClient } from '@snapcracks/kit';
+import { bindToActiveTrace, inTransaction, type Database, type Envelope, type Outbox, type SqlClient } from '@snapcracks/kit';
+import { GroupCommit } from './group-commit.js';
 import type { Prisma, PrismaClient } from './generated/prisma/client.js';
 
 /** What the vote service knows of a photo, from the photo service's events (the `votable_photos` projection). */
@@ -88,42 +89,67 @@ type Raw = Pick<Prisma.TransactionClient, '$executeRaw' | '$queryRaw'>;
 export type Pool = Database<PrismaClient>['pool'];
 
 interface CastRow {
+  /** The vote's place in the batch, from 1. */
+  ord: number;
   rating: number;
   previous_rating: number | null;
+  /** The photo's totals after the whole batch; bigint columns arrive as text from pg. */
   vote_count: number;
-  /** bigint columns arrive as text from pg. */
   rating_sum: string;
   version: string;
 }
 
-// The hot path in one statement:
-//  - The photo is read FOR SHARE: the projection's writes wait for votes in flight, so a deletion that commits
-//    after this vote sees it (and removes it), and one that committed before stops it.
-//  - The upsert keeps the replaced rating in `previous_rating`; ON CONFLICT DO UPDATE evaluates `v.rating` on the
+// A batch of votes (distinct photo and user pairs) in one statement:
+//  - The photos are read FOR SHARE: the projection's writes wait for votes in flight, so a deletion that commits
+//    after a vote sees it (and removes it), and one that committed before stops it.
+//  - The upsert keeps each replaced rating in `previous_rating`; ON CONFLICT DO UPDATE evaluates `v.rating` on the
 //    latest row version while holding its lock, so two changes of one vote at once each see the other's result.
-//  - The totals move by that exact difference in an upsert that locks the photo's totals row until commit.
-//  Locks are always taken in the order photo (shared), vote, totals: concurrent votes queue, never deadlock.
-const CAST_VOTE_SQL = `
-  WITH photo AS (
-    SELECT "photo_id" FROM "vote"."votable_photos"
-    WHERE "photo_id" = $1::bigint AND "approved" AND NOT "deleted" AND "owner_id" <> $2
+//  - Each photo's totals move by the batch's exact differences in an upsert that locks the totals row until commit,
+//    its version by the number of votes on it.
+//  Locks are always taken in the order photos (shared), votes, totals, each by key: concurrent batches queue, and the
+//  voter and photo clean-ups take the same order.
+const CAST_VOTES_SQL = `
+  WITH input AS (
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::smallint[]) WITH ORDINALITY AS i("photo_id", "user_id", "rating", "ord")
+  ), photo AS (
+    SELECT "photo_id", "owner_id" FROM "vote"."votable_photos"
+    WHERE "photo_id" = ANY($1::bigint[]) AND "approved" AND NOT "deleted"
+    ORDER BY "photo_id"
     FOR SHARE
-  ), cast_vote AS (
+  ), cast_votes AS (
     INSERT INTO "vote"."photo_votes" AS v ("photo_id", "user_id", "rating", "previous_rating")
-    SELECT "photo_id", $2, $3::smallint, NULL FROM photo
+    SELECT i."photo_id", i."user_id", i."rating", NULL FROM input i JOIN photo p ON p."photo_id" = i."photo_id" AND p."owner_id" <> i."user_id"
+    ORDER BY i."photo_id", i."user_id"
     ON CONFLICT ("photo_id", "user_id") DO UPDATE
       SET "rating" = EXCLUDED."rating", "previous_rating" = v."rating", "updated_at" = CURRENT_TIMESTAMP
-    RETURNING v."rating", v."previous_rating"
+    RETURNING v."photo_id", v."user_id", v."rating", v."previous_rating"
+  ), moves AS (
+    SELECT "photo_id", count(*) FILTER (WHERE "previous_rating" IS NULL) AS "added",
+           sum("rating" - COALESCE("previous_rating", 0)) AS "moved", count(*) AS "votes"
+    FROM cast_votes GROUP BY "photo_id"
   ), totals AS (
     INSERT INTO "vote"."photo_ratings" AS r ("photo_id", "vote_count", "rating_sum", "version")
-    SELECT $1::bigint, CASE WHEN "previous_rating" IS NULL THEN 1 ELSE 0 END, "rating" - COALESCE("previous_rating", 0), 1 FROM cast_vote
+    SELECT "photo_id", "added", "moved", "votes" FROM moves ORDER BY "photo_id"
     ON CONFLICT ("photo_id") DO UPDATE
-      SET "vote_count" = r."vote_count" + EXCLUDED."vote_count", "rating_sum" = r."rating_sum" + EXCLUDED."rating_sum", "version" = r."version" + 1
-    RETURNING r."vote_count", r."rating_sum", r."version"
+      SET "vote_count" = r."vote_count" + EXCLUDED."vote_count", "rating_sum" = r."rating_sum" + EXCLUDED."rating_sum",
+          "version" = r."version" + EXCLUDED."version"
+    RETURNING r."photo_id", r."vote_count", r."rating_sum", r."version"
   )
-  SELECT cast_vote."rating"::int AS "rating", cast_vote."previous_rating"::int AS "previous_rating",
-         totals."vote_count", totals."rating_sum"::text AS "rating_sum", totals."version"::text AS "version"
-  FROM cast_vote, totals`;
+  SELECT i."ord"::int AS "ord", c."rating"::int AS "rating", c."previous_rating"::int AS "previous_rating",
+         t."vote_count", t."rating_sum"::text AS "rating_sum", t."version"::text AS "version"
+  FROM cast_votes c
+  JOIN input i ON i."photo_id" = c."photo_id" AND i."user_id" = c."user_id"
+  JOIN totals t ON t."photo_id" = c."photo_id"`;
+
+/** A vote waiting for its batch, with the builder of its event, bound to the trace the vote was cast in. */
+interface QueuedVote {
+  vote: NewVote;
+  eventOf: EventOf;
+}
+
+/** PostgreSQL's deadlock and serialization failures: the batch rolled back whole and may simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const ATTEMPTS = 3;
 
 /**
  * The only module of the vote service that talks to Prisma or SQL. Casting a vote goes through the pg pool directly,
@@ -133,6 +159,12 @@ const CAST_VOTE_SQL = `
  * projection and the totals read use Prisma.
  */
 export class PrismaVoteRepository implements VoteRepository {
+  // Two batches in flight: one commits while the next is built and sent, and a pool of 10 keeps room for the rest.
+  private readonly batches = new GroupCommit<QueuedVote, CastResult | null>((votes) => this.castBatch(votes), ({ vote }) => `${vote.photoId}/${vote.userId}`, {
+    maxBatch: 100,
+    maxInFlight: 2,
+  });
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly outbox: Outbox,
@@ -150,24 +182,36 @@ export class PrismaVoteRepository implements VoteRepository {
     return row ? { photoId, ownerId: row.owner_id, approved: row.approved, deleted: row.deleted, version: Number(row.version) } : null;
   }
 
-  // BEGIN, the statement above, the event, COMMIT: four round trips, the statement and the event prepared once per
-  // connection (the kit's inTransaction names every statement).
-  async cast(vote: NewVote, eventOf: EventOf): Promise<CastResult | null> {
-    const result = await inTransaction(this.pool, async (tx) => {
-      const { rows } = await tx.client.query<CastRow>({ name: 'vote_cast', text: CAST_VOTE_SQL, values: [vote.photoId, vote.userId, vote.rating] });
-      const row = rows[0];
-      if (!row) return null;
-      const cast: CastResult = {
-        ...vote,
-        rating: row.rating,
-        previousRating: row.previous_rating,
-        totals: { voteCount: row.vote_count, ratingSum: Number(row.rating_sum), version: Number(row.version) },
-      };
-      await this.outbox.enqueue(tx, eventOf(cast));
-      return cast;
-    });
-    if (result) this.outbox.nudge();
-    return result;
+  /**
+   * Votes cast while earlier ones are being written go together: one transaction of BEGIN, the statement above, their
+   * events in one insert, COMMIT. Every vote's answer and event still carry the totals right after it, as if the batch's
+   * votes had been cast one by one in their order.
+   */
+  cast(vote: NewVote, eventOf: EventOf): Promise<CastResult | null> {
+    return this.batches.submit({ vote, eventOf: bindToActiveTrace(eventOf) });
+  }
+
+  private async castBatch(queued: QueuedVote[]): Promise<(CastResult | null)[]> {
+    const votes = queued.map((q) => q.vote);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const results = await inTransaction(this.pool, async (tx) => {
+          const { rows } = await tx.client.query<CastRow>({
+            name: 'vote_cast_batch',
+            text: CAST_VOTES_SQL,
+            values: [votes.map((v) => v.photoId), votes.map((v) => v.userId), votes.map((v) => v.rating)],
+          });
+          const cast = resultsInOrder(votes, rows);
+          const events = cast.flatMap((result, i) => (result ? [queued[i]!.eventOf(result)] : []));
+          await this.outbox.enqueueAll(tx, events);
+          return cast;
+        });
+        if (results.some(Boolean)) this.outbox.nudge();
+        return results;
+      } catch (error) {
+        if (attempt >= ATTEMPTS || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
+      }
+    }
   }
 
   // Asked whenever a member opens a photo: on the pool too.
@@ -194,6 +238,26 @@ export class PrismaVoteRepository implements VoteRepository {
   static voters(tx: Raw & SqlClient, outbox: Pick<Outbox, 'enqueue'>): VoterStore {
     return new PrismaVoterStore(tx, outbox);
   }
+}
+
+/**
+ * Each stored vote with the totals right after it: the statement answers each photo's totals after the whole batch, so
+ * walking the photo's votes back from the last, each one's totals are the next one's minus what that next vote moved.
+ */
+function resultsInOrder(votes: NewVote[], rows: CastRow[]): (CastResult | null)[] {
+  const results: (CastResult | null)[] = votes.map(() => null);
+  const totalsAfterLater = new Map<number, Totals>();
+  for (const row of [...rows].sort((a, b) => b.ord - a.ord)) {
+    const vote = votes[row.ord - 1]!;
+    const totals = totalsAfterLater.get(vote.photoId) ?? { voteCount: row.vote_count, ratingSum: Number(row.rating_sum), version: Number(row.version) };
+    results[row.ord - 1] = { ...vote, rating: row.rating, previousRating: row.previous_rating, totals };
+    totalsAfterLater.set(vote.photoId, {
+      voteCount: totals.voteCount - (row.previous_rating === null ? 1 : 0),
+      ratingSum: totals.ratingSum - (row.rating - (row.previous_rating ?? 0)),
+      version: totals.version - 1,
+    });
+  }
+  return results;
 }
 
 interface TotalsRow {

@@ -23,6 +23,14 @@ export function activeTraceparent(): string {
 }
 
 /**
+ * `fn`, bound to the trace active now: work deferred to a later batch (a group commit) still stamps its events with
+ * the trace of the request that asked for it.
+ */
+export function bindToActiveTrace<F extends (...args: never[]) => unknown>(fn: F): F {
+  return context.bind(context.active(), fn);
+}
+
+/**
  * Runs `handler` in a consumer span that continues the producer's trace, so the change that caused an event
  * and every reaction to it show up as one trace.
  */

@@ -108,6 +108,8 @@ export class GrpcServer {
   private wrap(spec: grpc.MethodDefinition<unknown, unknown>, handler: (...args: never[]) => Promise<unknown>) {
     const { logger, signer } = this.options;
     const path = spec.path;
+    // One per method, not per call: a child logger serialises its bindings when made.
+    const methodLogger = logger.child({ rpc: path });
 
     const begin = (call: { metadata: grpc.Metadata }): { ctx: CallContext; run: <T>(fn: () => Promise<T>) => Promise<T> } | { error: Partial<grpc.StatusObject> } => {
       let identity: CallIdentity;
@@ -119,7 +121,7 @@ export class GrpcServer {
         return { error: { code: grpc.status.UNAUTHENTICATED, details: `Refused: ${reason}` } };
       }
       const parent = propagation.extract(ROOT_CONTEXT, { traceparent: headerValue(call.metadata, 'traceparent') });
-      const ctx: CallContext = { ...identity, metadata: call.metadata, logger: logger.child({ rpc: path }) };
+      const ctx: CallContext = { ...identity, metadata: call.metadata, logger: methodLogger };
       const run = <T>(fn: () => Promise<T>) =>
         tracer().startActiveSpan(path, { kind: SpanKind.SERVER, attributes: { 'rpc.system': 'grpc', 'rpc.method': path } }, parent, async (span) => {
           try {

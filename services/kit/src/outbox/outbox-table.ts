@@ -29,6 +29,20 @@ export function outboxTable(schema: string) {
         monotonicNow(),
       );
     },
+    /** Stores several envelopes in one statement, in their order (a batch of changes committing together). */
+    async insertAll(tx: SqlClient, events: readonly Envelope[]): Promise<void> {
+      if (events.length === 0) return;
+      if (events.length === 1) return this.insert(tx, events[0]!);
+      await tx.$executeRawUnsafe(
+        `INSERT INTO ${table} ("id", "type", "payload", "trace_parent", "created_at")
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::bytea[], $4::text[], $5::timestamptz[])`,
+        events.map((e) => e.id),
+        events.map((e) => e.type),
+        events.map((e) => Buffer.from(Envelope.encode(e).finish())),
+        events.map((e) => e.traceparent || null),
+        events.map(() => monotonicNow()),
+      );
+    },
     /**
      * Claims the oldest unpublished rows that nobody holds, in one short statement: each gets a lease of
      * `leaseMs`, during which other relays skip it; `skip` names rows this relay is still publishing. With a

@@ -10,7 +10,7 @@ import { createTestDatabase, openTestPool, type TestDatabase } from '../testing/
 import { createRecordingLogger } from '../testing/recording-logger.js';
 import { PrismaClient } from '../testing/prisma/generated/client.js';
 import { createOutbox, type Outbox, type OutboxOptions } from './outbox.js';
-import { poolSqlClient } from './pg-sql-client.js';
+import { inTransaction, poolSqlClient } from './pg-sql-client.js';
 
 const SCHEMA = 'svc';
 const voteCast = (photoId: number) => makeEvent('vote.vote.cast', VoteCast, { photoId, userId: 'u1', rating: 5 }, { source: 'vote' });
@@ -128,6 +128,21 @@ describe.each(['prisma', 'pool'] as const)('outbox (relay on %s)', (mode) => {
     await commit(outbox, ...second);
     await vi.waitFor(() => expect(bus.published).toHaveLength(50), eventually);
     expect(ids(bus.published)).toEqual(ids([...first, ...second]));
+  });
+
+  it('stores a batch in one statement, in a Prisma or a pool transaction, and publishes it as built, in order', async () => {
+    const bus = recordingBus();
+    const outbox = startOutbox(bus);
+    const traced = { ...voteCast(1), traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
+    const viaPrisma = [traced, voteCast(2), voteCast(3)];
+    await prisma.$transaction((tx) => outbox.enqueueAll(tx, viaPrisma));
+    const viaPool = [voteCast(4), voteCast(5)];
+    await inTransaction(pool, (tx) => outbox.enqueueAll(tx, viaPool));
+    await inTransaction(pool, (tx) => outbox.enqueueAll(tx, []));
+    outbox.nudge();
+    await vi.waitFor(() => expect(bus.published).toHaveLength(5), eventually);
+    expect(bus.published).toEqual([...viaPrisma, ...viaPool]);
+    expect((await prisma.outboxEvent.findUniqueOrThrow({ where: { id: traced.id } })).traceParent).toBe(traced.traceparent);
   });
 
   it('keeps events while the bus fails and then publishes each once, in order', async () => {

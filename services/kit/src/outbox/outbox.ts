@@ -27,6 +27,8 @@ export interface OutboxOptions extends OutboxRelayOptions {
 export interface Outbox {
   /** Stores `event` inside the caller's transaction: `prisma.$transaction(async (tx) => { ...; await outbox.enqueue(tx, event) })`. */
   enqueue(tx: SqlClient, event: Envelope): Promise<void>;
+  /** Stores several events inside the caller's transaction in one statement, in their order. */
+  enqueueAll(tx: SqlClient, events: readonly Envelope[]): Promise<void>;
   /** Starts publishing committed events in the background. */
   startRelay(): void;
   /** Stops the relay after the batch it is publishing. */
@@ -42,6 +44,7 @@ export function createOutbox({ db, prisma, schema, bus, logger, ...relayOptions 
   const relay = createOutboxRelay({ db: client, table, bus, logger }, relayOptions);
   return {
     enqueue: (tx, event) => table.insert(tx, event),
+    enqueueAll: (tx, events) => table.insertAll(tx, events),
     startRelay: () => relay.start(),
     stopRelay: () => relay.stop(),
     nudge: () => relay.nudge(),

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeEvent } from '@snapcracks/kit';
 import { VoteCast } from '@snapcracks/proto/events/v1';
-import type { CastResult, EventOf, RemovedEventOf, RemovedVote, VotablePhotoStore, VoteRepository, VoterStore } from '../vote.repository.js';
+import type { CastResult, EventOf, RemovedEventOf, RemovedVote, Totals, VotablePhotoStore, VoteRepository, VoterStore } from '../vote.repository.js';
 
 export interface ContractSubject {
   /** The repository under test, over empty tables. */
@@ -68,6 +68,50 @@ export function describeVoteRepositoryContract(name: string, subject: ContractSu
       expect(await repo.findRating(1, 'b')).toBe(2);
       expect(await repo.findRating(1, 'c')).toBeNull();
       expect(await repo.totals(1)).toEqual({ voteCount: 2, ratingSum: 3, version: 3 });
+    });
+
+    it('casts votes sent at once as if one after another: each answer holds the totals its own vote left', async () => {
+      await approved(1);
+      await approved(2);
+      await repo.cast({ photoId: 1, userId: 'a', rating: 2 }, eventOf);
+      const sent = [
+        { photoId: 1, userId: 'a', rating: 5 }, // a change
+        { photoId: 1, userId: 'b', rating: 3 },
+        { photoId: 2, userId: 'a', rating: 4 },
+        { photoId: 1, userId: 'owner', rating: 5 }, // own photo: refused
+        { photoId: 9, userId: 'a', rating: 1 }, // unknown: refused
+        { photoId: 1, userId: 'c', rating: 1 },
+        { photoId: 2, userId: 'b', rating: 2 },
+        { photoId: 1, userId: 'a', rating: 4 }, // the same vote changed again at the same moment
+      ];
+      const results = await Promise.all(sent.map((vote) => repo.cast(vote, eventOf)));
+      expect(results[3]).toBeNull();
+      expect(results[4]).toBeNull();
+      for (const [photoId, before] of [[1, { voteCount: 1, ratingSum: 2, version: 1 }], [2, { voteCount: 0, ratingSum: 0, version: 0 }]] as const) {
+        // In version order, each vote's totals are the previous ones moved by exactly that vote.
+        const chain = results.filter((r): r is CastResult => r?.photoId === photoId).sort((x, y) => x.totals.version - y.totals.version);
+        let totals: Totals = before;
+        for (const result of chain) {
+          totals = {
+            voteCount: totals.voteCount + (result.previousRating === null ? 1 : 0),
+            ratingSum: totals.ratingSum + result.rating - (result.previousRating ?? 0),
+            version: totals.version + 1,
+          };
+          expect(result.totals).toEqual(totals);
+        }
+        expect(await repo.totals(photoId)).toEqual(totals);
+      }
+      // The changes of a's vote on photo 1 form a chain too: each replaced the rating the one before left.
+      const changes = results.filter((r) => r?.photoId === 1 && r.userId === 'a').sort((x, y) => x!.totals.version - y!.totals.version);
+      expect(changes.map((c) => c!.previousRating)).toEqual([2, changes[0]!.rating]);
+      expect(await repo.findRating(1, 'a')).toBe(changes[1]!.rating);
+      expect(await repo.totals(1)).toMatchObject({ voteCount: 3, ratingSum: changes[1]!.rating + 3 + 1 });
+      expect(await repo.totals(2)).toMatchObject({ voteCount: 2, ratingSum: 6 });
+      // One event per stored vote, each built from that vote's own result.
+      expect(seen.slice(1).sort((x, y) => x.photoId - y.photoId || x.totals.version - y.totals.version)).toEqual(
+        results.filter(Boolean).sort((x, y) => x!.photoId - y!.photoId || x!.totals.version - y!.totals.version),
+      );
+      expect(await subject.eventTypes()).toHaveLength(7);
     });
 
     it('changes nothing for an unknown, unapproved, deleted or own photo', async () => {

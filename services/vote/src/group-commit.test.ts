@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { GroupCommit } from './group-commit.js';
+
+interface Item {
+  key: string;
+  value: number;
+}
+
+/** A writer whose batches finish only when the test says so, recording what each batch held. */
+function heldWriter() {
+  const batches: Item[][] = [];
+  const finishers: ((error?: Error) => void)[] = [];
+  const write = (items: Item[]) =>
+    new Promise<number[]>((resolve, reject) => {
+      batches.push(items);
+      finishers.push((error) => (error ? reject(error) : resolve(items.map((item) => item.value * 10))));
+    });
+  return { batches, write, finish: (i: number, error?: Error) => finishers[i]!(error) };
+}
+
+const item = (key: string, value: number): Item => ({ key, value });
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('GroupCommit', () => {
+  it('writes a lone item at once, and items that arrive meanwhile together in the next batch', async () => {
+    const writer = heldWriter();
+    const commits = new GroupCommit(writer.write, (i: Item) => i.key, { maxBatch: 10, maxInFlight: 1 });
+    const first = commits.submit(item('a', 1));
+    expect(writer.batches).toEqual([[item('a', 1)]]);
+    const later = [commits.submit(item('b', 2)), commits.submit(item('c', 3)), commits.submit(item('d', 4))];
+    expect(writer.batches).toHaveLength(1);
+    writer.finish(0);
+    expect(await first).toBe(10);
+    await settle();
+    expect(writer.batches[1]).toEqual([item('b', 2), item('c', 3), item('d', 4)]);
+    writer.finish(1);
+    expect(await Promise.all(later)).toEqual([20, 30, 40]);
+  });
+
+  it('never puts one key twice in a batch, and keeps the order of what waits', async () => {
+    const writer = heldWriter();
+    const commits = new GroupCommit(writer.write, (i: Item) => i.key, { maxBatch: 10, maxInFlight: 1 });
+    const all = [item('x', 0), item('a', 1), item('a', 2), item('b', 3), item('a', 4), item('c', 5)].map((i) => commits.submit(i));
+    for (let batch = 0; batch < 4; batch++) {
+      await settle();
+      writer.finish(batch);
+    }
+    expect(await Promise.all(all)).toEqual([0, 10, 20, 30, 40, 50]);
+    expect(writer.batches).toEqual([[item('x', 0)], [item('a', 1), item('b', 3), item('c', 5)], [item('a', 2)], [item('a', 4)]]);
+  });
+
+  it('writes at most maxBatch items together and at most maxInFlight batches at once', async () => {
+    const writer = heldWriter();
+    const commits = new GroupCommit(writer.write, (i: Item) => i.key, { maxBatch: 2, maxInFlight: 2 });
+    const all = Array.from({ length: 7 }, (_, i) => commits.submit(item(`k${i}`, i)));
+    expect(writer.batches.map((b) => b.length)).toEqual([1, 1]);
+    writer.finish(0);
+    await settle();
+    expect(writer.batches.map((b) => b.length)).toEqual([1, 1, 2]);
+    for (let batch = 1; batch < 5; batch++) {
+      writer.finish(batch);
+      await settle();
+    }
+    expect(writer.batches.map((b) => b.length)).toEqual([1, 1, 2, 2, 1]);
+    expect(await Promise.all(all)).toEqual([0, 10, 20, 30, 40, 50, 60]);
+  });
+
+  it('fails only the items of a failed batch; the next batch goes on', async () => {
+    const writer = heldWriter();
+    const commits = new GroupCommit(writer.write, (i: Item) => i.key, { maxBatch: 10, maxInFlight: 1 });
+    const first = commits.submit(item('a', 1));
+    const second = [commits.submit(item('b', 2)), commits.submit(item('c', 3))];
+    writer.finish(0, new Error('deadlock'));
+    await expect(first).rejects.toThrow('deadlock');
+    await settle();
+    writer.finish(1);
+    expect(await Promise.all(second)).toEqual([20, 30]);
+  });
+
+  it('fails the batch when the writer answers the wrong number of results', async () => {
+    const commits = new GroupCommit(async (items: Item[]) => items.slice(1).map((i) => i.value), (i: Item) => i.key, { maxBatch: 10, maxInFlight: 1 });
+    await expect(commits.submit(item('a', 1))).rejects.toThrow('0 results for 1 items');
+  });
+});
