@@ -3,7 +3,7 @@ import { applyMigrations, createLogger, openDatabase, type Database } from '@sna
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
 import { gatewayDatabase } from './gateway.js';
-import { PrismaSessionStore } from './session-store.js';
+import { PrismaSessionStore, SESSION_REUSE_MS } from './session-store.js';
 
 const HOUR = 3600 * 1000;
 let database: TestDatabase;
@@ -63,5 +63,68 @@ describe('sessions in PostgreSQL', () => {
     now = Date.now();
     await set('old', session({ userId: 'u2', signedInAt: now - 100 * HOUR }));
     expect(await get('old')).toBeNull();
+  });
+
+  describe('reuse on one replica', () => {
+    let reads = 0;
+    let counted: PrismaSessionStore;
+    const countedGet = (sid: string) => new Promise<Stored | null>((resolve, reject) => counted.get(sid, (e, s) => (e ? reject(e as Error) : resolve(s ?? null))));
+    const countedSet = (sid: string, s: Stored) => new Promise<void>((resolve, reject) => counted.set(sid, s, (e) => (e ? reject(e as Error) : resolve())));
+    const countedDestroy = (sid: string) => new Promise<void>((resolve, reject) => counted.destroy(sid, (e) => (e ? reject(e as Error) : resolve())));
+    const rewrite = (sid: string, fields: object) => db.prisma.session.update({ where: { sid }, data: { sess: { cookie: { originalMaxAge: null }, ...fields } } });
+
+    beforeAll(() => {
+      const pool = { query: (...args: Parameters<typeof db.pool.query>) => ((reads += 1), db.pool.query(...args)) } as unknown as typeof db.pool;
+      counted = new PrismaSessionStore(db.prisma, pool, { idleMs: 24 * HOUR, maxMs: 72 * HOUR, pendingMs: HOUR / 4 }, () => now);
+    });
+
+    it('reuses a signed-in session for a moment, then reads it again; concurrent reads share one query', async () => {
+      now = Date.now();
+      await countedSet('reused', session({ userId: 'u3', signedInAt: now }));
+      reads = 0;
+      const together = await Promise.all([countedGet('reused'), countedGet('reused'), countedGet('reused')]);
+      expect(together.map((s) => s?.userId)).toEqual(['u3', 'u3', 'u3']);
+      expect(reads).toBe(1);
+      await rewrite('reused', { userId: 'u3', signedInAt: now, idToken: 'changed elsewhere' });
+      expect(await countedGet('reused')).not.toHaveProperty('idToken');
+      expect(reads).toBe(1);
+      now += SESSION_REUSE_MS;
+      expect(await countedGet('reused')).toMatchObject({ idToken: 'changed elsewhere' });
+      expect(reads).toBe(2);
+    });
+
+    it('hands each request its own copy', async () => {
+      now = Date.now();
+      await countedSet('copied', session({ userId: 'u4', signedInAt: now }));
+      const first = (await countedGet('copied')) as Stored & { userId?: string };
+      first.userId = 'tampered';
+      expect(await countedGet('copied')).toMatchObject({ userId: 'u4' });
+    });
+
+    it('forgets a session at once when it ends or changes on this replica', async () => {
+      now = Date.now();
+      await countedSet('ending', session({ userId: 'u5', signedInAt: now }));
+      expect(await countedGet('ending')).toMatchObject({ userId: 'u5' });
+      await countedSet('ending', session({ userId: 'u5', signedInAt: now, idToken: 'new' }));
+      expect(await countedGet('ending')).toMatchObject({ idToken: 'new' });
+      await countedDestroy('ending');
+      expect(await countedGet('ending')).toBeNull();
+    });
+
+    it('does not reuse an unfinished sign-in, nor a session past its expiry', async () => {
+      now = Date.now();
+      await countedSet('signing-in', session({ pendingSignIn: { state: 'a' } }));
+      await countedGet('signing-in');
+      await rewrite('signing-in', { pendingSignIn: { state: 'b' } });
+      expect(await countedGet('signing-in')).toMatchObject({ pendingSignIn: { state: 'b' } });
+
+      // Signed in 72 hours ago less 300 ms: the session ends 300 ms from now, sooner than the reuse would.
+      now = Date.now();
+      await countedSet('ending-soon', session({ userId: 'u6', signedInAt: now - 72 * HOUR + 300 }));
+      expect(await countedGet('ending-soon')).toMatchObject({ userId: 'u6' });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      now = Date.now();
+      expect(await countedGet('ending-soon')).toBeNull();
+    });
   });
 });
