@@ -103,7 +103,8 @@ export interface ProjectionStore {
 
 /**
  * The projection for a batch of vote events in one transaction (the votes consumer): the rows the batch will change
- * are locked first, all at once and in the order every transaction takes them, then each event is applied as alone.
+ * are locked first, all at once and in the order every transaction takes them, then the batch's totals and star moves
+ * are applied in one statement each, leaving what applying the events one by one would.
  */
 export interface VoteBatchStore extends ProjectionStore {
   /**
@@ -111,6 +112,21 @@ export interface VoteBatchStore extends ProjectionStore {
    * each set in key order, until the transaction ends.
    */
   lockForVotes(photoIds: number[]): Promise<void>;
+  /** setVoteTotals for several photos (each once) in one statement, on rows lockForVotes locked. */
+  setVoteTotalsOfPhotos(photos: PhotoVoteTotals[]): Promise<void>;
+  /** moveStars for several votes in one statement, on rows lockForVotes locked; a photo may appear many times. */
+  moveStarsOfVotes(moves: StarsMove[]): Promise<void>;
+}
+
+export interface PhotoVoteTotals {
+  photoId: number;
+  totals: VoteTotals;
+}
+
+export interface StarsMove {
+  photoId: number;
+  move: Stars;
+  eventVersion: number;
 }
 
 /** A stats.photos row as pg or Prisma returns it (bigint columns as bigint, string or number). */
@@ -216,6 +232,56 @@ const SET_VOTE_TOTALS_SQL = `
       "rated_four_or_higher" = c."rated_four_or_higher" + EXCLUDED."rated_four_or_higher"
   )
   SELECT count(*)::int AS "stored" FROM totals`;
+
+// SET_VOTE_TOTALS_SQL for many photos (each once, every row locked by LOCK_FOR_VOTES_SQL): each owner's and each
+// shard's moves are summed, so every owner and shard row changes once, in key order.
+const SET_VOTE_TOTALS_OF_PHOTOS_SQL = `
+  WITH input AS (
+    SELECT * FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::bigint[], $5::smallint[]) AS i("photo_id", "vote_count", "rating_sum", "rating_version", "shard")
+  ), totals AS (
+    INSERT INTO "stats"."photos" AS p ("photo_id", "vote_count", "rating_sum", "rating_version")
+    SELECT "photo_id", "vote_count", "rating_sum", "rating_version" FROM input ORDER BY "photo_id"
+    ON CONFLICT ("photo_id") DO UPDATE SET
+      "previous_vote_count" = p."vote_count", "previous_rating_sum" = p."rating_sum",
+      "vote_count" = EXCLUDED."vote_count", "rating_sum" = EXCLUDED."rating_sum", "rating_version" = EXCLUDED."rating_version"
+    WHERE p."rating_version" < EXCLUDED."rating_version"
+    RETURNING p."photo_id", COALESCE(p."status" = 'approved' AND NOT p."deleted", false) AS "counted", p."owner_id",
+      p."vote_count" - p."previous_vote_count" AS "votes",
+      p."rating_sum" - p."previous_rating_sum" AS "rating_sum",
+      (p."vote_count" > 0 AND p."rating_sum" >= 4 * p."vote_count")::int
+        - (p."previous_vote_count" > 0 AND p."previous_rating_sum" >= 4 * p."previous_vote_count")::int AS "rated"
+  ), owner AS (
+    INSERT INTO "stats"."owners" AS o ("owner_id", "votes_received", "rating_sum_received")
+    SELECT "owner_id", sum("votes"), sum("rating_sum") FROM totals WHERE "counted" AND "owner_id" IS NOT NULL
+    GROUP BY "owner_id" HAVING sum("votes") <> 0 OR sum("rating_sum") <> 0 ORDER BY "owner_id"
+    ON CONFLICT ("owner_id") DO UPDATE SET
+      "votes_received" = o."votes_received" + EXCLUDED."votes_received",
+      "rating_sum_received" = o."rating_sum_received" + EXCLUDED."rating_sum_received"
+    RETURNING o."owner_id"
+  ), moved AS (
+    INSERT INTO "stats"."community_counters" AS c ("shard", "votes_on_approved", "rated_four_or_higher")
+    SELECT i."shard", sum(t."votes"), sum(t."rated") FROM totals t JOIN input i ON i."photo_id" = t."photo_id"
+    WHERE t."counted" AND (SELECT count(*) FROM owner) >= 0
+    GROUP BY i."shard" HAVING sum(t."votes") <> 0 OR sum(t."rated") <> 0 ORDER BY i."shard"
+    ON CONFLICT ("shard") DO UPDATE SET
+      "votes_on_approved" = c."votes_on_approved" + EXCLUDED."votes_on_approved",
+      "rated_four_or_higher" = c."rated_four_or_higher" + EXCLUDED."rated_four_or_higher"
+  )
+  SELECT count(*)::int AS "stored" FROM totals`;
+
+// MOVE_STARS_SQL for many votes on rows LOCK_FOR_VOTES_SQL made and locked: each vote counts unless the photo's
+// baseline already holds it, and a photo's moves are summed into one update.
+const MOVE_STARS_OF_VOTES_SQL = `
+  UPDATE "stats"."photos" AS p SET
+    "stars_1" = p."stars_1" + d."s1", "stars_2" = p."stars_2" + d."s2", "stars_3" = p."stars_3" + d."s3",
+    "stars_4" = p."stars_4" + d."s4", "stars_5" = p."stars_5" + d."s5"
+  FROM (
+    SELECT m."photo_id", sum(m."s1") AS "s1", sum(m."s2") AS "s2", sum(m."s3") AS "s3", sum(m."s4") AS "s4", sum(m."s5") AS "s5"
+    FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::bigint[]) AS m("photo_id", "s1", "s2", "s3", "s4", "s5", "version")
+    JOIN "stats"."photos" b ON b."photo_id" = m."photo_id" AND b."stars_baseline" < m."version"
+    GROUP BY m."photo_id"
+  ) d
+  WHERE p."photo_id" = d."photo_id"`;
 
 // The rule of starsMoveApplies in SQL. Star counts feed no counter (a member's distribution is summed from their own
 // photo rows when asked), so only the photo's row changes; its lock is the one the vote's totals already hold.
@@ -484,6 +550,24 @@ class PgVoteBatchStore extends PrismaProjectionStore implements VoteBatchStore {
     const ids = [...new Set(photoIds)].sort((a, b) => a - b);
     const shards = [...new Set(ids.map(shardOf))].sort((a, b) => a - b);
     await this.sql.$queryRawUnsafe(LOCK_FOR_VOTES_SQL, ids, shards);
+  }
+
+  async setVoteTotalsOfPhotos(photos: PhotoVoteTotals[]): Promise<void> {
+    if (photos.length === 0) return;
+    await this.sql.$queryRawUnsafe(
+      SET_VOTE_TOTALS_OF_PHOTOS_SQL,
+      photos.map((p) => p.photoId),
+      photos.map((p) => p.totals.voteCount),
+      photos.map((p) => p.totals.ratingSum),
+      photos.map((p) => p.totals.version),
+      photos.map((p) => shardOf(p.photoId)),
+    );
+  }
+
+  async moveStarsOfVotes(moves: StarsMove[]): Promise<void> {
+    if (moves.length === 0) return;
+    const star = (i: number) => moves.map((m) => m.move[i]!);
+    await this.sql.$executeRawUnsafe(MOVE_STARS_OF_VOTES_SQL, moves.map((m) => m.photoId), star(0), star(1), star(2), star(3), star(4), moves.map((m) => m.eventVersion));
   }
 }
 

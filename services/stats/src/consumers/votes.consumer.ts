@@ -1,5 +1,5 @@
 import type { DecodedEvent } from '@snapcracks/kit';
-import type { ProjectionStore, VoteBatchStore } from '../stats.repository.js';
+import type { ProjectionStore, StarsMove, VoteBatchStore } from '../stats.repository.js';
 import { starsMoveOf } from '../stats.projection.js';
 
 /** The vote events that keep each photo's vote totals in the projection. */
@@ -25,8 +25,8 @@ export async function applyVoteEvent(event: VoteEvent, store: ProjectionStore): 
 /**
  * A batch of vote events in one transaction (the service consumes them with consumeBatches), leaving what applying them
  * one by one would: the rows they change are locked first, in the lock order every transaction keeps; then each photo
- * gets only its newest totals (the older ones would be overtaken by version anyway, so a hot photo's batch costs one
- * totals statement, not one per vote), and every voter's rating moves between the star counts (moves commute).
+ * gets only its newest totals (the older ones would be overtaken by version anyway), and every voter's rating moves
+ * between the star counts (moves commute). Three statements per batch, however many events and photos it holds.
  */
 export async function applyVoteEvents(events: VoteEvent[], store: VoteBatchStore): Promise<void> {
   const newest = new Map<number, { voteCount: number; ratingSum: number; version: number }>();
@@ -34,12 +34,13 @@ export async function applyVoteEvents(events: VoteEvent[], store: VoteBatchStore
     if (!p.photoId || p.voteCount === undefined || p.ratingSum === undefined || p.version === undefined) continue;
     if ((newest.get(p.photoId)?.version ?? -1) < p.version) newest.set(p.photoId, { voteCount: p.voteCount, ratingSum: p.ratingSum, version: p.version });
   }
+  if (newest.size === 0) return;
   // Locking makes a row for a photo not known yet.
   await store.lockForVotes([...newest.keys()]);
-  for (const [photoId, totals] of newest) await store.setVoteTotals(photoId, totals);
-  for (const { payload: p } of events) {
-    if (!newest.has(p.photoId)) continue;
-    const stars = starsMoveOf(p.rating, p.previousRating);
-    if (stars) await store.moveStars(p.photoId, stars, p.version!);
-  }
+  await store.setVoteTotalsOfPhotos([...newest].map(([photoId, totals]) => ({ photoId, totals })));
+  const moves = events.flatMap(({ payload: p }): StarsMove[] => {
+    const move = newest.has(p.photoId) ? starsMoveOf(p.rating, p.previousRating) : null;
+    return move ? [{ photoId: p.photoId, move, eventVersion: p.version! }] : [];
+  });
+  await store.moveStarsOfVotes(moves);
 }

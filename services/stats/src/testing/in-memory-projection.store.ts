@@ -1,4 +1,4 @@
-import type { CommunityFigures, ProjectionStore } from '../stats.repository.js';
+import type { CommunityFigures, PhotoVoteTotals, ProjectionStore, StarsMove } from '../stats.repository.js';
 import { NO_COUNTERS, NO_STARS, applyVoteTotals, changeOf, starsMoveApplies, type PhotoRow, type RowChange, type Stars, type VoteTotals, unknownPhoto } from '../stats.projection.js';
 
 export interface InMemoryOwner {
@@ -46,6 +46,15 @@ export class InMemoryProjectionStore implements ProjectionStore {
     const stored = this.stars.get(photoId) ?? { stars: [...NO_STARS], baseline: 0 };
     if (!starsMoveApplies(eventVersion, stored.baseline)) return;
     this.stars.set(photoId, { ...stored, stars: stored.stars.map((n, i) => n + move[i]!) as Stars });
+  }
+
+  /** VoteBatchStore's batch statements, one photo or vote after the other (the in-memory store needs no locks). */
+  async setVoteTotalsOfPhotos(photos: PhotoVoteTotals[]): Promise<void> {
+    for (const { photoId, totals } of photos) await this.setVoteTotals(photoId, totals);
+  }
+
+  async moveStarsOfVotes(moves: StarsMove[]): Promise<void> {
+    for (const { photoId, move, eventVersion } of moves) await this.moveStars(photoId, move, eventVersion);
   }
 
   async markOwnerDeleted(ownerId: string): Promise<void> {
