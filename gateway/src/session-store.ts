@@ -24,6 +24,12 @@ const SLIDE_INTERVAL_MS = 60 * 60 * 1000;
 export const SESSION_REUSE_MS = 2_000;
 const REUSE_LIMIT = 10_000;
 
+/** A signed-in session holds plain values and its cookie's, so two levels copy it; a sign-in under way is copied whole. */
+function copyOf(session: Session): Session {
+  if (session.pendingSignIn) return structuredClone(session);
+  return { ...session, cookie: { ...session.cookie } } as Session;
+}
+
 interface SessionRow {
   sess: Session;
   expire: Date;
@@ -70,9 +76,9 @@ export class PrismaSessionStore implements SessionStore {
   get(sid: string, callback: (error: unknown, session?: Session | null) => void): void {
     const now = this.now();
     const known = this.reusable.get(sid);
-    if (known && now < known.until && now < known.expire) return callback(null, structuredClone(known.session));
+    if (known && now < known.until && now < known.expire) return callback(null, copyOf(known.session));
     this.read(sid, now).then(
-      (row) => callback(null, row ? structuredClone(row.sess) : null),
+      (row) => callback(null, row ? copyOf(row.sess) : null),
       (error) => callback(error),
     );
   }

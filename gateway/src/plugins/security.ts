@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
 import { HttpError, MESSAGES } from '../http-errors.js';
 
@@ -23,7 +23,8 @@ export interface SecurityOptions {
  * Origin (or Referer) is our own, so another site cannot make a signed-in browser act.
  */
 export default fp<SecurityOptions>(async (app, options) => {
-  await app.register(helmet, {
+  // helmet itself, built once: @fastify/helmet builds it (parsing the CSP) again on every request.
+  const securityHeaders = helmet({
     contentSecurityPolicy: options.development
       ? false
       : {
@@ -44,6 +45,7 @@ export default fp<SecurityOptions>(async (app, options) => {
     // Sign-in redirects to the identity provider and back; a strict opener policy is fine, referrers are trimmed.
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
 
   await app.register(rateLimit, {
     max: options.rateLimitPerMinute,
