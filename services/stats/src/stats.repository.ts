@@ -198,44 +198,13 @@ const SAVE_PHOTO_AND_COUNTERS_SQL = `
     "distinct_uploaders" = c."distinct_uploaders" + EXCLUDED."distinct_uploaders"`;
 
 // The vote path in one statement, the rules of applyVoteTotals, contributionOf and ownerContributionOf in SQL (the
-// projection tests hold the two to the same figures). The upsert locks the row, even one inserted by a transaction
-// that committed after this statement began, and keeps the totals it replaces in previous_*, so the counters and the
-// owner's totals move by the exact difference. A vote does not change the photo's status, so only votes and ratings
-// of an approved photo move. Locks: photo, then owner (the counters' INSERT reads the owner's result first), then
-// shard, as everywhere.
+// projection tests hold the two to the same figures), for one photo or many (each once). The upsert locks each row,
+// even one inserted by a transaction that committed after this statement began, and keeps the totals it replaces in
+// previous_*, so the counters and the owners' totals move by the exact difference. A vote does not change the photo's
+// status, so only votes and ratings of an approved photo move. Each owner's and each shard's moves are summed, so
+// every owner and shard row changes once. Locks: photos, then owners (the counters' INSERT reads the owners' result
+// first), then shards, each in key order, as everywhere; a batch took them all up front (LOCK_FOR_VOTES_SQL).
 const SET_VOTE_TOTALS_SQL = `
-  WITH totals AS (
-    INSERT INTO "stats"."photos" AS p ("photo_id", "vote_count", "rating_sum", "rating_version")
-    VALUES ($1::bigint, $2::int, $3::bigint, $4::bigint)
-    ON CONFLICT ("photo_id") DO UPDATE SET
-      "previous_vote_count" = p."vote_count", "previous_rating_sum" = p."rating_sum",
-      "vote_count" = EXCLUDED."vote_count", "rating_sum" = EXCLUDED."rating_sum", "rating_version" = EXCLUDED."rating_version"
-    WHERE p."rating_version" < EXCLUDED."rating_version"
-    RETURNING COALESCE(p."status" = 'approved' AND NOT p."deleted", false) AS "counted", p."owner_id",
-      p."vote_count" - p."previous_vote_count" AS "votes",
-      p."rating_sum" - p."previous_rating_sum" AS "rating_sum",
-      (p."vote_count" > 0 AND p."rating_sum" >= 4 * p."vote_count")::int
-        - (p."previous_vote_count" > 0 AND p."previous_rating_sum" >= 4 * p."previous_vote_count")::int AS "rated"
-  ), owner AS (
-    INSERT INTO "stats"."owners" AS o ("owner_id", "votes_received", "rating_sum_received")
-    SELECT "owner_id", "votes", "rating_sum" FROM totals WHERE "counted" AND "owner_id" IS NOT NULL AND ("votes" <> 0 OR "rating_sum" <> 0)
-    ON CONFLICT ("owner_id") DO UPDATE SET
-      "votes_received" = o."votes_received" + EXCLUDED."votes_received",
-      "rating_sum_received" = o."rating_sum_received" + EXCLUDED."rating_sum_received"
-    RETURNING o."owner_id"
-  ), moved AS (
-    INSERT INTO "stats"."community_counters" AS c ("shard", "votes_on_approved", "rated_four_or_higher")
-    SELECT $5::smallint, "votes", "rated" FROM totals
-    WHERE "counted" AND ("votes" <> 0 OR "rated" <> 0) AND (SELECT count(*) FROM owner) >= 0
-    ON CONFLICT ("shard") DO UPDATE SET
-      "votes_on_approved" = c."votes_on_approved" + EXCLUDED."votes_on_approved",
-      "rated_four_or_higher" = c."rated_four_or_higher" + EXCLUDED."rated_four_or_higher"
-  )
-  SELECT count(*)::int AS "stored" FROM totals`;
-
-// SET_VOTE_TOTALS_SQL for many photos (each once, every row locked by LOCK_FOR_VOTES_SQL): each owner's and each
-// shard's moves are summed, so every owner and shard row changes once, in key order.
-const SET_VOTE_TOTALS_OF_PHOTOS_SQL = `
   WITH input AS (
     SELECT * FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::bigint[], $5::smallint[]) AS i("photo_id", "vote_count", "rating_sum", "rating_version", "shard")
   ), totals AS (
@@ -525,8 +494,7 @@ class PrismaProjectionStore implements ProjectionStore {
   }
 
   async setVoteTotals(photoId: number, totals: VoteTotals): Promise<boolean> {
-    const [row] = await this.db.$queryRawUnsafe<{ stored: number }[]>(SET_VOTE_TOTALS_SQL, photoId, totals.voteCount, totals.ratingSum, totals.version, shardOf(photoId));
-    return row!.stored > 0;
+    return (await setVoteTotalsOf(this.db, [{ photoId, totals }])) > 0;
   }
 
   async moveStars(photoId: number, move: Stars, eventVersion: number): Promise<void> {
@@ -553,15 +521,7 @@ class PgVoteBatchStore extends PrismaProjectionStore implements VoteBatchStore {
   }
 
   async setVoteTotalsOfPhotos(photos: PhotoVoteTotals[]): Promise<void> {
-    if (photos.length === 0) return;
-    await this.sql.$queryRawUnsafe(
-      SET_VOTE_TOTALS_OF_PHOTOS_SQL,
-      photos.map((p) => p.photoId),
-      photos.map((p) => p.totals.voteCount),
-      photos.map((p) => p.totals.ratingSum),
-      photos.map((p) => p.totals.version),
-      photos.map((p) => shardOf(p.photoId)),
-    );
+    if (photos.length > 0) await setVoteTotalsOf(this.sql, photos);
   }
 
   async moveStarsOfVotes(moves: StarsMove[]): Promise<void> {
@@ -569,6 +529,19 @@ class PgVoteBatchStore extends PrismaProjectionStore implements VoteBatchStore {
     const star = (i: number) => moves.map((m) => m.move[i]!);
     await this.sql.$executeRawUnsafe(MOVE_STARS_OF_VOTES_SQL, moves.map((m) => m.photoId), star(0), star(1), star(2), star(3), star(4), moves.map((m) => m.eventVersion));
   }
+}
+
+/** Runs SET_VOTE_TOTALS_SQL; answers how many photos' totals were newer than the stored ones. */
+async function setVoteTotalsOf(db: SqlClient, photos: PhotoVoteTotals[]): Promise<number> {
+  const [row] = await db.$queryRawUnsafe<{ stored: number }[]>(
+    SET_VOTE_TOTALS_SQL,
+    photos.map((p) => p.photoId),
+    photos.map((p) => p.totals.voteCount),
+    photos.map((p) => p.totals.ratingSum),
+    photos.map((p) => p.totals.version),
+    photos.map((p) => shardOf(p.photoId)),
+  );
+  return row!.stored;
 }
 
 type FiguresRecord = Record<'photos' | 'pending_photos' | 'approved_photos' | 'votes_on_approved' | 'rated_four_or_higher' | 'distinct_uploaders', number>;
