@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { applyMigrations, createLogger, createMemoryEventBus, createOutbox, openDatabase, type Database, type Outbox } from '@snapcracks/kit';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { applyMigrations, createLogger, createMemoryEventBus, createOutbox, makeEvent, openDatabase, type Database, type Outbox } from '@snapcracks/kit';
+import { VoteCast } from '@snapcracks/proto/events/v1';
 import { createTestDatabase, outboxEvents, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
-import { PrismaVoteRepository } from './vote.repository.js';
+import { PrismaVoteRepository, type EventOf, type Pool } from './vote.repository.js';
 import { describeVoteRepositoryContract } from './testing/vote.repository.contract.js';
 
 const logger = createLogger('test', 'silent');
@@ -32,4 +33,52 @@ describeVoteRepositoryContract('PrismaVoteRepository', {
   votablePhotos: () => PrismaVoteRepository.votablePhotos(db.prisma),
   voters: () => PrismaVoteRepository.voters(db.prisma, outbox),
   eventTypes: async () => (await outboxEvents(db.prisma, 'vote')).map((e) => e.type),
+});
+
+/** The service's pool, except that the next `failures` vote batches fail with the given PostgreSQL error code. */
+function failingPool(pool: Pool, code: string, failures: number): Pool {
+  let left = failures;
+  const connect = async () => {
+    const client = await pool.connect();
+    return new Proxy(client, {
+      get(target, key, receiver) {
+        if (key !== 'query') return Reflect.get(target, key, receiver) as unknown;
+        return (query: { name?: string }, ...rest: unknown[]) => {
+          if (typeof query === 'object' && query.name === 'vote_cast_batch' && left > 0) {
+            left -= 1;
+            return Promise.reject(Object.assign(new Error(`simulated ${code}`), { code }));
+          }
+          return (target.query as (...args: unknown[]) => unknown)(query, ...rest);
+        };
+      },
+    });
+  };
+  return new Proxy(pool, { get: (target, key, receiver) => (key === 'connect' ? connect : (Reflect.get(target, key, receiver) as unknown)) });
+}
+
+describe('PrismaVoteRepository batches', () => {
+  const eventOf: EventOf = (cast) =>
+    makeEvent('vote.vote.cast', VoteCast, { photoId: cast.photoId, userId: cast.userId, rating: cast.rating, ...cast.totals }, { source: 'test' });
+  const approve = (photoId: number) => PrismaVoteRepository.votablePhotos(db.prisma).saveIfNewer({ photoId, ownerId: 'owner', approved: true, deleted: false, version: 2 });
+  const outboxCount = async () => Number((await db.prisma.$queryRawUnsafe<{ n: bigint }[]>('SELECT count(*) AS n FROM vote.outbox'))[0]!.n);
+
+  it('runs a batch again after a deadlock or a serialization failure, storing each vote once', async () => {
+    await approve(1);
+    const retrying = new PrismaVoteRepository(db.prisma, outbox, failingPool(db.pool, '40P01', 2));
+    const results = await Promise.all(['a', 'b', 'c'].map((userId) => retrying.cast({ photoId: 1, userId, rating: 4 }, eventOf)));
+    expect(results.map((r) => r?.totals.voteCount).sort()).toEqual([1, 2, 3]);
+    expect(await retrying.totals(1)).toEqual({ voteCount: 3, ratingSum: 12, version: 3 });
+    expect(await outboxCount()).toBe(3);
+  });
+
+  it('fails the votes of a batch that fails otherwise, changing nothing, and goes on with the next', async () => {
+    await approve(1);
+    const failing = new PrismaVoteRepository(db.prisma, outbox, failingPool(db.pool, '40P01', 3));
+    await expect(failing.cast({ photoId: 1, userId: 'a', rating: 4 }, eventOf)).rejects.toMatchObject({ code: '40P01' });
+    const broken = new PrismaVoteRepository(db.prisma, outbox, failingPool(db.pool, '53300', 1));
+    await expect(broken.cast({ photoId: 1, userId: 'a', rating: 4 }, eventOf)).rejects.toMatchObject({ code: '53300' });
+    expect(await failing.totals(1)).toBeNull();
+    expect(await outboxCount()).toBe(0);
+    expect(await broken.cast({ photoId: 1, userId: 'a', rating: 4 }, eventOf)).toMatchObject({ totals: { voteCount: 1, ratingSum: 4, version: 1 } });
+  });
 });
