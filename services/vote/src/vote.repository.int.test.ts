@@ -71,6 +71,31 @@ describe('PrismaVoteRepository batches', () => {
     expect(await outboxCount()).toBe(3);
   });
 
+  it('stays exact with two replicas casting batches on the same photos at once', async () => {
+    await approve(1);
+    await approve(2);
+    const replicas = [new PrismaVoteRepository(db.prisma, outbox, db.pool), new PrismaVoteRepository(db.prisma, outbox, db.pool)];
+    // 120 votes over 2 photos from 30 members, each member voting four times on one photo, through both replicas.
+    const sent = Array.from({ length: 120 }, (_, i) => ({ photoId: 1 + (i % 2), userId: `m${i % 30}`, rating: 1 + ((i * 7) % 5) }));
+    const results = await Promise.all(sent.map((vote, i) => replicas[Math.floor(i / 30) % 2]!.cast(vote, eventOf)));
+    const rows = await db.prisma.photoVote.findMany();
+    for (const photoId of [1, 2]) {
+      const mine = rows.filter((r) => Number(r.photoId) === photoId);
+      expect(await replicas[0]!.totals(photoId)).toEqual({ voteCount: mine.length, ratingSum: mine.reduce((sum, r) => sum + r.rating, 0), version: 60 });
+      // Every vote got its own version, and in version order each one's totals are the previous ones moved by it.
+      const chain = results.filter((r) => r!.photoId === photoId).sort((a, b) => a!.totals.version - b!.totals.version);
+      expect(chain.map((r) => r!.totals.version)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+      let count = 0;
+      let sum = 0;
+      for (const r of chain) {
+        count += r!.previousRating === null ? 1 : 0;
+        sum += r!.rating - (r!.previousRating ?? 0);
+        expect(r!.totals).toMatchObject({ voteCount: count, ratingSum: sum });
+      }
+    }
+    expect(await outboxCount()).toBe(120);
+  });
+
   it('fails the votes of a batch that fails otherwise, changing nothing, and goes on with the next', async () => {
     await approve(1);
     const failing = new PrismaVoteRepository(db.prisma, outbox, failingPool(db.pool, '40P01', 3));
