@@ -45,6 +45,40 @@ describe('the public page cache', () => {
     await cache.close();
   });
 
+  it('clears at most once per coalescing interval during a burst of events, and once more when it is over', async () => {
+    vi.useFakeTimers();
+    const cache = new PublicPageCache({ settleMs: 300, coalesceMs: 100 });
+    let version = 1;
+    const load = vi.fn(async () => ({ version }));
+    await cache.get('k', load);
+    cache.invalidate(); // the first event clears at once
+    version = 2;
+    expect((await cache.get('k', load)).body).toBe('{"version":2}');
+    vi.advanceTimersByTime(50);
+    cache.invalidate(); // 50 ms later: waits for the interval
+    version = 3;
+    expect((await cache.get('k', load)).body).toBe('{"version":2}');
+    vi.advanceTimersByTime(49);
+    expect((await cache.get('k', load)).body).toBe('{"version":2}');
+    vi.advanceTimersByTime(1);
+    expect((await cache.get('k', load)).body).toBe('{"version":3}');
+    version = 4;
+    vi.advanceTimersByTime(249); // 299 ms after the last event
+    expect((await cache.get('k', load)).body).toBe('{"version":3}');
+    vi.advanceTimersByTime(1);
+    expect((await cache.get('k', load)).body).toBe('{"version":4}');
+
+    // A second of events every millisecond, each followed by a request: a load per interval, not per request.
+    load.mockClear();
+    for (let ms = 0; ms < 1000; ms++) {
+      cache.invalidate();
+      await cache.get('k', load);
+      vi.advanceTimersByTime(1);
+    }
+    expect(load.mock.calls.length).toBeLessThanOrEqual(11);
+    await cache.close();
+  });
+
   it('answers a load that overlapped a change but does not keep it', async () => {
     const cache = new PublicPageCache();
     const slow = deferred<object>();

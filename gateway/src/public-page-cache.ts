@@ -16,6 +16,11 @@ export interface PublicPageCacheOptions {
    * the services whose read models it changes, so a page loaded in between may predate their update.
    */
   settleMs?: number;
+  /**
+   * Events closer together than this clear the cache once, and once more when the interval is over: under a burst of
+   * votes pages stay cached for this long instead of never, a vote shows within this interval plus `settleMs`.
+   */
+  coalesceMs?: number;
   now?: () => number;
 }
 
@@ -33,16 +38,20 @@ export class PublicPageCache {
   private readonly loading = new Map<string, Promise<CachedPage>>();
   private generation = 0;
   private settleTimer: NodeJS.Timeout | undefined;
+  private coalesceTimer: NodeJS.Timeout | undefined;
+  private lastClearAt = Number.NEGATIVE_INFINITY;
   private subscription: Subscription | undefined;
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly settleMs: number;
+  private readonly coalesceMs: number;
   private readonly now: () => number;
 
   constructor(options: PublicPageCacheOptions = {}) {
     this.ttlMs = options.ttlMs ?? 30_000;
     this.maxEntries = options.maxEntries ?? 5_000;
     this.settleMs = options.settleMs ?? 300;
+    this.coalesceMs = options.coalesceMs ?? 100;
     this.now = options.now ?? Date.now;
   }
 
@@ -73,26 +82,41 @@ export class PublicPageCache {
     return promise;
   }
 
-  /** Forgets every page now, and once more when no event has come for the settle delay. */
+  /**
+   * Forgets every page now (or, within coalesceMs of the last time, when that interval is over), and once more when no
+   * event has come for the settle delay.
+   */
   invalidate(): void {
-    this.clear();
+    const sinceLastClear = this.now() - this.lastClearAt;
+    if (sinceLastClear >= this.coalesceMs) this.clear();
+    else this.coalesceTimer ??= this.timer(() => {
+      this.coalesceTimer = undefined;
+      this.clear();
+    }, this.coalesceMs - sinceLastClear);
     if (this.settleTimer) {
       this.settleTimer.refresh();
       return;
     }
-    this.settleTimer = setTimeout(() => {
+    this.settleTimer = this.timer(() => {
       this.settleTimer = undefined;
       this.clear();
     }, this.settleMs);
-    this.settleTimer.unref();
   }
 
   async close(): Promise<void> {
     if (this.settleTimer) clearTimeout(this.settleTimer);
+    if (this.coalesceTimer) clearTimeout(this.coalesceTimer);
     await this.subscription?.close();
   }
 
+  private timer(run: () => void, ms: number): NodeJS.Timeout {
+    const timer = setTimeout(run, ms);
+    timer.unref();
+    return timer;
+  }
+
   private clear(): void {
+    this.lastClearAt = this.now();
     this.generation += 1;
     this.entries.clear();
     // Loads in flight keep running for those waiting on them, but new requests start fresh ones.
