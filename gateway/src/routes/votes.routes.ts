@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clients } from '../clients.js';
 import { photoIdParams } from '../photo-json.js';
+import { VoteCaster } from '../vote-caster.js';
 
 /** The vote service says the same; checked here so a bad rating never costs a call. */
 export const RATING_INVALID = 'Rating must be a whole number from 1 to 5';
@@ -16,13 +17,14 @@ const voteBody = z.object(
 const voteJson = z.object({ rating: z.number(), averageRating: z.number(), voteCount: z.number() });
 const myVoteJson = z.object({ rating: z.number().nullable() });
 
-/** Rating approved photos from 1 to 5 stars: one vote per member per photo, changeable. One gRPC call each. */
+/** Rating approved photos from 1 to 5 stars: one vote per member per photo, changeable. Votes share gRPC calls. */
 export default async function voteRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
   const route = app.withTypeProvider<ZodTypeProvider>();
+  const votes = new VoteCaster(clients);
 
   route.post('/api/photos/:id/vote', { schema: { params: photoIdParams, body: voteBody, response: { 200: voteJson } } }, async (request) => {
     const caller = await request.requireMember();
-    const { rating, averageRating, voteCount } = await clients.vote.call.castVote({ photoId: request.params.id, rating: request.body.rating }, { caller });
+    const { rating, averageRating, voteCount } = await votes.cast(caller, request.params.id, request.body.rating);
     return { rating, averageRating, voteCount };
   });
 

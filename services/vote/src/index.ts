@@ -16,7 +16,7 @@ export const voteService = defineService<PrismaClient>({
   database: { schema: 'vote', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient, poolSize: 10 },
   async setup({ server, prisma, pool, outbox, consume }) {
     // Casting a vote is raw SQL on the pool, not Prisma: the hot path (see PrismaVoteRepository).
-    server.add(VoteServiceService, { ...voteHandlers(new VoteService(new PrismaVoteRepository(prisma, outbox, pool))), ...voteBackfillHandlers(new PgVoteBackfill(pool)) });
+    server.add(VoteServiceService, { ...voteHandlers(new VoteService(new PrismaVoteRepository(prisma, outbox, pool)), server.signer), ...voteBackfillHandlers(new PgVoteBackfill(pool)) });
     consume('photos', VOTABLE_PHOTO_EVENTS, (event, tx) => applyVotablePhotoEvent(event, PrismaVoteRepository.votablePhotos(tx)));
     // A deleted account's votes leave every photo's totals; the new totals go out as vote.vote.cast from the outbox.
     consume('voters', VOTER_EVENTS, (event, tx) => applyVoterEvent(event, PrismaVoteRepository.voters(tx, outbox)));

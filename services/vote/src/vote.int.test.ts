@@ -1,10 +1,10 @@
 import { status } from '@grpc/grpc-js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeEvent, makeEvent, type Caller, type Database, type EventBus, type ServiceClient } from '@snapcracks/kit';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { IdentitySigner, batchItemOrigin, startTelemetry, decodeEvent, makeEvent, type Caller, type Database, type EventBus, type ServiceClient } from '@snapcracks/kit';
 import { outboxEvents, startTestServices, type TestServices } from '@snapcracks/kit/testing';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUploaded, VoteCast, type PhotoState } from '@snapcracks/proto/events/v1';
-import { VoteServiceClient } from '@snapcracks/proto/vote/v1';
+import { VoteServiceClient, type CastVoteOutcome } from '@snapcracks/proto/vote/v1';
 import { PrismaClient } from './generated/prisma/client.js';
 import { voteService } from './index.js';
 
@@ -152,5 +152,90 @@ describe('the vote service over gRPC', () => {
     expect(await db.prisma.votablePhoto.findUnique({ where: { photoId: BigInt(photoId) } })).toMatchObject({ approved: false, deleted: true, version: 3n });
     expect(await errorOf(gateway.call.castVote({ photoId, rating: 5 }, { caller: member('bob') }))).toMatchObject({ code: status.NOT_FOUND });
     expect(await gateway.call.getMyVote({ photoId }, { caller: member('ada') })).toEqual({});
+  });
+});
+
+describe('CastVotes: many members’ votes in one call', () => {
+  const signedAs = (component: string) => new IdentitySigner(services.platform.identity, component);
+  const vote = (photoId: number, rating: number, caller: Caller | null, signer = signedAs('gateway')) => ({ vote: { photoId, rating }, origin: batchItemOrigin(signer, caller) });
+  const failure = (code: number, message: string): CastVoteOutcome => ({ outcome: { $case: 'error', value: { code, message } } });
+
+  it('answers each vote as its own CastVote would, in order, with the running totals', async () => {
+    const photoId = await approvedPhoto();
+    const other = await approvedPhoto();
+    const { outcomes } = await gateway.call.castVotes(
+      { votes: [vote(photoId, 5, member('ada')), vote(photoId, 2, member('bob')), vote(other, 4, member('ada')), vote(photoId, 3, member('ada'))] },
+      { caller: null },
+    );
+    // Ada's second vote on the photo waits for the batch after the first (one statement cannot change a row twice).
+    expect(outcomes).toEqual([
+      { outcome: { $case: 'cast', value: { rating: 5, averageRating: 5, voteCount: 1 } } },
+      { outcome: { $case: 'cast', value: { rating: 2, averageRating: 3.5, voteCount: 2 } } },
+      { outcome: { $case: 'cast', value: { rating: 4, averageRating: 4, voteCount: 1 } } },
+      { outcome: { $case: 'cast', value: { rating: 3, averageRating: 2.5, voteCount: 2 } } },
+    ]);
+    expect((await rowsOf(photoId)).totals).toMatchObject({ voteCount: 2, ratingSum: 5n, version: 3n });
+    expect((await castEvents(photoId)).map((e) => e.version)).toEqual([1, 2, 3]);
+  });
+
+  it('fails only the votes that break a rule, each with the status its own call would get', async () => {
+    const photoId = await approvedPhoto();
+    const forged = { vote: { photoId, rating: 5 }, origin: { identity: 'v1.e30.AAAA', traceparent: '' } };
+    const { outcomes } = await gateway.call.castVotes(
+      {
+        votes: [
+          vote(photoId, 6, member('ada')),
+          vote(photoId, 5, owner),
+          vote(987_654, 5, member('ada')),
+          vote(photoId, 5, null),
+          vote(photoId, 5, { ...member('cy'), hasAcceptedTerms: false }),
+          forged,
+          { vote: { photoId, rating: 5 } },
+          // Signed by another component: a gateway call cannot carry identities the photo service made.
+          vote(photoId, 5, member('dee'), signedAs('photo')),
+          vote(photoId, 4, member('bob')),
+        ],
+      },
+      { caller: null },
+    );
+    expect(outcomes).toEqual([
+      failure(status.INVALID_ARGUMENT, 'Rating must be a whole number from 1 to 5'),
+      failure(status.PERMISSION_DENIED, 'You cannot vote on your own photo'),
+      failure(status.NOT_FOUND, 'Photo not found'),
+      failure(status.UNAUTHENTICATED, 'Authentication required'),
+      failure(status.PERMISSION_DENIED, 'You must accept the Terms of Service, Privacy Policy, and Community Guidelines to continue'),
+      failure(status.UNAUTHENTICATED, 'Refused: forged caller identity'),
+      failure(status.UNAUTHENTICATED, 'Refused: missing caller identity'),
+      failure(status.UNAUTHENTICATED, 'Refused: an item signed by photo in a call from gateway'),
+      { outcome: { $case: 'cast', value: { rating: 4, averageRating: 4, voteCount: 1 } } },
+    ]);
+    const { votes } = await rowsOf(photoId);
+    expect(votes.map((v) => v.userId)).toEqual(['bob']);
+  });
+
+  it('is the gateway’s only, and refuses more than 500 votes in one call', async () => {
+    const photoId = await approvedPhoto();
+    const photoService = services.client(VoteServiceClient, { as: 'photo' });
+    expect(await errorOf(photoService.call.castVotes({ votes: [vote(photoId, 5, member('ada'), signedAs('photo'))] }, { caller: null }))).toMatchObject({
+      code: status.PERMISSION_DENIED,
+    });
+    const many = Array.from({ length: 501 }, (_, i) => vote(photoId, 5, member(`m${i}`)));
+    expect(await errorOf(gateway.call.castVotes({ votes: many }, { caller: null }))).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'At most 500 votes per call' });
+    expect((await rowsOf(photoId)).votes).toEqual([]);
+  });
+
+  it('stamps each vote’s event with the trace of the request that cast it', async () => {
+    // Context propagates across awaits only with the context manager startTelemetry registers, as every process does.
+    const telemetry = startTelemetry('vote-test');
+    onTestFinished(() => telemetry.shutdown());
+    const photoId = await approvedPhoto();
+    const traceOf = (n: number) => `00-${String(n).padStart(32, '0')}-${'1'.repeat(16)}-01`;
+    await gateway.call.castVotes(
+      { votes: [1, 2, 3].map((n) => ({ vote: { photoId, rating: n }, origin: { ...batchItemOrigin(signedAs('gateway'), member(`t${n}`)), traceparent: traceOf(n) } })) },
+      { caller: null },
+    );
+    const events = (await outboxEvents(db.prisma, 'vote')).filter((e) => e.type === 'vote.vote.cast' && decodeEvent(e, VoteCast).photoId === photoId);
+    const traceIds = events.map((e) => e.traceparent.split('-')[1]).sort();
+    expect(traceIds).toEqual([1, 2, 3].map((n) => String(n).padStart(32, '0')));
   });
 });

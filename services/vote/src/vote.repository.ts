@@ -1,5 +1,4 @@
-import { bindToActiveTrace, inTransaction, type Database, type Envelope, type Outbox, type SqlClient } from '@snapcracks/kit';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, bindToActiveTrace, inTransaction, type Database, type Envelope, type Outbox, type SqlClient } from '@snapcracks/kit';
 import type { Prisma, PrismaClient } from './generated/prisma/client.js';
 
 /** What the vote service knows of a photo, from the photo service's events (the `votable_photos` projection). */
@@ -160,9 +159,10 @@ const ATTEMPTS = 3;
  */
 export class PrismaVoteRepository implements VoteRepository {
   // Two batches in flight: one commits while the next is built and sent, and a pool of 10 keeps room for the rest.
-  private readonly batches = new GroupCommit<QueuedVote, CastResult | null>((votes) => this.castBatch(votes), ({ vote }) => `${vote.photoId}/${vote.userId}`, {
+  private readonly batches = new GroupCommit<QueuedVote, CastResult | null>((votes) => this.castBatch(votes), {
     maxBatch: 100,
     maxInFlight: 2,
+    keyOf: ({ vote }) => `${vote.photoId}/${vote.userId}`,
   });
 
   constructor(

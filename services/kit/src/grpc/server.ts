@@ -61,6 +61,11 @@ export class GrpcServer {
     this.health.addToServer(this.server);
   }
 
+  /** Verifies identities inside a call's message, as batched calls carry them (see batch-items.ts). */
+  get signer(): IdentitySigner {
+    return this.options.signer;
+  }
+
   add<S>(definition: grpc.ServiceDefinition, handlers: Handlers<S>): this {
     const implementation: grpc.UntypedServiceImplementation = {};
     for (const [method, spec] of Object.entries(definition)) {

@@ -116,6 +116,22 @@ export interface PageRequest {
   limit: number;
 }
 
+/** What one item of a batched call met: the item that failed and why, as a unary call's status would say. */
+export interface CallError {
+  /** A gRPC status code (google.rpc.Code). */
+  code: number;
+  /** Safe to show to the user, as a unary call's status details. */
+  message: string;
+}
+
+/** Who a batched call's item is for and which trace it belongs to: what a unary call carries in its metadata. */
+export interface BatchItemOrigin {
+  /** The caller's signed identity, as the x-snapcracks-identity header of a unary call. */
+  identity: string;
+  /** The W3C traceparent of the request that made the item, or empty. */
+  traceparent: string;
+}
+
 function createBasePrivacyBar(): PrivacyBar {
   return { x: 0, y: 0, width: 0, height: 0 };
 }
@@ -453,6 +469,156 @@ export const PageRequest: MessageFns<PageRequest> = {
     }
     if (message.limit !== 0) {
       obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+};
+
+function createBaseCallError(): CallError {
+  return { code: 0, message: "" };
+}
+
+export const CallError: MessageFns<CallError> = {
+  encode(message: CallError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.code !== 0) {
+      writer.uint32(8).int32(message.code);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CallError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCallError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.code = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CallError {
+    return {
+      code: isSet(object.code) ? globalThis.Number(object.code) : 0,
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: CallError): unknown {
+    const obj: any = {};
+    if (message.code !== 0) {
+      obj.code = Math.round(message.code);
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+};
+
+function createBaseBatchItemOrigin(): BatchItemOrigin {
+  return { identity: "", traceparent: "" };
+}
+
+export const BatchItemOrigin: MessageFns<BatchItemOrigin> = {
+  encode(message: BatchItemOrigin, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.identity !== "") {
+      writer.uint32(10).string(message.identity);
+    }
+    if (message.traceparent !== "") {
+      writer.uint32(18).string(message.traceparent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchItemOrigin {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchItemOrigin();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.identity = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.traceparent = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchItemOrigin {
+    return {
+      identity: isSet(object.identity) ? globalThis.String(object.identity) : "",
+      traceparent: isSet(object.traceparent) ? globalThis.String(object.traceparent) : "",
+    };
+  },
+
+  toJSON(message: BatchItemOrigin): unknown {
+    const obj: any = {};
+    if (message.identity !== "") {
+      obj.identity = message.identity;
+    }
+    if (message.traceparent !== "") {
+      obj.traceparent = message.traceparent;
     }
     return obj;
   },

@@ -20,6 +20,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { BatchItemOrigin, CallError } from "../../common/v1/common.js";
 
 export const protobufPackage = "snapcracks.vote.v1";
 
@@ -34,6 +35,24 @@ export interface CastVoteResponse {
   rating: number;
   averageRating: number;
   voteCount: number;
+}
+
+export interface CastVotesRequest {
+  votes: BatchedVote[];
+}
+
+export interface BatchedVote {
+  vote?: CastVoteRequest | undefined;
+  origin?: BatchItemOrigin | undefined;
+}
+
+export interface CastVotesResponse {
+  /** One per vote, in the order of the request. */
+  outcomes: CastVoteOutcome[];
+}
+
+export interface CastVoteOutcome {
+  outcome?: { $case: "cast"; value: CastVoteResponse } | { $case: "error"; value: CallError } | undefined;
 }
 
 export interface GetMyVoteRequest {
@@ -235,6 +254,282 @@ export const CastVoteResponse: MessageFns<CastVoteResponse> = {
     }
     if (message.voteCount !== 0) {
       obj.voteCount = Math.round(message.voteCount);
+    }
+    return obj;
+  },
+};
+
+function createBaseCastVotesRequest(): CastVotesRequest {
+  return { votes: [] };
+}
+
+export const CastVotesRequest: MessageFns<CastVotesRequest> = {
+  encode(message: CastVotesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.votes) {
+      BatchedVote.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CastVotesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCastVotesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.votes.push(BatchedVote.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CastVotesRequest {
+    return {
+      votes: globalThis.Array.isArray(object?.votes) ? object.votes.map((e: any) => BatchedVote.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: CastVotesRequest): unknown {
+    const obj: any = {};
+    if (message.votes?.length) {
+      obj.votes = message.votes.map((e) => BatchedVote.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseBatchedVote(): BatchedVote {
+  return { vote: undefined, origin: undefined };
+}
+
+export const BatchedVote: MessageFns<BatchedVote> = {
+  encode(message: BatchedVote, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.vote !== undefined) {
+      CastVoteRequest.encode(message.vote, writer.uint32(10).fork()).join();
+    }
+    if (message.origin !== undefined) {
+      BatchItemOrigin.encode(message.origin, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BatchedVote {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBatchedVote();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.vote = CastVoteRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.origin = BatchItemOrigin.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): BatchedVote {
+    return {
+      vote: isSet(object.vote) ? CastVoteRequest.fromJSON(object.vote) : undefined,
+      origin: isSet(object.origin) ? BatchItemOrigin.fromJSON(object.origin) : undefined,
+    };
+  },
+
+  toJSON(message: BatchedVote): unknown {
+    const obj: any = {};
+    if (message.vote !== undefined) {
+      obj.vote = CastVoteRequest.toJSON(message.vote);
+    }
+    if (message.origin !== undefined) {
+      obj.origin = BatchItemOrigin.toJSON(message.origin);
+    }
+    return obj;
+  },
+};
+
+function createBaseCastVotesResponse(): CastVotesResponse {
+  return { outcomes: [] };
+}
+
+export const CastVotesResponse: MessageFns<CastVotesResponse> = {
+  encode(message: CastVotesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.outcomes) {
+      CastVoteOutcome.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CastVotesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCastVotesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outcomes.push(CastVoteOutcome.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CastVotesResponse {
+    return {
+      outcomes: globalThis.Array.isArray(object?.outcomes)
+        ? object.outcomes.map((e: any) => CastVoteOutcome.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: CastVotesResponse): unknown {
+    const obj: any = {};
+    if (message.outcomes?.length) {
+      obj.outcomes = message.outcomes.map((e) => CastVoteOutcome.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseCastVoteOutcome(): CastVoteOutcome {
+  return { outcome: undefined };
+}
+
+export const CastVoteOutcome: MessageFns<CastVoteOutcome> = {
+  encode(message: CastVoteOutcome, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.outcome?.$case) {
+      case "cast":
+        CastVoteResponse.encode(message.outcome.value, writer.uint32(10).fork()).join();
+        break;
+      case "error":
+        CallError.encode(message.outcome.value, writer.uint32(18).fork()).join();
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CastVoteOutcome {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCastVoteOutcome();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.outcome = { $case: "cast", value: CastVoteResponse.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.outcome = { $case: "error", value: CallError.decode(reader, reader.uint32()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CastVoteOutcome {
+    return {
+      outcome: isSet(object.cast)
+        ? { $case: "cast", value: CastVoteResponse.fromJSON(object.cast) }
+        : isSet(object.error)
+        ? { $case: "error", value: CallError.fromJSON(object.error) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: CastVoteOutcome): unknown {
+    const obj: any = {};
+    if (message.outcome?.$case === "cast") {
+      obj.cast = CastVoteResponse.toJSON(message.outcome.value);
+    } else if (message.outcome?.$case === "error") {
+      obj.error = CallError.toJSON(message.outcome.value);
     }
     return obj;
   },
@@ -628,6 +923,20 @@ export const VoteServiceService = {
     responseSerialize: (value: CastVoteResponse): Buffer => Buffer.from(CastVoteResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CastVoteResponse => CastVoteResponse.decode(value),
   },
+  /**
+   * Many members' votes in one call, each exactly as if cast alone with CastVote: the gateway sends together the votes
+   * that arrive while its previous call is under way, so a burst of votes costs a few calls instead of one each.
+   * Gateway only. Each vote carries its member's signed identity and trace, and gets its own outcome, in order.
+   */
+  castVotes: {
+    path: "/snapcracks.vote.v1.VoteService/CastVotes" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CastVotesRequest): Buffer => Buffer.from(CastVotesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CastVotesRequest => CastVotesRequest.decode(value),
+    responseSerialize: (value: CastVotesResponse): Buffer => Buffer.from(CastVotesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CastVotesResponse => CastVotesResponse.decode(value),
+  },
   getMyVote: {
     path: "/snapcracks.vote.v1.VoteService/GetMyVote" as const,
     requestStream: false as const,
@@ -656,6 +965,12 @@ export const VoteServiceService = {
 
 export interface VoteServiceServer extends UntypedServiceImplementation {
   castVote: handleUnaryCall<CastVoteRequest, CastVoteResponse>;
+  /**
+   * Many members' votes in one call, each exactly as if cast alone with CastVote: the gateway sends together the votes
+   * that arrive while its previous call is under way, so a burst of votes costs a few calls instead of one each.
+   * Gateway only. Each vote carries its member's signed identity and trace, and gets its own outcome, in order.
+   */
+  castVotes: handleUnaryCall<CastVotesRequest, CastVotesResponse>;
   getMyVote: handleUnaryCall<GetMyVoteRequest, GetMyVoteResponse>;
   /**
    * Every photo's vote totals with their version and its votes counted per rating, in pages by photo id. Called by
@@ -679,6 +994,26 @@ export interface VoteServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CastVoteResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Many members' votes in one call, each exactly as if cast alone with CastVote: the gateway sends together the votes
+   * that arrive while its previous call is under way, so a burst of votes costs a few calls instead of one each.
+   * Gateway only. Each vote carries its member's signed identity and trace, and gets its own outcome, in order.
+   */
+  castVotes(
+    request: CastVotesRequest,
+    callback: (error: ServiceError | null, response: CastVotesResponse) => void,
+  ): ClientUnaryCall;
+  castVotes(
+    request: CastVotesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CastVotesResponse) => void,
+  ): ClientUnaryCall;
+  castVotes(
+    request: CastVotesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CastVotesResponse) => void,
   ): ClientUnaryCall;
   getMyVote(
     request: GetMyVoteRequest,

@@ -1,0 +1,63 @@
+import { ROOT_CONTEXT, context, defaultTextMapGetter } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import type { BatchItemOrigin, CallError } from '@snapcracks/proto/common/v1';
+import { UnauthenticatedError } from '../errors.js';
+import { activeTraceparent } from '../bus/trace-context.js';
+import { InvalidIdentityError, type Caller, type IdentitySigner } from './identity.js';
+import { mapError, type CallContext } from './server.js';
+
+/*
+ * Batched calls: one gRPC call carrying many users' requests, each answered on its own, e.g. the votes a gateway
+ * gathers while its previous call is under way. Each item carries what a unary call carries in its metadata (the
+ * signed identity and the trace), so the service authorizes and traces every item exactly as it would a call of its
+ * own, and each item's failure comes back as the status that call would have ended with.
+ */
+
+const w3c = new W3CTraceContextPropagator();
+
+/** Client side: the origin of an item made now for `caller`, signed by this component. */
+export function batchItemOrigin(signer: IdentitySigner, caller: Caller | null): BatchItemOrigin {
+  return { identity: signer.sign(caller), traceparent: activeTraceparent() };
+}
+
+/** Client side: an item's failure as the error a unary call would have rejected with (the gateway maps both alike). */
+export function callErrorToServiceError(error: CallError | undefined): ServiceError {
+  const code = (error?.code ?? GrpcStatus.INTERNAL) as GrpcStatus;
+  const details = error?.message ?? 'Internal error';
+  return Object.assign(new Error(`${code} ${GrpcStatus[code] ?? 'UNKNOWN'}: ${details}`), { code, details, metadata: new Metadata() });
+}
+
+export type BatchItemOutcome<R> = { ok: true; value: R } | { ok: false; error: CallError };
+
+/**
+ * Server side: runs one item as its own call. The item's identity must verify and come from the component that made
+ * the batched call (one component cannot slip in identities another signed); `handle` gets a context with the item's
+ * caller and runs in the item's trace. Any failure becomes the item's CallError, mapped as a unary call's error is.
+ */
+export async function runBatchItem<R>(
+  signer: IdentitySigner,
+  ctx: CallContext,
+  origin: BatchItemOrigin | undefined,
+  handle: (itemCtx: CallContext) => Promise<R>,
+): Promise<BatchItemOutcome<R>> {
+  try {
+    const identity = verifyItem(signer, origin?.identity);
+    if (identity.service !== ctx.service) throw new UnauthenticatedError(`Refused: an item signed by ${identity.service} in a call from ${ctx.service}`);
+    const trace = w3c.extract(ROOT_CONTEXT, { traceparent: origin?.traceparent ?? '' }, defaultTextMapGetter);
+    const value = await context.with(trace, () => handle({ ...ctx, caller: identity.caller }));
+    return { ok: true, value };
+  } catch (error) {
+    const status = mapError(error, ctx.logger, 'batch item');
+    return { ok: false, error: { code: status.code ?? GrpcStatus.INTERNAL, message: status.details ?? 'Internal error' } };
+  }
+}
+
+function verifyItem(signer: IdentitySigner, header: string | undefined) {
+  try {
+    return signer.verify(header || undefined);
+  } catch (error) {
+    if (error instanceof InvalidIdentityError) throw new UnauthenticatedError(`Refused: ${error.message}`);
+    throw error;
+  }
+}
