@@ -3,7 +3,7 @@ export interface GroupCommitOptions<T> {
   maxBatch: number;
   /** Batches being written at once; more items wait for one of them to finish. */
   maxInFlight: number;
-  /** Items with the same key never share a batch; without it, any items may. */
+  /** Items with the same key go one batch after another, in the order they came; without it, any items may share one. */
   keyOf?: (item: T) => string;
 }
 
@@ -32,7 +32,7 @@ export class GroupCommit<T, R> {
   private readonly writing = new Set<string>();
 
   constructor(
-    /** Writes the items in one transaction; answers one result per item, in their order. */
+    /** Writes the items together (one transaction, one call); answers one result per item, in their order. */
     private readonly write: (items: T[]) => Promise<R[]>,
     private readonly options: GroupCommitOptions<T>,
   ) {}
