@@ -183,9 +183,9 @@ export class PrismaVoteRepository implements VoteRepository {
   }
 
   /**
-   * Votes cast while earlier ones are being written go together: one transaction of BEGIN, the statement above, their
-   * events in one insert, COMMIT. Every vote's answer and event still carry the totals right after it, as if the batch's
-   * votes had been cast one by one in their order.
+   * Votes cast together (one CastVotes call) or while earlier ones are being written go together: one transaction of
+   * BEGIN, the statement above, their events in one insert, COMMIT. Every vote's answer and event still carry the
+   * totals right after it, as if the batch's votes had been cast one by one in their order.
    */
   cast(vote: NewVote, eventOf: EventOf): Promise<CastResult | null> {
     return this.batches.submit({ vote, eventOf: bindToActiveTrace(eventOf) });

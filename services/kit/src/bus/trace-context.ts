@@ -6,6 +6,7 @@ import {
   defaultTextMapGetter,
   defaultTextMapSetter,
   trace,
+  type Context,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { Envelope } from '@snapcracks/proto/events/v1';
@@ -22,6 +23,11 @@ export function activeTraceparent(): string {
   return carrier.traceparent ?? '';
 }
 
+/** The context a W3C traceparent continues (the root context when it is empty or malformed). */
+export function traceContextOf(traceparent: string): Context {
+  return w3c.extract(ROOT_CONTEXT, { traceparent }, defaultTextMapGetter);
+}
+
 /**
  * `fn`, bound to the trace active now: work deferred to a later batch (a group commit) still stamps its events with
  * the trace of the request that asked for it.
@@ -35,7 +41,7 @@ export function bindToActiveTrace<F extends (...args: never[]) => unknown>(fn: F
  * and every reaction to it show up as one trace.
  */
 export function handleInEventContext(event: Envelope, handler: EventHandler): Promise<void> {
-  const producerContext = w3c.extract(ROOT_CONTEXT, { traceparent: event.traceparent }, defaultTextMapGetter);
+  const producerContext = traceContextOf(event.traceparent);
   const attributes = { 'messaging.operation.type': 'process', 'messaging.destination.name': event.type, 'messaging.message.id': event.id };
   // Asked for on each call, not once at import: the SDK may load its own (CommonJS) copy of the API, and a
   // tracer taken from this copy before the SDK registers would stay a no-op for good.

@@ -1,9 +1,8 @@
-import { ROOT_CONTEXT, context, defaultTextMapGetter } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { context } from '@opentelemetry/api';
 import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import type { BatchItemOrigin, CallError } from '@snapcracks/proto/common/v1';
 import { UnauthenticatedError } from '../errors.js';
-import { activeTraceparent } from '../bus/trace-context.js';
+import { activeTraceparent, traceContextOf } from '../bus/trace-context.js';
 import { InvalidIdentityError, type Caller, type IdentitySigner } from './identity.js';
 import { mapError, type CallContext } from './server.js';
 
@@ -13,8 +12,6 @@ import { mapError, type CallContext } from './server.js';
  * signed identity and the trace), so the service authorizes and traces every item exactly as it would a call of its
  * own, and each item's failure comes back as the status that call would have ended with.
  */
-
-const w3c = new W3CTraceContextPropagator();
 
 /** Client side: the origin of an item made now for `caller`, signed by this component. */
 export function batchItemOrigin(signer: IdentitySigner, caller: Caller | null): BatchItemOrigin {
@@ -44,8 +41,7 @@ export async function runBatchItem<R>(
   try {
     const identity = verifyItem(signer, origin?.identity);
     if (identity.service !== ctx.service) throw new UnauthenticatedError(`Refused: an item signed by ${identity.service} in a call from ${ctx.service}`);
-    const trace = w3c.extract(ROOT_CONTEXT, { traceparent: origin?.traceparent ?? '' }, defaultTextMapGetter);
-    const value = await context.with(trace, () => handle({ ...ctx, caller: identity.caller }));
+    const value = await context.with(traceContextOf(origin?.traceparent ?? ''), () => handle({ ...ctx, caller: identity.caller }));
     return { ok: true, value };
   } catch (error) {
     const status = mapError(error, ctx.logger, 'batch item');
