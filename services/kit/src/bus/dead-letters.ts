@@ -18,7 +18,10 @@ export interface DeadLetter {
   /** The last error, on one line. */
   error: string;
   failedAt: Date;
-  /** The event's bytes as published (an encoded Envelope), so a replay sends exactly what the producer built. */
+  /**
+   * The event's bytes (an encoded Envelope: the message as published, or its own out of a batch; an unreadable
+   * message as it came), so a replay sends exactly what the producer built.
+   */
   data: Uint8Array;
 }
 

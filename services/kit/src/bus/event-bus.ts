@@ -1,5 +1,6 @@
 import type { Envelope } from '@snapcracks/proto/events/v1';
 import type { DeadLetterQueue } from './dead-letters.js';
+import type { EncodedEvents } from './event-messages.js';
 
 /** A message that can be encoded into an envelope payload (any ts-proto message type). */
 export interface MessageCodec<T> {
@@ -20,8 +21,9 @@ export interface SubscribeOptions {
   /** Event types to receive, e.g. ["photo.photo.uploaded", "vote.vote.cast"]; `>` wildcards allowed as in NATS. */
   types: string[];
   /**
-   * Events this subscription hands its handler at once (1 by default: one after the other). More suits a handler
-   * that batches them (createBatchConsumer) and events whose order does not matter (state with a version).
+   * Events this subscription hands its handler at once (1 by default: one after the other, a batch's in its order).
+   * More suits a handler that batches them (createBatchConsumer) and events whose order does not matter (state with
+   * a version).
    */
   concurrency?: number;
 }
@@ -42,6 +44,11 @@ export interface EventBus {
    * process, where nothing outlives the process). The outbox marks an event published only then.
    */
   publish(event: Envelope): Promise<void>;
+  /**
+   * Publishes what one outbox row holds (one event, or a batch of events of one type) with the same guarantee. NATS
+   * carries a batch as one message; every subscriber still receives, handles and fails each event on its own.
+   */
+  publishEncoded(message: EncodedEvents): Promise<void>;
   /** True for a bus that lives and dies with this process: no other process shares its work. */
   readonly inProcess?: boolean;
   /** The events consumers gave up on after the retry policy's last delivery, for an operator to replay or discard. */

@@ -1,4 +1,5 @@
 export type { EventBus, EventHandler, MessageCodec, SubscribeOptions, Subscription } from './event-bus.js';
+export { decodeEvents, encodeEvents, type EncodedEvents } from './event-messages.js';
 export { Envelope } from '@snapcracks/proto/events/v1';
 export { EventTypes, makeEvent, decodeEvent, decodeEventOfType, type DecodedEvent, type EventType, type EventPayload } from './event-types.js';
 export { createNatsEventBus, type NatsEventBusOptions } from './nats-event-bus.js';

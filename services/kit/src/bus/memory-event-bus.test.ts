@@ -3,6 +3,7 @@ import { Envelope, PhotoUpdated, VoteCast } from '@snapcracks/proto/events/v1';
 import { createRecordingLogger } from '../testing/recording-logger.js';
 import type { EventBus, EventHandler } from './event-bus.js';
 import { makeEvent } from './event-types.js';
+import { encodeEvents } from './event-messages.js';
 import { createMemoryEventBus } from './memory-event-bus.js';
 
 const voteCast = (photoId: number) => makeEvent('vote.vote.cast', VoteCast, { photoId, userId: 'u1', rating: 5 }, { source: 'vote' });
@@ -31,6 +32,15 @@ describe('memory event bus', () => {
     expect(events).toEqual([]);
     await published;
     expect(events).toEqual([event]);
+  });
+
+  it('hands each event of a batch to its subscribers, and resolves once every one is handled', async () => {
+    newBus();
+    const { events, handler } = recorder();
+    await bus.subscribe(handler, { durable: 'stats', types: ['vote.vote.cast'] });
+    const batch = [voteCast(1), voteCast(2), voteCast(3)];
+    await bus.publishEncoded({ id: 'batch-1', type: 'vote.vote.cast', data: encodeEvents(batch) });
+    expect(events).toEqual(batch);
   });
 
   it('keeps publish waiting while a durable subscriber fails, and rejects it when the bus closes first', async () => {

@@ -1,5 +1,6 @@
 import { Envelope } from '@snapcracks/proto/events/v1';
 import { createLogger, type Logger } from '../logger.js';
+import { decodeEvents } from './event-messages.js';
 import { errorLine, logDeadLetter, type DeadLetter, type DeadLetterQueue } from './dead-letters.js';
 import type { EventBus, EventHandler, SubscribeOptions, Subscription } from './event-bus.js';
 import { assertDurableName } from './durable-name.js';
@@ -239,20 +240,26 @@ export function createMemoryEventBus(options: MemoryEventBusOptions = {}): Event
     return group;
   }
 
+  async function publish(event: Envelope): Promise<void> {
+    if (closed) throw new Error('The event bus is closed');
+    const now = Date.now();
+    forgetOldEvents(now);
+    const known = history.get(event.id);
+    if (known) return known.delivered;
+    for (const group of ephemeralGroups) if (matchesEventType(group.pattern, event.type)) group.enqueue(event).catch(() => undefined);
+    const durable = [...durableGroups.values()].filter((group) => matchesEventType(group.pattern, event.type));
+    const delivered = Promise.all(durable.map((group) => group.enqueue(event))).then(() => undefined);
+    history.set(event.id, { event, publishedAt: now, delivered });
+    return delivered;
+  }
+
   return {
     inProcess: true,
     deadLetters,
-    async publish(event) {
-      if (closed) throw new Error('The event bus is closed');
-      const now = Date.now();
-      forgetOldEvents(now);
-      const known = history.get(event.id);
-      if (known) return known.delivered;
-      for (const group of ephemeralGroups) if (matchesEventType(group.pattern, event.type)) group.enqueue(event).catch(() => undefined);
-      const durable = [...durableGroups.values()].filter((group) => matchesEventType(group.pattern, event.type));
-      const delivered = Promise.all(durable.map((group) => group.enqueue(event))).then(() => undefined);
-      history.set(event.id, { event, publishedAt: now, delivered });
-      return delivered;
+    publish,
+    // In one process there is nothing to save by keeping a batch together: each event goes its own way.
+    async publishEncoded(message) {
+      await Promise.all(decodeEvents(message.data).map(publish));
     },
 
     async subscribe(handler: EventHandler, { durable, types, concurrency }: SubscribeOptions): Promise<Subscription> {

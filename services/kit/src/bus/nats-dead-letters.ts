@@ -43,8 +43,9 @@ export interface GivenUp {
   consumer: string;
   /** The subject it was published to, where a replay publishes it again. */
   subject: string;
-  /** The stream sequence of the message, so that giving up on it twice (a crash in between) keeps one dead letter. */
+  /** The stream sequence of the message, so that giving up on an event twice (a crash in between) keeps one dead letter. */
   streamSeq: number;
+  /** One event's Envelope (the message, or one event of a batch), or the message's bytes when they could not be read. */
   data: Uint8Array;
   deliveries: number;
   error: unknown;
@@ -104,7 +105,7 @@ export function natsDeadLetterQueue(jsm: JetStreamManager, options: NatsDeadLett
       h.set(HEADER.deliveries, String(deliveries));
       h.set(HEADER.error, errorLine(error));
       h.set(HEADER.failedAt, new Date().toISOString());
-      const ack = await js.publish(`${prefix}.${consumer}`, data, { headers: h, msgID: `${options.stream}:${streamSeq}:${consumer}`, timeout: publishTimeoutMs });
+      const ack = await js.publish(`${prefix}.${consumer}`, data, { headers: h, msgID: `${options.stream}:${streamSeq}:${consumer}:${eventId}`, timeout: publishTimeoutMs });
       logDeadLetter(logger, { seq: ack.seq, consumer, eventId, type, deliveries }, error, stream);
     },
 

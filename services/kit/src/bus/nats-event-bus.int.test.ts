@@ -5,6 +5,7 @@ import { createTestStream, type TestStream } from '../testing/nats.js';
 import { createRecordingLogger } from '../testing/recording-logger.js';
 import type { EventBus, EventHandler } from './event-bus.js';
 import { makeEvent } from './event-types.js';
+import { encodeEvents } from './event-messages.js';
 import { createNatsEventBus } from './nats-event-bus.js';
 import { durableConsumerName } from './nats-jetstream-setup.js';
 
@@ -131,6 +132,46 @@ describe('NATS event bus', () => {
     const [letter, ...others] = await bus.deadLetters.list();
     expect(others).toEqual([]);
     expect(letter).toMatchObject({ consumer: 'stats', eventId: poison.id, type: 'vote.vote.cast', deliveries: 3, error: 'Error: poison attempt 3' });
+  });
+
+  it('carries a batch as one message and hands its events, in order, to durable and broadcast subscribers alike', async () => {
+    const bus = await newBus();
+    const durable = recorder();
+    const broadcast = recorder();
+    await bus.subscribe(durable.handler, { durable: 'stats', types: ['vote.vote.cast'] });
+    await bus.subscribe(broadcast.handler, { types: ['vote.vote.cast'] });
+    const batch = [voteCast(1), voteCast(2), voteCast(3)];
+    await bus.publishEncoded({ id: 'batch-1', type: 'vote.vote.cast', data: encodeEvents(batch) });
+    await bus.publishEncoded({ id: 'batch-1', type: 'vote.vote.cast', data: encodeEvents(batch) }); // a repeat: dropped
+    await vi.waitFor(() => expect(durable.events).toEqual(batch), eventually);
+    await vi.waitFor(() => expect(broadcast.events).toEqual(batch), eventually);
+    const { state } = await nats.jsm.streams.info(nats.stream);
+    expect(state.messages).toBe(1);
+    await consumerSettled('stats', 'vote.vote.cast');
+    expect(durable.events).toHaveLength(3);
+  });
+
+  it('gives up on the events of a batch that keep failing, each as its own dead letter, and on nothing else', async () => {
+    const bus = await newBus();
+    const batch = [voteCast(1), voteCast(2), voteCast(3)];
+    const poison = new Set([batch[0]!.id, batch[2]!.id]);
+    const handled: string[] = [];
+    await bus.subscribe(
+      async (event) => {
+        if (poison.has(event.id)) throw new Error(`poison ${event.id}`);
+        handled.push(event.id);
+      },
+      { durable: 'stats', types: ['vote.vote.cast'] },
+    );
+    await bus.publishEncoded({ id: 'batch-1', type: 'vote.vote.cast', data: encodeEvents(batch) });
+    await vi.waitFor(async () => expect(await bus.deadLetters.list()).toHaveLength(2), eventually);
+    await consumerSettled('stats', 'vote.vote.cast');
+    // The healthy event was handled on every delivery of the message (consumers skip what they recorded).
+    expect(handled).toEqual([batch[1]!.id, batch[1]!.id, batch[1]!.id]);
+    const letters = await bus.deadLetters.list();
+    expect(letters.map((letter) => letter.eventId).sort()).toEqual([...poison].sort());
+    expect(letters.map((letter) => Envelope.decode(letter.data))).toEqual(expect.arrayContaining([batch[0], batch[2]]));
+    expect(letters.every((letter) => letter.deliveries === 3 && letter.error.startsWith('Error: poison'))).toBe(true);
   });
 
   it('replays a dead letter through the events stream, and discards one', async () => {

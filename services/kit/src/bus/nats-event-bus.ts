@@ -11,6 +11,7 @@ import { errorLine } from './dead-letters.js';
 import { ensureDeadLetterStream, natsDeadLetterQueue, type NatsDeadLetterQueue } from './nats-dead-letters.js';
 import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './retry-policy.js';
 import { handleInEventContext } from './trace-context.js';
+import { decodeEvents, type EncodedEvents } from './event-messages.js';
 
 export interface NatsEventBusOptions {
   servers: string | string[];
@@ -65,10 +66,10 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
     await ensureDurableConsumer(jsm, stream, { name, filterSubject: subjectOf(pattern) });
     const consumer = await js.consumers.get(stream, name);
     const messages = await consumer.consume({ max_messages: Math.max(PULL_BATCH, concurrency) });
-    return runConsumer(messages, name, logger, concurrency, async (msg, stopping) => {
+    return runConsumer(messages, name, logger, concurrency, async (delivered, stopping) => {
       // Handing an unstarted message back at once lets another instance take it without waiting for a timeout.
-      if (stopping) return msg.nak();
-      await handleDurableDelivery(msg, handler, { consumer: durable, retry, logger, deadLetters });
+      if (stopping) return delivered.msg.nak();
+      await handleDurableDelivery(delivered, handler, { consumer: durable, retry, logger, deadLetters, concurrency });
     });
   }
 
@@ -79,9 +80,9 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
     const consumer = await js.consumers.get(stream, { filter_subjects: subjectOf(pattern), opt_start_seq: state.last_seq + 1 });
     const messages = await consumer.consume({ max_messages: PULL_BATCH });
     const stopped = new AbortController();
-    const subscription = runConsumer(messages, `broadcast ${pattern}`, logger, concurrency, async (msg, stopping) => {
+    const subscription = runConsumer(messages, `broadcast ${pattern}`, logger, concurrency, async (delivered, stopping) => {
       if (stopping) return;
-      await handleWithRetriesInPlace(msg, handler, { retry, logger, deadLetters }, stopped.signal);
+      await handleWithRetriesInPlace(delivered, handler, { retry, logger, deadLetters, concurrency }, stopped.signal);
     });
     return {
       async close() {
@@ -91,14 +92,14 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
     };
   }
 
+  async function publishEncoded({ id, type, data }: EncodedEvents): Promise<void> {
+    const ack = await js.publish(subjectOf(type), data, { msgID: id, timeout: publishTimeoutMs });
+    if (ack.duplicate) logger.debug({ eventId: id, type }, 'event already in the stream');
+  }
+
   return {
-    async publish(event) {
-      const ack = await js.publish(subjectOf(event.type), Envelope.encode(event).finish(), {
-        msgID: event.id,
-        timeout: publishTimeoutMs,
-      });
-      if (ack.duplicate) logger.debug({ eventId: event.id, type: event.type }, 'event already in the stream');
-    },
+    publish: (event) => publishEncoded({ id: event.id, type: event.type, data: Envelope.encode(event).finish() }),
+    publishEncoded,
 
     deadLetters,
 
@@ -128,8 +129,24 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
   };
 }
 
+/** A pulled message with its events, or why they could not be read. */
+interface Delivered {
+  msg: JsMsg;
+  events?: Envelope[];
+  decodeError?: unknown;
+}
+
+function decodeDelivered(msg: JsMsg): Delivered {
+  try {
+    return { msg, events: decodeEvents(msg.data) };
+  } catch (decodeError) {
+    return { msg, decodeError };
+  }
+}
+
 /**
- * Feeds each pulled message to `handle`, up to `concurrency` at once; `close` stops pulling and waits for those being
+ * Feeds each pulled message to `handle`, with at most `concurrency` events being handled at once (a batch counts as
+ * its events, and is never held back when nothing else is in flight); `close` stops pulling and waits for those being
  * handled. A message whose handling throws (acknowledging on a lost connection) is logged; JetStream redelivers it.
  */
 function runConsumer(
@@ -137,19 +154,26 @@ function runConsumer(
   name: string,
   logger: Logger,
   concurrency: number,
-  handle: (msg: JsMsg, stopping: boolean) => Promise<void>,
+  handle: (delivered: Delivered, stopping: boolean) => Promise<void>,
 ): Subscription {
   let stopping = false;
-  const inFlight = new Set<Promise<void>>();
+  const inFlight = new Map<Promise<void>, number>();
+  let inFlightEvents = 0;
   const loop = (async () => {
     for await (const msg of messages) {
-      const handling: Promise<void> = handle(msg, stopping)
+      const delivered = decodeDelivered(msg);
+      const weight = delivered.events?.length || 1;
+      const handling: Promise<void> = handle(delivered, stopping)
         .catch((error: unknown) => logger.error({ err: error, consumer: name, seq: msg.seq }, 'event consumer failed on a message'))
-        .finally(() => inFlight.delete(handling));
-      inFlight.add(handling);
-      if (inFlight.size >= concurrency) await Promise.race(inFlight);
+        .finally(() => {
+          inFlight.delete(handling);
+          inFlightEvents -= weight;
+        });
+      inFlight.set(handling, weight);
+      inFlightEvents += weight;
+      while (inFlightEvents >= concurrency && inFlight.size > 0) await Promise.race(inFlight.keys());
     }
-    await Promise.all(inFlight);
+    await Promise.all(inFlight.keys());
   })().catch((error: unknown) => logger.error({ err: error, consumer: name }, 'event consumer stopped'));
   void logConsumerTrouble(messages, name, logger);
   return {
@@ -161,78 +185,114 @@ function runConsumer(
   };
 }
 
+/**
+ * Hands each event to the handler in its own consumer span, in their order and at most `concurrency` at once (a
+ * batch's events one after the other for a handler that takes one at a time); answers those that failed.
+ */
+async function handleEach(events: Envelope[], handler: EventHandler, concurrency: number): Promise<{ event: Envelope; error: unknown }[]> {
+  const failed: { event: Envelope; error: unknown }[] = [];
+  let next = 0;
+  const work = async () => {
+    while (next < events.length) {
+      const event = events[next++]!;
+      await handleInEventContext(event, handler).catch((error: unknown) => failed.push({ event, error }));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), events.length) }, work));
+  return failed;
+}
+
 interface Delivery {
   /** The durable name (or "ephemeral"), as dead letters name it. */
   consumer?: string;
   retry: RetryPolicy;
   logger: Logger;
   deadLetters: NatsDeadLetterQueue;
+  /** Events of one message handed to the handler at once. */
+  concurrency: number;
 }
 
 /**
- * Acknowledges after the handler resolves; after a failure asks JetStream to redeliver later, and after the last
- * delivery the retry policy allows moves the event to the dead letters. JetStream's own limit is off (see
- * ensureDurableConsumer): a delivery beyond ours comes only after one that never answered (its process stopped, or
- * it outlived the acknowledgement deadline) or a dead letter that could not be stored, and goes to the dead letters
- * without another try, so an event that kills its consumer cannot do so forever.
+ * Acknowledges once the handler resolved for every event of the message; when any failed, asks JetStream to redeliver
+ * the message later (events already handled skip themselves: consumers record what they handled), and after the last
+ * delivery the retry policy allows moves each event that still fails to the dead letters, on its own. JetStream's own
+ * limit is off (see ensureDurableConsumer): a delivery beyond ours comes only after one that never answered (its
+ * process stopped, or it outlived the acknowledgement deadline) or a dead letter that could not be stored, and its
+ * events go to the dead letters without another try, so an event that kills its consumer cannot do so forever.
  */
-async function handleDurableDelivery(msg: JsMsg, handler: EventHandler, delivery: Delivery): Promise<void> {
+async function handleDurableDelivery({ msg, events, decodeError }: Delivered, handler: EventHandler, delivery: Delivery): Promise<void> {
   const { retry, logger } = delivery;
   const deliveries = msg.info.deliveryCount;
-  if (deliveries > retry.maxDeliveries) return giveUp(msg, deliveries, new Error(`No answer from the handler after ${deliveries - 1} deliveries`), delivery);
-  let event: Envelope;
-  try {
-    event = Envelope.decode(msg.data);
-  } catch (error) {
-    return giveUp(msg, deliveries, error, delivery);
+  if (!events) return giveUp(msg, [{ data: msg.data, error: decodeError }], deliveries, delivery);
+  if (deliveries > retry.maxDeliveries) {
+    const error = new Error(`No answer from the handler after ${deliveries - 1} deliveries`);
+    return giveUp(msg, events.map((event) => ({ data: eventBytes(msg, events, event), error })), deliveries, delivery);
   }
-  try {
-    await handleInEventContext(event, handler);
-    msg.ack();
-  } catch (error) {
-    if (deliveries >= retry.maxDeliveries) return giveUp(msg, deliveries, error, delivery);
-    const delayMs = backoffDelayMs(deliveries, retry);
-    logger.warn({ err: error, eventId: event.id, type: event.type, deliveries, retryInMs: delayMs }, 'event handler failed; will redeliver');
-    msg.nak(delayMs);
+  const failed = await handleEach(events, handler, delivery.concurrency);
+  if (failed.length === 0) return msg.ack();
+  if (deliveries >= retry.maxDeliveries) {
+    return giveUp(msg, failed.map(({ event, error }) => ({ data: eventBytes(msg, events, event), error })), deliveries, delivery);
   }
+  const delayMs = backoffDelayMs(deliveries, retry);
+  const { event, error } = failed[0]!;
+  logger.warn(
+    { err: error, eventId: event.id, type: event.type, failed: failed.length, events: events.length, deliveries, retryInMs: delayMs },
+    'event handler failed; will redeliver',
+  );
+  msg.nak(delayMs);
 }
 
-/** Stores the message as a dead letter, then tells JetStream to stop delivering it; if it cannot be stored, redelivers it later. */
-async function giveUp(msg: JsMsg, deliveries: number, error: unknown, { consumer = EPHEMERAL, retry, logger, deadLetters }: Delivery): Promise<void> {
+/** An event's bytes as a dead letter keeps them: the message itself when it is that one event, else the event's own Envelope. */
+function eventBytes(msg: JsMsg, events: Envelope[], event: Envelope): Uint8Array {
+  return events.length === 1 ? msg.data : Envelope.encode(event).finish();
+}
+
+/**
+ * Stores each given-up event (or the undecodable message) as a dead letter, then tells JetStream to stop delivering
+ * the message; if one cannot be stored, redelivers the message later (storing one twice keeps one dead letter).
+ */
+async function giveUp(
+  msg: JsMsg,
+  letters: { data: Uint8Array; error: unknown }[],
+  deliveries: number,
+  { consumer = EPHEMERAL, retry, logger, deadLetters }: Delivery,
+): Promise<void> {
   try {
-    await deadLetters.add({ consumer, subject: msg.subject, streamSeq: msg.seq, data: msg.data, deliveries, error });
+    for (const { data, error } of letters) await deadLetters.add({ consumer, subject: msg.subject, streamSeq: msg.seq, data, deliveries, error });
     msg.term();
   } catch (storeError) {
     const retryInMs = backoffDelayMs(deliveries, retry);
-    logger.warn({ err: storeError, consumer, seq: msg.seq, deliveries, cause: errorLine(error), retryInMs }, 'could not store a dead letter; will redeliver');
+    logger.warn({ err: storeError, consumer, seq: msg.seq, deliveries, cause: errorLine(letters[0]?.error), retryInMs }, 'could not store a dead letter; will redeliver');
     msg.nak(retryInMs);
   }
 }
 
 /**
  * Broadcast (ordered) consumers cannot be asked to redeliver, so a failed handler is retried where it stands, and an
- * event still failing after the last try becomes a dead letter (logged, should even that fail).
+ * event still failing after the last try becomes a dead letter (logged, should even that fail). A batch's events are
+ * handled one after the other, each with its own tries.
  */
-async function handleWithRetriesInPlace(msg: JsMsg, handler: EventHandler, delivery: Delivery, stopped: AbortSignal): Promise<void> {
+async function handleWithRetriesInPlace({ msg, events, decodeError }: Delivered, handler: EventHandler, delivery: Delivery, stopped: AbortSignal): Promise<void> {
   const { retry, logger, deadLetters } = delivery;
-  const deadLetter = (deliveries: number, error: unknown) =>
+  const deadLetter = (data: Uint8Array, deliveries: number, error: unknown) =>
     deadLetters
-      .add({ consumer: EPHEMERAL, subject: msg.subject, streamSeq: msg.seq, data: msg.data, deliveries, error })
+      .add({ consumer: EPHEMERAL, subject: msg.subject, streamSeq: msg.seq, data, deliveries, error })
       .catch((storeError: unknown) => logger.error({ err: storeError, seq: msg.seq, cause: errorLine(error) }, 'could not store a dead letter; event dropped'));
-  let event: Envelope;
-  try {
-    event = Envelope.decode(msg.data);
-  } catch (error) {
-    return deadLetter(1, error);
-  }
-  for (let deliveries = 1; !stopped.aborted; deliveries++) {
-    try {
-      return await handleInEventContext(event, handler);
-    } catch (error) {
-      if (deliveries >= retry.maxDeliveries) return deadLetter(deliveries, error);
-      const delayMs = backoffDelayMs(deliveries, retry);
-      logger.warn({ err: error, eventId: event.id, type: event.type, deliveries, retryInMs: delayMs }, 'event handler failed; will retry');
-      await sleep(delayMs, undefined, { signal: stopped }).catch(() => undefined);
+  if (!events) return deadLetter(msg.data, 1, decodeError);
+  for (const event of events) {
+    for (let deliveries = 1; !stopped.aborted; deliveries++) {
+      try {
+        await handleInEventContext(event, handler);
+        break;
+      } catch (error) {
+        if (deliveries >= retry.maxDeliveries) {
+          await deadLetter(eventBytes(msg, events, event), deliveries, error);
+          break;
+        }
+        const delayMs = backoffDelayMs(deliveries, retry);
+        logger.warn({ err: error, eventId: event.id, type: event.type, deliveries, retryInMs: delayMs }, 'event handler failed; will retry');
+        await sleep(delayMs, undefined, { signal: stopped }).catch(() => undefined);
+      }
     }
   }
 }

@@ -1,4 +1,3 @@
-import { Envelope } from '@snapcracks/proto/events/v1';
 import type { Logger } from '../logger.js';
 import type { EventBus } from '../bus/event-bus.js';
 import { backoffDelayMs, type Backoff } from '../bus/retry-policy.js';
@@ -78,7 +77,7 @@ export function createOutboxRelay(
 
   function dispatch(row: UnpublishedRow): void {
     inFlight.add(row.id);
-    bus.publish(Envelope.decode(row.payload)).then(
+    bus.publishEncoded({ id: row.id, type: row.type, data: row.payload }).then(
       () => published.push(row.id),
       (error: unknown) => {
         failed.push(row.id);

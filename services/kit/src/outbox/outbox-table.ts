@@ -1,9 +1,52 @@
+import { randomUUID } from 'node:crypto';
 import { Envelope } from '@snapcracks/proto/events/v1';
+import { encodeEvents } from '../bus/event-messages.js';
 import { qualifiedTable, type SqlClient } from './sql-client.js';
 
+/** A row waiting for the relay: one event (its id is the row's) or a batch of events of one type. */
 export interface UnpublishedRow {
   id: string;
+  type: string;
   payload: Uint8Array;
+}
+
+interface NewRow {
+  id: string;
+  type: string;
+  payload: Uint8Array;
+  traceParent: string | null;
+}
+
+/** A batch row stays one modest bus message (NATS refuses messages over 1 MB by default). */
+const MAX_BATCH_EVENTS = 500;
+const MAX_BATCH_BYTES = 256 * 1024;
+
+/** An event's encoded size, closely enough to bound a batch without encoding it twice. */
+const approximateSize = (e: Envelope) => e.payload.length + e.id.length + e.type.length + e.source.length + e.traceparent.length + 24;
+
+/**
+ * The rows that store `events` in their order: each run of consecutive events of one type becomes one batch row
+ * (within the bounds above), a lone event its own row with its own id, exactly as `insert` stores it.
+ */
+function rowsOf(events: readonly Envelope[]): NewRow[] {
+  const rows: NewRow[] = [];
+  let run: Envelope[] = [];
+  let runBytes = 0;
+  const flush = () => {
+    if (run.length === 1) rows.push({ id: run[0]!.id, type: run[0]!.type, payload: encodeEvents(run), traceParent: run[0]!.traceparent || null });
+    else if (run.length > 1) rows.push({ id: randomUUID(), type: run[0]!.type, payload: encodeEvents(run), traceParent: null });
+    run = [];
+    runBytes = 0;
+  };
+  for (const event of events) {
+    const size = approximateSize(event);
+    const full = run.length >= MAX_BATCH_EVENTS || (run.length > 0 && runBytes + size > MAX_BATCH_BYTES);
+    if (run.length > 0 && (run[0]!.type !== event.type || full)) flush();
+    run.push(event);
+    runBytes += size;
+  }
+  flush();
+  return rows;
 }
 
 /** Rows stamped in one process keep their enqueue order even within one millisecond (the column keeps ms). */
@@ -29,18 +72,22 @@ export function outboxTable(schema: string) {
         monotonicNow(),
       );
     },
-    /** Stores several envelopes in one statement, in their order (a batch of changes committing together). */
+    /**
+     * Stores several events in one statement, in their order (a batch of changes committing together): consecutive
+     * events of one type share a row, which the relay publishes as one message.
+     */
     async insertAll(tx: SqlClient, events: readonly Envelope[]): Promise<void> {
       if (events.length === 0) return;
       if (events.length === 1) return this.insert(tx, events[0]!);
+      const rows = rowsOf(events);
       await tx.$executeRawUnsafe(
         `INSERT INTO ${table} ("id", "type", "payload", "trace_parent", "created_at")
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::bytea[], $4::text[], $5::timestamptz[])`,
-        events.map((e) => e.id),
-        events.map((e) => e.type),
-        events.map((e) => Buffer.from(Envelope.encode(e).finish())),
-        events.map((e) => e.traceparent || null),
-        events.map(() => monotonicNow()),
+        rows.map((r) => r.id),
+        rows.map((r) => r.type),
+        rows.map((r) => Buffer.from(r.payload)),
+        rows.map((r) => r.traceParent),
+        rows.map(() => monotonicNow()),
       );
     },
     /**
@@ -56,7 +103,7 @@ export function outboxTable(schema: string) {
            SELECT "id" FROM ${table}
            WHERE "published_at" IS NULL ${free} AND NOT ("id" = ANY($3::uuid[]))
            ORDER BY "created_at", "id" LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING "id"::text AS "id", "payload", "created_at"`,
+         RETURNING "id"::text AS "id", "type", "payload", "created_at"`,
         limit,
         leaseMs,
         skip,

@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import pg from 'pg';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Envelope, VoteCast } from '@snapcracks/proto/events/v1';
+import { Envelope, PhotoUpdated, VoteCast } from '@snapcracks/proto/events/v1';
 import type { EventBus } from '../bus/event-bus.js';
 import { createMemoryEventBus } from '../bus/memory-event-bus.js';
 import { makeEvent } from '../bus/event-types.js';
+import { decodeEvents, type EncodedEvents } from '../bus/event-messages.js';
 import { createOutboxTables } from '../testing/outbox-tables.js';
 import { createTestDatabase, openTestPool, type TestDatabase } from '../testing/postgres.js';
 import { createRecordingLogger } from '../testing/recording-logger.js';
@@ -15,19 +16,23 @@ import { inTransaction, poolSqlClient } from './pg-sql-client.js';
 const SCHEMA = 'svc';
 const voteCast = (photoId: number) => makeEvent('vote.vote.cast', VoteCast, { photoId, userId: 'u1', rating: 5 }, { source: 'vote' });
 
-/** A bus that records what it is given and fails while `failNext` is positive. */
+/** A bus that records what it is given (each message, and the events in them) and fails while `failNext` is positive. */
 function recordingBus() {
   const published: Envelope[] = [];
+  const messages: EncodedEvents[] = [];
   const bus = {
     published,
+    messages,
     failNext: 0,
-    async publish(event: Envelope) {
+    async publishEncoded(message: EncodedEvents) {
       if (bus.failNext > 0) {
         bus.failNext -= 1;
         throw new Error('bus unreachable');
       }
-      published.push(event);
+      messages.push(message);
+      published.push(...decodeEvents(message.data));
     },
+    publish: (event: Envelope): Promise<void> => bus.publishEncoded({ id: event.id, type: event.type, data: Envelope.encode(event).finish() }),
     subscribe: () => Promise.reject(new Error('not used')),
     deadLetters: createMemoryEventBus().deadLetters,
     close: async () => undefined,
@@ -130,19 +135,24 @@ describe.each(['prisma', 'pool'] as const)('outbox (relay on %s)', (mode) => {
     expect(ids(bus.published)).toEqual(ids([...first, ...second]));
   });
 
-  it('stores a batch in one statement, in a Prisma or a pool transaction, and publishes it as built, in order', async () => {
+  it('stores a batch in one statement, in a Prisma or a pool transaction, one row and one message per run of a type, each event as built, in order', async () => {
     const bus = recordingBus();
     const outbox = startOutbox(bus);
     const traced = { ...voteCast(1), traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
-    const viaPrisma = [traced, voteCast(2), voteCast(3)];
+    const photoUpdated = makeEvent('photo.photo.updated', PhotoUpdated, { photo: { photoId: 9, userId: 'u9', filename: 'f', status: 1, version: 2 } }, { source: 'photo' });
+    const viaPrisma = [traced, voteCast(2), voteCast(3), photoUpdated];
     await prisma.$transaction((tx) => outbox.enqueueAll(tx, viaPrisma));
     const viaPool = [voteCast(4), voteCast(5)];
     await inTransaction(pool, (tx) => outbox.enqueueAll(tx, viaPool));
     await inTransaction(pool, (tx) => outbox.enqueueAll(tx, []));
     outbox.nudge();
-    await vi.waitFor(() => expect(bus.published).toHaveLength(5), eventually);
+    await vi.waitFor(() => expect(bus.published).toHaveLength(6), eventually);
     expect(bus.published).toEqual([...viaPrisma, ...viaPool]);
-    expect((await prisma.outboxEvent.findUniqueOrThrow({ where: { id: traced.id } })).traceParent).toBe(traced.traceparent);
+    // Three votes, then the photo event alone (a row of its own, as enqueue stores it), then two votes.
+    expect(bus.messages.map((m) => [m.type, decodeEvents(m.data).length])).toEqual([['vote.vote.cast', 3], ['photo.photo.updated', 1], ['vote.vote.cast', 2]]);
+    expect(bus.messages[1]!.id).toBe(photoUpdated.id);
+    expect(new Set(bus.messages.map((m) => m.id)).size).toBe(3);
+    expect(await prisma.outboxEvent.count()).toBe(3);
   });
 
   it('keeps events while the bus fails and then publishes each once, in order', async () => {
@@ -160,12 +170,12 @@ describe.each(['prisma', 'pool'] as const)('outbox (relay on %s)', (mode) => {
     const bus = recordingBus();
     const outbox = startOutbox(bus);
     const events = [voteCast(1), voteCast(2), voteCast(3)];
-    const publish = bus.publish.bind(bus);
+    const publish = bus.publishEncoded.bind(bus);
     let calls = 0;
-    bus.publish = async (event) => {
+    bus.publishEncoded = async (message) => {
       calls += 1;
       if (calls === 2) throw new Error('bus unreachable');
-      return publish(event);
+      return publish(message);
     };
     await commit(outbox, ...events);
     await vi.waitFor(() => expect(bus.published).toHaveLength(3), eventually);

@@ -29,6 +29,15 @@ export interface Envelope {
   payload: Buffer;
 }
 
+/**
+ * Events of one type committed together (a group commit of votes), stored in one outbox row and carried as one bus
+ * message; every subscriber still receives each event on its own. Its one field is numbered 16, a number Envelope
+ * never uses, so that neither message reads as the other: the first tag of a message's bytes says which it is.
+ */
+export interface EventBatch {
+  events: Envelope[];
+}
+
 /** auth.user.updated: created, signed in, edited by the user or an admin. */
 export interface UserUpdated {
   user?: UserSummary | undefined;
@@ -259,6 +268,66 @@ export const Envelope: MessageFns<Envelope> = {
     }
     if (message.payload.length !== 0) {
       obj.payload = base64FromBytes(message.payload);
+    }
+    return obj;
+  },
+};
+
+function createBaseEventBatch(): EventBatch {
+  return { events: [] };
+}
+
+export const EventBatch: MessageFns<EventBatch> = {
+  encode(message: EventBatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      Envelope.encode(v!, writer.uint32(130).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EventBatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEventBatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.events.push(Envelope.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EventBatch {
+    return {
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => Envelope.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: EventBatch): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => Envelope.toJSON(e));
     }
     return obj;
   },
