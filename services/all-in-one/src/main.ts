@@ -33,6 +33,8 @@ const config = loadConfig(
     OIDC_ISSUER: optionalString,
     DEV_IDP_PORT: port(0),
     WEB_DEV: envBoolean(false),
+    /** The services on a worker thread of their own (two cores); false keeps everything on one thread. */
+    SERVICES_THREAD: envBoolean(true),
   }),
 );
 
@@ -84,6 +86,8 @@ async function runAllInOne(): Promise<void> {
     oidc,
     devIdpPort: config.DEV_IDP_PORT,
     viteRoot: config.WEB_DEV ? `${repoRoot}web` : undefined,
+    servicesThread: config.SERVICES_THREAD,
+    telemetry: true,
   });
   lifecycle.onStop('system', () => system.stop());
 

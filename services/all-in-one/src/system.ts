@@ -12,7 +12,9 @@ import {
   type Platform,
 } from '@snapcracks/kit';
 import { startGateway, type GatewayConfig, type OidcSettings } from '@snapcracks/gateway';
-import { DATABASES, SERVICES, startOrder } from './modules.js';
+import { DATABASES } from './modules.js';
+import { startServices } from './services.js';
+import { startServicesThread } from './services-host.js';
 
 export interface SystemOptions {
   logger: Logger;
@@ -32,6 +34,10 @@ export interface SystemOptions {
   devIdpPort?: number;
   /** Serve web/ through Vite with hot reload. */
   viteRoot?: string | undefined;
+  /** The services on a worker thread of their own (the default: two cores), or on this one with the gateway. */
+  servicesThread?: boolean;
+  /** Tracing was started for the process: start it on the services' thread too. */
+  telemetry?: boolean;
 }
 
 export interface RunningSystem {
@@ -42,8 +48,9 @@ export interface RunningSystem {
 
 /**
  * Everything in one process: embedded PostgreSQL unless a database URL is given, the in-process bus unless
- * NATS is given, all seven services on loopback gRPC (real calls, real identity signing), the development
- * identity provider unless a real issuer is given, and the gateway serving the web app.
+ * NATS is given, all seven services on loopback gRPC (real calls, real identity signing) on a thread of their own
+ * unless told otherwise, the development identity provider unless a real issuer is given, and the gateway serving
+ * the web app.
  */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   const { logger, gateway: gatewayConfig } = options;
@@ -59,29 +66,26 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     }
     await Promise.all(DATABASES.map((database) => applyMigrations({ databaseUrl, ...database, logger })));
 
-    const bus = options.natsUrl
-      ? await createNatsEventBus({ servers: options.natsUrl, logger, ...natsStreamOptions(options.natsStream) })
-      : createMemoryEventBus({ logger });
-    lifecycle.onStop('bus', () => bus.close());
-
-    const platform: Platform = {
-      nodeEnv: options.nodeEnv,
-      logger,
-      bus,
-      databaseUrl,
-      dataDir: options.dataDir,
-      identity: options.identity ?? IdentityKeyring.generate(),
-      addresses: {},
-    };
-    const services = [];
-    for (const service of startOrder(SERVICES)) {
-      const running = await service.start(platform, { host: '127.0.0.1', port: 0 });
-      platform.addresses[service.name] = `127.0.0.1:${running.port}`;
-      lifecycle.onStop(service.name, () => running.stop());
-      services.push(running);
+    const identity = options.identity ?? IdentityKeyring.generate();
+    const connectNats = () => createNatsEventBus({ servers: options.natsUrl!, logger, ...natsStreamOptions(options.natsStream) });
+    let platform: Platform;
+    if (options.servicesThread ?? true) {
+      const thread = await startServicesThread(
+        { nodeEnv: options.nodeEnv, databaseUrl, dataDir: options.dataDir, natsUrl: options.natsUrl, natsStream: options.natsStream, identity, logger, telemetry: options.telemetry ?? false },
+        lifecycle,
+      );
+      const bus = thread.bus ?? (await connectNats());
+      lifecycle.onStop('bus', () => bus.close());
+      platform = { nodeEnv: options.nodeEnv, logger, bus, databaseUrl, dataDir: options.dataDir, identity, addresses: thread.addresses };
+      // Every consumer has subscribed: events may flow now.
+      thread.activate();
+    } else {
+      const bus = options.natsUrl ? await connectNats() : createMemoryEventBus({ logger });
+      lifecycle.onStop('bus', () => bus.close());
+      platform = { nodeEnv: options.nodeEnv, logger, bus, databaseUrl, dataDir: options.dataDir, identity, addresses: {} };
+      const services = await startServices(platform, lifecycle);
+      services.activate();
     }
-    // Every consumer has subscribed: events may flow now.
-    for (const running of services) running.activate?.();
 
     const oidc = options.oidc ?? (await startDevelopmentIssuer(options, lifecycle));
     const gateway = await startGateway(platform, gatewayConfig, { oidc, ...(options.viteRoot ? { viteRoot: options.viteRoot } : {}) });

@@ -7,8 +7,9 @@ export type { Logger } from 'pino';
  * JSON logs with the active trace and span ids; pretty when a person watches the terminal.
  * Requests are never logged whole: callers log ids and outcomes only.
  */
-export function createLogger(name: string, level: LoggerOptions['level'] = process.env.LOG_LEVEL ?? 'info'): Logger {
-  const pretty = process.stdout.isTTY && process.env.NODE_ENV !== 'production' && !process.env.CI;
+export function createLogger(name: string, level: LoggerOptions['level'] = process.env.LOG_LEVEL ?? 'info', options: { pretty?: boolean } = {}): Logger {
+  // A worker thread's stdout is no terminal: the thread that made it says whether its lines should be pretty.
+  const pretty = options.pretty ?? prettyLogs();
   return pino({
     name,
     level,
@@ -21,4 +22,9 @@ export function createLogger(name: string, level: LoggerOptions['level'] = proce
     },
     ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
   });
+}
+
+/** Whether this process's logs read best pretty: a person watches the terminal, outside production and CI. */
+export function prettyLogs(): boolean {
+  return Boolean(process.stdout.isTTY) && process.env.NODE_ENV !== 'production' && !process.env.CI;
 }

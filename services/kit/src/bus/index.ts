@@ -7,4 +7,4 @@ export { createMemoryEventBus, type MemoryEventBusOptions } from './memory-event
 export { defaultRetryPolicy, type Backoff, type RetryPolicy } from './retry-policy.js';
 export type { DeadLetter, DeadLetterQueue } from './dead-letters.js';
 export { deadLetterStream, ensureDeadLetterStream, natsDeadLetterQueue, openNatsDeadLetters } from './nats-dead-letters.js';
-export { bindToActiveTrace } from './trace-context.js';
+export { bindToActiveTrace, handleInEventContext } from './trace-context.js';

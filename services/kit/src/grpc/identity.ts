@@ -102,6 +102,11 @@ export class IdentityKeyring {
   privateKeyConfig(component: string): string {
     return this.privateKeyOf(component).export({ format: 'der', type: 'pkcs8' }).toString('base64');
   }
+
+  /** The keys as plain maps, to hand to another thread of this process (a KeyObject crosses postMessage whole). */
+  keyMaps(): { privateKeys: ReadonlyMap<string, KeyObject>; publicKeys: ReadonlyMap<string, KeyObject> } {
+    return { privateKeys: this.privateKeys, publicKeys: this.publicKeys };
+  }
 }
 
 function ed25519(key: KeyObject, what: string): KeyObject {

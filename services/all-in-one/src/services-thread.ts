@@ -1,0 +1,54 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import {
+  IdentityKeyring,
+  Lifecycle,
+  createLogger,
+  createMemoryEventBus,
+  createNatsEventBus,
+  natsStreamOptions,
+  startTelemetry,
+  type Platform,
+} from '@snapcracks/kit';
+import { serveBus } from './bus-bridge.js';
+import { startServices } from './services.js';
+import type { FromServicesThread, ServicesThreadData, ToServicesThread } from './services-host.js';
+
+/**
+ * The services' thread of the all-in-one process (services-host.ts starts it): its own bus (NATS, or the in-process
+ * one, served to the gateway's thread), the seven services, and their orderly stop when the host asks.
+ */
+const data = workerData as ServicesThreadData;
+const port = parentPort!;
+const post = (message: FromServicesThread) => port.postMessage(message);
+const logger = createLogger(data.loggerName, data.logLevel, { pretty: data.prettyLogs });
+const lifecycle = new Lifecycle(logger);
+if (data.telemetry) {
+  const telemetry = startTelemetry(data.loggerName);
+  lifecycle.onStop('telemetry', () => telemetry.shutdown());
+}
+
+try {
+  const bus = data.natsUrl
+    ? await createNatsEventBus({ servers: data.natsUrl, logger, ...natsStreamOptions(data.natsStream) })
+    : createMemoryEventBus({ logger });
+  lifecycle.onStop('bus', () => bus.close());
+  if (data.busPort) serveBus(bus, data.busPort);
+  const platform: Platform = {
+    nodeEnv: data.nodeEnv,
+    logger,
+    bus,
+    databaseUrl: data.databaseUrl,
+    dataDir: data.dataDir,
+    identity: new IdentityKeyring(data.identity.privateKeys, data.identity.publicKeys),
+    addresses: {},
+  };
+  const services = await startServices(platform, lifecycle);
+  port.on('message', (message: ToServicesThread) => {
+    if (message.op === 'activate') services.activate();
+    else if (message.op === 'stop') void lifecycle.stop().then(() => post({ op: 'stopped' }));
+  });
+  post({ op: 'ready', addresses: services.addresses });
+} catch (error) {
+  await lifecycle.stop();
+  post({ op: 'failed', message: error instanceof Error ? error.message : String(error) });
+}
