@@ -3,7 +3,7 @@ import { applyMigrations, createLogger, openDatabase, type Database } from '@sna
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
 import { gatewayDatabase } from './gateway.js';
-import { PrismaSessionStore, SESSION_REUSE_MS } from './session-store.js';
+import { PrismaSessionStore, SESSION_REUSE_MS, type SessionData } from './session-store.js';
 
 const HOUR = 3600 * 1000;
 let database: TestDatabase;
@@ -22,10 +22,9 @@ afterAll(async () => {
   await database?.drop();
 });
 
-type Stored = Parameters<PrismaSessionStore['set']>[1];
-const session = (fields: object) => ({ cookie: { originalMaxAge: null }, ...fields }) as unknown as Stored;
-const set = (sid: string, s: Stored) => new Promise<void>((resolve, reject) => store.set(sid, s, (e) => (e ? reject(e as Error) : resolve())));
-const get = (sid: string) => new Promise<Stored | null>((resolve, reject) => store.get(sid, (e, s) => (e ? reject(e as Error) : resolve(s ?? null))));
+const session = (fields: object) => fields as SessionData;
+const set = (sid: string, s: SessionData) => store.set(sid, s);
+const get = (sid: string) => store.get(sid);
 const expireOf = async (sid: string) => (await db.prisma.session.findUniqueOrThrow({ where: { sid } })).expire.getTime();
 
 describe('sessions in PostgreSQL', () => {
@@ -65,12 +64,54 @@ describe('sessions in PostgreSQL', () => {
     expect(await get('old')).toBeNull();
   });
 
+  describe('rows written by @fastify/session before the gateway had its own session plugin', () => {
+    // Exactly the shape @fastify/session 11 stored: the fields plus the cookie's settings.
+    const oldRow = (fields: object, cookieExpires: number) => ({
+      cookie: {
+        path: '/',
+        domain: null,
+        secure: false,
+        expires: new Date(cookieExpires).toISOString(),
+        httpOnly: true,
+        sameSite: 'lax',
+        originalMaxAge: 72 * HOUR,
+        originalExpires: new Date(cookieExpires - 100).toISOString(),
+      },
+      ...fields,
+    });
+    const insert = (sid: string, sess: object, expire: number) => db.prisma.session.create({ data: { sid, sess, expire: new Date(expire) } });
+
+    it('reads them, without their cookie', async () => {
+      now = Date.now();
+      const pendingSignIn = { codeVerifier: 'v', state: 's', nonce: 'n', redirectUri: 'http://localhost/api/callback' };
+      await insert('old-member', oldRow({ userId: 'u7', idToken: 'id.token', signedInAt: now - HOUR }, now + 71 * HOUR), now + 23 * HOUR);
+      await insert('old-pending', oldRow({ pendingSignIn }, now + 72 * HOUR), now + HOUR / 4);
+      expect(await get('old-member')).toEqual({ userId: 'u7', idToken: 'id.token', signedInAt: now - HOUR });
+      expect(await get('old-pending')).toEqual({ pendingSignIn });
+    });
+
+    it('ends them when their cookie expired, as @fastify/session did', async () => {
+      now = Date.now();
+      await insert('old-cookie-expired', oldRow({ userId: 'u8', signedInAt: now - 71 * HOUR }, now - 1000), now + HOUR);
+      expect(await get('old-cookie-expired')).toBeNull();
+      expect(store.recent('old-cookie-expired')).toBeUndefined();
+    });
+
+    it('writes them back with the fields only', async () => {
+      now = Date.now();
+      await insert('old-rewritten', oldRow({ userId: 'u9', signedInAt: now }, now + 72 * HOUR), now + 24 * HOUR);
+      const read = await get('old-rewritten');
+      await set('old-rewritten', { ...read, idToken: 'new' });
+      expect((await db.prisma.session.findUniqueOrThrow({ where: { sid: 'old-rewritten' } })).sess).toEqual({ userId: 'u9', signedInAt: now, idToken: 'new' });
+    });
+  });
+
   describe('reuse on one replica', () => {
     let reads = 0;
     let counted: PrismaSessionStore;
-    const countedGet = (sid: string) => new Promise<Stored | null>((resolve, reject) => counted.get(sid, (e, s) => (e ? reject(e as Error) : resolve(s ?? null))));
-    const countedSet = (sid: string, s: Stored) => new Promise<void>((resolve, reject) => counted.set(sid, s, (e) => (e ? reject(e as Error) : resolve())));
-    const countedDestroy = (sid: string) => new Promise<void>((resolve, reject) => counted.destroy(sid, (e) => (e ? reject(e as Error) : resolve())));
+    const countedGet = (sid: string) => counted.get(sid);
+    const countedSet = (sid: string, s: SessionData) => counted.set(sid, s);
+    const countedDestroy = (sid: string) => counted.destroy(sid);
     const rewrite = (sid: string, fields: object) => db.prisma.session.update({ where: { sid }, data: { sess: { cookie: { originalMaxAge: null }, ...fields } } });
 
     beforeAll(() => {
@@ -93,12 +134,14 @@ describe('sessions in PostgreSQL', () => {
       expect(reads).toBe(2);
     });
 
-    it('hands each request its own copy', async () => {
+    it('hands out a session no request can change', async () => {
       now = Date.now();
-      await countedSet('copied', session({ userId: 'u4', signedInAt: now }));
-      const first = (await countedGet('copied')) as Stored & { userId?: string };
-      first.userId = 'tampered';
-      expect(await countedGet('copied')).toMatchObject({ userId: 'u4' });
+      await countedSet('copied', session({ userId: 'u4', signedInAt: now, pendingSignIn: { codeVerifier: 'v', state: 's', nonce: 'n', redirectUri: 'http://x/' } }));
+      const first = (await countedGet('copied')) as SessionData;
+      expect(() => (first.userId = 'tampered')).toThrow(TypeError);
+      expect(() => (first.pendingSignIn!.state = 'tampered')).toThrow(TypeError);
+      expect(await countedGet('copied')).toMatchObject({ userId: 'u4', pendingSignIn: { state: 's' } });
+      expect(counted.recent('copied')).toMatchObject({ userId: 'u4' });
     });
 
     it('forgets a session at once when it ends or changes on this replica', async () => {

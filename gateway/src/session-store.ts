@@ -1,9 +1,29 @@
-import type { SessionStore } from '@fastify/session';
 import type pg from 'pg';
 import type { PrismaClient } from './generated/prisma/client.js';
+import type { PendingSignIn } from './oidc.js';
 
-type Session = Parameters<SessionStore['set']>[1];
-type Callback = (error?: unknown) => void;
+/** What a session holds: the `sess` column, and what a request reads through `request.session`. */
+export interface SessionData {
+  userId?: string;
+  /** Kept for the issuer's end-session call (id_token_hint). */
+  idToken?: string;
+  pendingSignIn?: PendingSignIn;
+  /** Epoch ms of sign-in: the session ends SESSION_MAX_HOURS after it, however much it is used. */
+  signedInAt?: number;
+}
+
+/**
+ * Where sessions live. What `recent` and `get` answer is frozen and may be shared by concurrent requests: a request
+ * that changes its session works on a copy (plugins/session.ts).
+ */
+export interface SessionStore {
+  /** The session when this replica read it within SESSION_REUSE_MS and it has not expired since; no query. */
+  recent(sid: string): Readonly<SessionData> | undefined;
+  /** The session, or null when there is none or it has expired. */
+  get(sid: string): Promise<Readonly<SessionData> | null>;
+  set(sid: string, session: SessionData): Promise<void>;
+  destroy(sid: string): Promise<void>;
+}
 
 export interface SessionLifetimes {
   /** A signed-in session unused for this long ends. */
@@ -24,21 +44,26 @@ const SLIDE_INTERVAL_MS = 60 * 60 * 1000;
 export const SESSION_REUSE_MS = 2_000;
 const REUSE_LIMIT = 10_000;
 
-/** A signed-in session holds plain values and its cookie's, so two levels copy it; a sign-in under way is copied whole. */
-function copyOf(session: Session): Session {
-  if (session.pendingSignIn) return structuredClone(session);
-  return { ...session, cookie: { ...session.cookie } } as Session;
+/**
+ * A `sess` column as stored. Rows written before the gateway had its own session plugin (by @fastify/session) also
+ * carry their cookie's settings, whose `expires` ended the session too; rows written since hold the fields only.
+ */
+interface StoredSession extends SessionData {
+  cookie?: { expires?: string | null };
 }
 
 interface SessionRow {
-  sess: Session;
+  sess: StoredSession;
   expire: Date;
 }
 
-interface Reusable {
-  session: Session;
-  /** The row's `expire`, epoch ms. */
+interface Session {
+  data: Readonly<SessionData>;
+  /** When it ends, epoch ms. */
   expire: number;
+}
+
+interface Reusable extends Session {
   /** Reused until then, epoch ms. */
   until: number;
 }
@@ -51,7 +76,7 @@ interface Reusable {
  */
 export class PrismaSessionStore implements SessionStore {
   private readonly reusable = new Map<string, Reusable>();
-  private readonly reading = new Map<string, Promise<SessionRow | undefined>>();
+  private readonly reading = new Map<string, Promise<Session | null>>();
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -61,41 +86,51 @@ export class PrismaSessionStore implements SessionStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  set(sid: string, session: Session, callback: Callback): void {
+  async set(sid: string, session: SessionData): Promise<void> {
     const expire = this.expiryOf(session);
-    const sess = JSON.parse(JSON.stringify(session)) as object;
+    const sess = fieldsOf(session) as object;
     // Forgotten before and after the write: a read that overlapped it may have seen the old row.
     this.forget(sid);
-    this.prisma.session
-      .upsert({ where: { sid }, create: { sid, sess, expire }, update: { sess, expire } })
-      .finally(() => this.forget(sid))
-      .then(() => callback(), callback);
+    try {
+      await this.prisma.session.upsert({ where: { sid }, create: { sid, sess, expire }, update: { sess, expire } });
+    } finally {
+      this.forget(sid);
+    }
   }
 
-  /** Runs on every signed-in request. Each caller gets its own copy: @fastify/session keeps and changes what it is given. */
-  get(sid: string, callback: (error: unknown, session?: Session | null) => void): void {
-    const now = this.now();
+  /** Runs on every signed-in request. */
+  recent(sid: string): Readonly<SessionData> | undefined {
     const known = this.reusable.get(sid);
-    if (known && now < known.until && now < known.expire) return callback(null, copyOf(known.session));
-    this.read(sid, now).then(
-      (row) => callback(null, row ? copyOf(row.sess) : null),
-      (error) => callback(error),
-    );
+    if (!known) return undefined;
+    const now = this.now();
+    return now < known.until && now < known.expire ? known.data : undefined;
   }
 
-  private read(sid: string, now: number): Promise<SessionRow | undefined> {
+  async get(sid: string): Promise<Readonly<SessionData> | null> {
+    const known = this.recent(sid);
+    if (known) return known;
+    const now = this.now();
+    return (await this.read(sid, now))?.data ?? null;
+  }
+
+  private read(sid: string, now: number): Promise<Session | null> {
     const inFlight = this.reading.get(sid);
     if (inFlight) return inFlight;
-    const pending: Promise<SessionRow | undefined> = this.reader
+    const pending: Promise<Session | null> = this.reader
       .query<SessionRow>('SELECT sess, expire FROM gateway.sessions WHERE sid = $1 AND expire > now()', [sid])
       .then(({ rows }) => {
         const row = rows[0];
-        if (row?.sess.userId) {
-          this.slide(sid, row.sess, row.expire);
+        if (!row) return null;
+        // An old row whose cookie expired is no session, as @fastify/session had it.
+        const cookieExpires = cookieExpiryOf(row.sess);
+        if (cookieExpires <= now) return null;
+        const session = { data: frozen(fieldsOf(row.sess)), expire: Math.min(row.expire.getTime(), cookieExpires) };
+        if (session.data.userId) {
+          this.slide(sid, session.data, row.expire);
           // Not when the session ended or changed here while it was being read (forget() dropped this read).
-          if (this.reading.get(sid) === pending) this.remember(sid, row, now);
+          if (this.reading.get(sid) === pending) this.remember(sid, session, now);
         }
-        return row;
+        return session;
       })
       .finally(() => {
         if (this.reading.get(sid) === pending) this.reading.delete(sid);
@@ -104,9 +139,9 @@ export class PrismaSessionStore implements SessionStore {
     return pending;
   }
 
-  private remember(sid: string, row: SessionRow, now: number): void {
+  private remember(sid: string, session: Session, now: number): void {
     if (this.reusable.size >= REUSE_LIMIT) this.reusable.clear();
-    this.reusable.set(sid, { session: row.sess, expire: row.expire.getTime(), until: now + SESSION_REUSE_MS });
+    this.reusable.set(sid, { ...session, until: now + SESSION_REUSE_MS });
   }
 
   private forget(sid: string): void {
@@ -114,12 +149,13 @@ export class PrismaSessionStore implements SessionStore {
     this.reading.delete(sid);
   }
 
-  destroy(sid: string, callback: Callback): void {
+  async destroy(sid: string): Promise<void> {
     this.forget(sid);
-    this.prisma.session
-      .deleteMany({ where: { sid } })
-      .finally(() => this.forget(sid))
-      .then(() => callback(), callback);
+    try {
+      await this.prisma.session.deleteMany({ where: { sid } });
+    } finally {
+      this.forget(sid);
+    }
   }
 
   async sweepExpired(): Promise<number> {
@@ -127,7 +163,7 @@ export class PrismaSessionStore implements SessionStore {
     return count;
   }
 
-  private expiryOf(session: Session): Date {
+  private expiryOf(session: SessionData): Date {
     const now = this.now();
     if (!session.userId) return new Date(now + this.lifetimes.pendingMs);
     const signedInAt = session.signedInAt ?? now;
@@ -136,9 +172,31 @@ export class PrismaSessionStore implements SessionStore {
 
   // Moves the idle deadline forward once it is an hour old; never past the absolute one. Best effort: a
   // failed write only means the session ends an hour sooner than it could have.
-  private slide(sid: string, session: Session, expire: Date): void {
+  private slide(sid: string, session: SessionData, expire: Date): void {
     const next = this.expiryOf(session);
     if (next.getTime() - expire.getTime() < SLIDE_INTERVAL_MS) return;
     this.reader.query('UPDATE gateway.sessions SET expire = $2 WHERE sid = $1 AND expire > now()', [sid, next]).catch(() => undefined);
   }
+}
+
+/** The session's own fields, those that are set: never an old row's cookie, nor anything else a row may carry. */
+function fieldsOf(session: SessionData): SessionData {
+  const fields: SessionData = {};
+  if (session.userId !== undefined) fields.userId = session.userId;
+  if (session.idToken !== undefined) fields.idToken = session.idToken;
+  if (session.pendingSignIn !== undefined) fields.pendingSignIn = session.pendingSignIn;
+  if (session.signedInAt !== undefined) fields.signedInAt = session.signedInAt;
+  return fields;
+}
+
+function frozen(session: SessionData): Readonly<SessionData> {
+  if (session.pendingSignIn) Object.freeze(session.pendingSignIn);
+  return Object.freeze(session);
+}
+
+/** When an old row's cookie expires, epoch ms; Infinity for rows that carry no cookie. */
+function cookieExpiryOf(sess: StoredSession): number {
+  const expires = sess.cookie?.expires;
+  const ends = expires ? Date.parse(expires) : Number.NaN;
+  return Number.isNaN(ends) ? Infinity : ends;
 }

@@ -38,7 +38,10 @@ function fakeWebDist(): string {
   return dir;
 }
 
-/** Starts the product on the shared data, as `pnpm start` would (development identity provider included). */
+/**
+ * Starts the product on the shared data, as `pnpm start` would (development identity provider included). A test that
+ * reads the auth service's log lines keeps the services on its own thread, where its recording logger is.
+ */
 async function start(options: Partial<SystemOptions> = {}): Promise<RunningSystem> {
   const port = await freePort();
   const gateway = loadGatewayConfig({ NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: webDist });
@@ -82,7 +85,7 @@ describe('day two: the same person after a restart', () => {
     await stop();
 
     const { logger, records } = createRecordingLogger('info');
-    const again = await signInAs(await start({ logger }), 'Ada@Example.com', 'Ada Lovelace');
+    const again = await signInAs(await start({ logger, servicesThread: false }), 'Ada@Example.com', 'Ada Lovelace');
     expect(again).toMatchObject({ id: ada.id, email: 'ada@example.com' });
     expect(rememberedPort()).toBe(port);
     expect(linkedLogs(records)).toEqual([]); // same issuer, same identity: nothing to link
@@ -95,7 +98,7 @@ describe('day two: the same person after a restart', () => {
     await new Promise<void>((resolve, reject) => squatter.once('error', reject).listen(previous, '127.0.0.1', resolve));
     try {
       const { logger, records } = createRecordingLogger('info');
-      const system = await start({ logger });
+      const system = await start({ logger, servicesThread: false });
       expect(rememberedPort()).not.toBe(previous);
       expect(records.some((r) => r.level === 40 && /previous port/.test(r.msg))).toBe(true);
 
@@ -120,7 +123,7 @@ describe('day two: the same person after a restart', () => {
     const remembered = rememberedPort();
     const explicit = await freePort();
     const { logger, records } = createRecordingLogger('info');
-    const system = await start({ logger, devIdpPort: explicit });
+    const system = await start({ logger, devIdpPort: explicit, servicesThread: false });
     expect(explicit).not.toBe(remembered);
     expect(rememberedPort()).toBe(explicit);
     expect(await signInAs(system, 'ada@example.com', 'Ada Lovelace')).toMatchObject({ id: ada.id });
