@@ -28,7 +28,7 @@ export const statsService = defineService<PrismaClient>({
     // Each event changes one photo row, locked, with the community's counters it moves, in the kit's transaction.
     consume('photos', PHOTO_EVENTS, (event, tx) => applyPhotoEvent(event, PrismaStatsRepository.projection(tx)));
     // The busiest consumer: on the pool, a batch of events per transaction (one per vote was ~570 events/s through Prisma).
-    consumeBatches('votes', VOTE_EVENTS, (events, tx) => applyVoteEvents(events, PrismaStatsRepository.voteBatch(tx)));
+    consumeBatches('votes', VOTE_EVENTS, (events, tx) => applyVoteEvents(events, PrismaStatsRepository.projection(tx)));
     consume('users', USER_EVENTS, (event, tx) => applyUserEvent(event, PrismaStatsRepository.projection(tx)));
 
     let sources: BackfillSources | undefined;

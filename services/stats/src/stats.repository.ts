@@ -87,46 +87,22 @@ export interface ProjectionStore {
   /** Writes the row and moves the community's counters and the owners' counts by `change`, in one statement. */
   savePhoto(row: PhotoRow, change: RowChange): Promise<void>;
   /**
-   * The hot path, one statement: sets the photo's vote totals unless the stored ones are as new (applyVoteTotals), in
-   * a new row of unknown status when the photo is not known yet, and moves the counters by the difference of the
-   * row's contribution (contributionOf). Answers whether the totals were newer.
+   * The hot path, one statement for one vote event or a batch of them (the votes consumer), leaving what applying them
+   * one by one would: each photo gets its newest totals unless the stored ones are as new (applyVoteTotals), and each
+   * event's move between its star counts (starsMoveOf) unless a rebuild already counted it (starsMoveApplies), in one
+   * new version of the photo's row (a new row of unknown status when the photo is not known yet); the counters and
+   * the owners' figures move by the difference of the rows' contributions (contributionOf, ownerContributionOf).
    */
-  setVoteTotals(photoId: number, totals: VoteTotals): Promise<boolean>;
+  applyVotes(votes: VoteChange[]): Promise<void>;
   /** Marks the account deleted (auth.user.deleted); its photos are the photo service's to delete. */
   markOwnerDeleted(ownerId: string): Promise<void>;
-  /**
-   * Moves the photo's star counts by one vote event's move (starsMoveOf), in a new row of unknown status when the
-   * photo is not known yet, unless a rebuild already counted that event (starsMoveApplies).
-   */
-  moveStars(photoId: number, move: Stars, eventVersion: number): Promise<void>;
 }
 
-/**
- * The projection for a batch of vote events in one transaction (the votes consumer): the rows the batch will change
- * are locked first, all at once and in the order every transaction takes them, then the batch's totals and star moves
- * are applied in one statement each, leaving what applying the events one by one would.
- */
-export interface VoteBatchStore extends ProjectionStore {
-  /**
-   * Locks the photos' rows (making those not there yet, of unknown status), then their owners', then their shards',
-   * each set in key order, until the transaction ends.
-   */
-  lockForVotes(photoIds: number[]): Promise<void>;
-  /** setVoteTotals for several photos (each once) in one statement, on rows lockForVotes locked. */
-  setVoteTotalsOfPhotos(photos: PhotoVoteTotals[]): Promise<void>;
-  /** moveStars for several votes in one statement, on rows lockForVotes locked; a photo may appear many times. */
-  moveStarsOfVotes(moves: StarsMove[]): Promise<void>;
-}
-
-export interface PhotoVoteTotals {
+/** What one vote.vote.cast changes: its photo's totals after it, and the voter's move between star counts (none: null). */
+export interface VoteChange {
   photoId: number;
   totals: VoteTotals;
-}
-
-export interface StarsMove {
-  photoId: number;
-  move: Stars;
-  eventVersion: number;
+  stars: Stars | null;
 }
 
 /** A stats.photos row as pg or Prisma returns it (bigint columns as bigint, string or number). */
@@ -197,23 +173,45 @@ const SAVE_PHOTO_AND_COUNTERS_SQL = `
     "rated_four_or_higher" = c."rated_four_or_higher" + EXCLUDED."rated_four_or_higher",
     "distinct_uploaders" = c."distinct_uploaders" + EXCLUDED."distinct_uploaders"`;
 
-// The vote path in one statement, the rules of applyVoteTotals, contributionOf and ownerContributionOf in SQL (the
-// projection tests hold the two to the same figures), for one photo or many (each once). The upsert locks each row,
-// even one inserted by a transaction that committed after this statement began, and keeps the totals it replaces in
-// previous_*, so the counters and the owners' totals move by the exact difference. A vote does not change the photo's
-// status, so only votes and ratings of an approved photo move. Each owner's and each shard's moves are summed, so
-// every owner and shard row changes once. Locks: photos, then owners (the counters' INSERT reads the owners' result
-// first), then shards, each in key order, as everywhere; a batch took them all up front (LOCK_FOR_VOTES_SQL).
-const SET_VOTE_TOTALS_SQL = `
-  WITH input AS (
-    SELECT * FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::bigint[], $5::smallint[]) AS i("photo_id", "vote_count", "rating_sum", "rating_version", "shard")
+// The vote path in one statement, for one vote event or a batch of them: the rules of applyVoteTotals,
+// starsMoveApplies, contributionOf and ownerContributionOf in SQL (the projection tests hold the two to the same
+// figures). Each photo is upserted once, into one new version of its row: its newest totals (of equal versions, the
+// first, as applying the events in order would keep) unless the stored ones are as new, and the star moves of its
+// events summed over those its row's baseline does not hold (a new row's is 0; a version of 0 is neither newer than
+// any totals nor above any baseline, so such an event changes nothing). A row that neither changes is only locked. The upsert keeps the totals it replaces in previous_* (equal to the totals when they stay), so the counters
+// and the owners' totals move by the exact difference. A vote does not change the photo's status, so only votes and
+// ratings of an approved photo move. Each owner's and each shard's moves are summed, so every owner and shard row
+// changes once.
+// The statement takes its locks itself, in the order every transaction keeps, so that two batches (replicas), or a
+// batch and a photo event, never wait on each other in a circle: the photos in id order (the upsert's rows are sorted,
+// and ON CONFLICT DO UPDATE locks each row, even one its WHERE leaves alone, or one a transaction committed after this
+// statement began); then the owners in id order (their INSERT groups the photos' RETURNING rows, so it reads them all
+// first); then the shards in order (their INSERT waits for the owners' result). Tested in votes.consumer.int.test.ts.
+const APPLY_VOTES_SQL = `
+  WITH votes AS (
+    SELECT * FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::bigint[], $5::smallint[], $6::int[], $7::int[], $8::int[], $9::int[], $10::int[])
+      WITH ORDINALITY AS v("photo_id", "vote_count", "rating_sum", "version", "shard", "s1", "s2", "s3", "s4", "s5", "n")
+    WHERE "version" > 0
+  ), photos AS (
+    SELECT DISTINCT ON ("photo_id") "photo_id", "vote_count", "rating_sum", "version", "shard",
+      sum("s1") OVER w AS "s1", sum("s2") OVER w AS "s2", sum("s3") OVER w AS "s3", sum("s4") OVER w AS "s4", sum("s5") OVER w AS "s5"
+    FROM votes WINDOW w AS (PARTITION BY "photo_id")
+    ORDER BY "photo_id", "version" DESC, "n"
   ), totals AS (
-    INSERT INTO "stats"."photos" AS p ("photo_id", "vote_count", "rating_sum", "rating_version")
-    SELECT "photo_id", "vote_count", "rating_sum", "rating_version" FROM input ORDER BY "photo_id"
+    INSERT INTO "stats"."photos" AS p ("photo_id", "vote_count", "rating_sum", "rating_version", "stars_1", "stars_2", "stars_3", "stars_4", "stars_5")
+    SELECT "photo_id", "vote_count", "rating_sum", "version", "s1", "s2", "s3", "s4", "s5" FROM photos ORDER BY "photo_id"
     ON CONFLICT ("photo_id") DO UPDATE SET
       "previous_vote_count" = p."vote_count", "previous_rating_sum" = p."rating_sum",
-      "vote_count" = EXCLUDED."vote_count", "rating_sum" = EXCLUDED."rating_sum", "rating_version" = EXCLUDED."rating_version"
+      "vote_count" = CASE WHEN p."rating_version" < EXCLUDED."rating_version" THEN EXCLUDED."vote_count" ELSE p."vote_count" END,
+      "rating_sum" = CASE WHEN p."rating_version" < EXCLUDED."rating_version" THEN EXCLUDED."rating_sum" ELSE p."rating_sum" END,
+      "rating_version" = GREATEST(p."rating_version", EXCLUDED."rating_version"),
+      ("stars_1", "stars_2", "stars_3", "stars_4", "stars_5") = (
+        SELECT p."stars_1" + COALESCE(sum(v."s1"), 0), p."stars_2" + COALESCE(sum(v."s2"), 0), p."stars_3" + COALESCE(sum(v."s3"), 0),
+               p."stars_4" + COALESCE(sum(v."s4"), 0), p."stars_5" + COALESCE(sum(v."s5"), 0)
+        FROM votes v WHERE v."photo_id" = p."photo_id" AND v."version" > p."stars_baseline")
     WHERE p."rating_version" < EXCLUDED."rating_version"
+      OR EXISTS (SELECT FROM votes v WHERE v."photo_id" = p."photo_id" AND v."version" > p."stars_baseline"
+                   AND (v."s1", v."s2", v."s3", v."s4", v."s5") <> (0, 0, 0, 0, 0))
     RETURNING p."photo_id", COALESCE(p."status" = 'approved' AND NOT p."deleted", false) AS "counted", p."owner_id",
       p."vote_count" - p."previous_vote_count" AS "votes",
       p."rating_sum" - p."previous_rating_sum" AS "rating_sum",
@@ -229,58 +227,14 @@ const SET_VOTE_TOTALS_SQL = `
     RETURNING o."owner_id"
   ), moved AS (
     INSERT INTO "stats"."community_counters" AS c ("shard", "votes_on_approved", "rated_four_or_higher")
-    SELECT i."shard", sum(t."votes"), sum(t."rated") FROM totals t JOIN input i ON i."photo_id" = t."photo_id"
+    SELECT ph."shard", sum(t."votes"), sum(t."rated") FROM totals t JOIN photos ph ON ph."photo_id" = t."photo_id"
     WHERE t."counted" AND (SELECT count(*) FROM owner) >= 0
-    GROUP BY i."shard" HAVING sum(t."votes") <> 0 OR sum(t."rated") <> 0 ORDER BY i."shard"
+    GROUP BY ph."shard" HAVING sum(t."votes") <> 0 OR sum(t."rated") <> 0 ORDER BY ph."shard"
     ON CONFLICT ("shard") DO UPDATE SET
       "votes_on_approved" = c."votes_on_approved" + EXCLUDED."votes_on_approved",
       "rated_four_or_higher" = c."rated_four_or_higher" + EXCLUDED."rated_four_or_higher"
   )
-  SELECT count(*)::int AS "stored" FROM totals`;
-
-// MOVE_STARS_SQL for many votes on rows LOCK_FOR_VOTES_SQL made and locked: each vote counts unless the photo's
-// baseline already holds it, and a photo's moves are summed into one update.
-const MOVE_STARS_OF_VOTES_SQL = `
-  UPDATE "stats"."photos" AS p SET
-    "stars_1" = p."stars_1" + d."s1", "stars_2" = p."stars_2" + d."s2", "stars_3" = p."stars_3" + d."s3",
-    "stars_4" = p."stars_4" + d."s4", "stars_5" = p."stars_5" + d."s5"
-  FROM (
-    SELECT m."photo_id", sum(m."s1") AS "s1", sum(m."s2") AS "s2", sum(m."s3") AS "s3", sum(m."s4") AS "s4", sum(m."s5") AS "s5"
-    FROM unnest($1::bigint[], $2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::bigint[]) AS m("photo_id", "s1", "s2", "s3", "s4", "s5", "version")
-    JOIN "stats"."photos" b ON b."photo_id" = m."photo_id" AND b."stars_baseline" < m."version"
-    GROUP BY m."photo_id"
-  ) d
-  WHERE p."photo_id" = d."photo_id"`;
-
-// The rule of starsMoveApplies in SQL. Star counts feed no counter (a member's distribution is summed from their own
-// photo rows when asked), so only the photo's row changes; its lock is the one the vote's totals already hold.
-const MOVE_STARS_SQL = `
-  INSERT INTO "stats"."photos" AS p ("photo_id", "stars_1", "stars_2", "stars_3", "stars_4", "stars_5")
-  VALUES ($1::bigint, $2::int, $3::int, $4::int, $5::int, $6::int)
-  ON CONFLICT ("photo_id") DO UPDATE SET
-    "stars_1" = p."stars_1" + EXCLUDED."stars_1", "stars_2" = p."stars_2" + EXCLUDED."stars_2", "stars_3" = p."stars_3" + EXCLUDED."stars_3",
-    "stars_4" = p."stars_4" + EXCLUDED."stars_4", "stars_5" = p."stars_5" + EXCLUDED."stars_5"
-  WHERE p."stars_baseline" < $7::bigint`;
-
-// One event's statements lock photo, owner, shard in that order; a batch of them, one event after the other, would
-// hold a shard while it locks the next photo, and two batches (replicas) or a batch and a photo event could wait on
-// each other in a circle. Taking every lock of the batch up front, photos then owners then shards, each sorted, keeps
-// the one order. Photos and shards are upserted rather than selected: a row not there yet (totals overtaking the
-// upload; a first vote in a shard) is made and locked in its place in the order, the row of unknown status its first
-// event would make anyway. NO KEY for the owners: the strength the writes themselves take.
-const LOCK_FOR_VOTES_SQL = `
-  WITH photos AS (
-    INSERT INTO "stats"."photos" AS p ("photo_id") SELECT "id" FROM unnest($1::bigint[]) AS "id" ORDER BY "id"
-    ON CONFLICT ("photo_id") DO UPDATE SET "photo_id" = p."photo_id"
-    RETURNING p."owner_id"
-  ), owners AS (
-    SELECT "owner_id" FROM "stats"."owners" WHERE "owner_id" IN (SELECT "owner_id" FROM photos) ORDER BY "owner_id" FOR NO KEY UPDATE
-  ), shards AS (
-    INSERT INTO "stats"."community_counters" AS c ("shard") SELECT "s" FROM unnest($2::smallint[]) AS "s" ORDER BY "s"
-    ON CONFLICT ("shard") DO UPDATE SET "shard" = c."shard"
-    RETURNING c."shard"
-  )
-  SELECT (SELECT count(*) FROM photos)::int AS "photos", (SELECT count(*) FROM owners)::int AS "owners", (SELECT count(*) FROM shards)::int AS "shards"`;
+  SELECT count(*)::int AS "photos" FROM totals`;
 
 const COMMUNITY_FIGURES_SQL = `
   SELECT COALESCE(sum("photos"), 0)::float8 AS "photos", COALESCE(sum("pending_photos"), 0)::float8 AS "pending_photos",
@@ -434,14 +388,12 @@ export class PrismaStatsRepository implements StatsRepository {
     };
   }
 
-  /** The projection inside a consumer's transaction (raw SQL only, so any transaction's client will do). */
+  /**
+   * The projection inside a consumer's transaction (raw SQL only, so any transaction's client will do: Prisma's for the
+   * photo and user events, the pool's for the votes consumer's batches).
+   */
   static projection(db: SqlClient): ProjectionStore {
     return new PrismaProjectionStore(db);
-  }
-
-  /** The projection for a batch of vote events, in the votes consumer's transaction (on the pool: consumeBatches). */
-  static voteBatch(db: SqlClient): VoteBatchStore {
-    return new PgVoteBatchStore(db);
   }
 }
 
@@ -493,12 +445,22 @@ class PrismaProjectionStore implements ProjectionStore {
     );
   }
 
-  async setVoteTotals(photoId: number, totals: VoteTotals): Promise<boolean> {
-    return (await setVoteTotalsOf(this.db, [{ photoId, totals }])) > 0;
-  }
-
-  async moveStars(photoId: number, move: Stars, eventVersion: number): Promise<void> {
-    await this.db.$executeRawUnsafe(MOVE_STARS_SQL, photoId, ...move, eventVersion);
+  async applyVotes(votes: VoteChange[]): Promise<void> {
+    if (votes.length === 0) return;
+    const star = (i: number) => votes.map((v) => v.stars?.[i] ?? 0);
+    await this.db.$queryRawUnsafe(
+      APPLY_VOTES_SQL,
+      votes.map((v) => v.photoId),
+      votes.map((v) => v.totals.voteCount),
+      votes.map((v) => v.totals.ratingSum),
+      votes.map((v) => v.totals.version),
+      votes.map((v) => shardOf(v.photoId)),
+      star(0),
+      star(1),
+      star(2),
+      star(3),
+      star(4),
+    );
   }
 
   async markOwnerDeleted(ownerId: string): Promise<void> {
@@ -507,41 +469,6 @@ class PrismaProjectionStore implements ProjectionStore {
       ownerId,
     );
   }
-}
-
-class PgVoteBatchStore extends PrismaProjectionStore implements VoteBatchStore {
-  constructor(private readonly sql: SqlClient) {
-    super(sql);
-  }
-
-  async lockForVotes(photoIds: number[]): Promise<void> {
-    const ids = [...new Set(photoIds)].sort((a, b) => a - b);
-    const shards = [...new Set(ids.map(shardOf))].sort((a, b) => a - b);
-    await this.sql.$queryRawUnsafe(LOCK_FOR_VOTES_SQL, ids, shards);
-  }
-
-  async setVoteTotalsOfPhotos(photos: PhotoVoteTotals[]): Promise<void> {
-    if (photos.length > 0) await setVoteTotalsOf(this.sql, photos);
-  }
-
-  async moveStarsOfVotes(moves: StarsMove[]): Promise<void> {
-    if (moves.length === 0) return;
-    const star = (i: number) => moves.map((m) => m.move[i]!);
-    await this.sql.$executeRawUnsafe(MOVE_STARS_OF_VOTES_SQL, moves.map((m) => m.photoId), star(0), star(1), star(2), star(3), star(4), moves.map((m) => m.eventVersion));
-  }
-}
-
-/** Runs SET_VOTE_TOTALS_SQL; answers how many photos' totals were newer than the stored ones. */
-async function setVoteTotalsOf(db: SqlClient, photos: PhotoVoteTotals[]): Promise<number> {
-  const [row] = await db.$queryRawUnsafe<{ stored: number }[]>(
-    SET_VOTE_TOTALS_SQL,
-    photos.map((p) => p.photoId),
-    photos.map((p) => p.totals.voteCount),
-    photos.map((p) => p.totals.ratingSum),
-    photos.map((p) => p.totals.version),
-    photos.map((p) => shardOf(p.photoId)),
-  );
-  return row!.stored;
 }
 
 type FiguresRecord = Record<'photos' | 'pending_photos' | 'approved_photos' | 'votes_on_approved' | 'rated_four_or_higher' | 'distinct_uploaders', number>;

@@ -4,13 +4,19 @@ import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { cast, reviewed, uploaded } from '../testing/events.js';
 import { InMemoryProjectionStore } from '../testing/in-memory-projection.store.js';
 import { PHOTO_EVENTS, applyPhotoEvent } from './photos.consumer.js';
+import type { VoteChange } from '../stats.repository.js';
 import { VOTE_EVENTS, applyVoteEvent, applyVoteEvents } from './votes.consumer.js';
 
-/** The in-memory projection, noting the locks a batch asks for (it needs none itself). */
-function batchStore() {
-  const locked: number[][] = [];
-  const store = Object.assign(new InMemoryProjectionStore(), { lockForVotes: async (photoIds: number[]) => void locked.push(photoIds) });
-  return { store, locked };
+/** The in-memory projection, noting what each of its vote statements is given. */
+function recordingStore() {
+  const calls: VoteChange[][] = [];
+  const store = new InMemoryProjectionStore();
+  const applyVotes = store.applyVotes.bind(store);
+  store.applyVotes = async (votes) => {
+    calls.push(votes);
+    await applyVotes(votes);
+  };
+  return { store, calls };
 }
 
 async function withApprovedPhotos(store: InMemoryProjectionStore, ...photoIds: number[]): Promise<void> {
@@ -22,26 +28,38 @@ async function withApprovedPhotos(store: InMemoryProjectionStore, ...photoIds: n
 }
 
 describe('a batch of vote events', () => {
-  it('locks its photos first, then leaves the projection as the events one by one would', async () => {
+  it('goes to the store in one call, each event with totals once, and leaves what the events one by one leave', async () => {
     const events = [
       cast(2, { voteCount: 1, ratingSum: 4, version: 1 }, { userId: 'a', rating: 4 }),
       cast(1, { voteCount: 1, ratingSum: 5, version: 1 }, { userId: 'a', rating: 5 }),
       cast(2, { voteCount: 2, ratingSum: 5, version: 2 }, { userId: 'b', rating: 1 }),
-      cast(0, { voteCount: 1, ratingSum: 5, version: 1 }), // no photo: ignored, never locked
+      cast(2, { voteCount: 2, ratingSum: 6, version: 3 }, { userId: 'b', rating: 2, previousRating: 1 }),
+      cast(1, { voteCount: 1, ratingSum: 5, version: 2 }, { userId: 'a', rating: 5, previousRating: 5 }), // the same rating again: no star moves
+      cast(0, { voteCount: 1, ratingSum: 5, version: 1 }), // no photo
     ].map((event) => decodeEventOfType(event, VOTE_EVENTS));
-    const batch = batchStore();
-    const alone = new InMemoryProjectionStore();
+    const batch = recordingStore();
+    const alone = recordingStore();
     await withApprovedPhotos(batch.store, 1, 2);
-    await withApprovedPhotos(alone, 1, 2);
+    await withApprovedPhotos(alone.store, 1, 2);
 
     await applyVoteEvents(events, batch.store);
-    for (const event of events) await applyVoteEvent(event, alone);
+    for (const event of events) await applyVoteEvent(event, alone.store);
 
-    expect(batch.locked).toEqual([[2, 1]]); // each photo once (the store sorts them)
-    expect(batch.store.figures).toEqual(alone.figures);
-    expect([...batch.store.photos]).toEqual([...alone.photos]);
-    expect([...batch.store.owners]).toEqual([...alone.owners]);
-    expect([...batch.store.stars]).toEqual([...alone.stars]);
+    expect(batch.calls).toEqual([
+      [
+        { photoId: 2, totals: { voteCount: 1, ratingSum: 4, version: 1 }, stars: [0, 0, 0, 1, 0] },
+        { photoId: 1, totals: { voteCount: 1, ratingSum: 5, version: 1 }, stars: [0, 0, 0, 0, 1] },
+        { photoId: 2, totals: { voteCount: 2, ratingSum: 5, version: 2 }, stars: [1, 0, 0, 0, 0] },
+        { photoId: 2, totals: { voteCount: 2, ratingSum: 6, version: 3 }, stars: [-1, 1, 0, 0, 0] },
+        { photoId: 1, totals: { voteCount: 1, ratingSum: 5, version: 2 }, stars: null },
+      ],
+    ]);
+    expect(alone.calls).toHaveLength(5); // the same statement, one event at a time
+    expect(batch.store.figures).toEqual(alone.store.figures);
+    expect([...batch.store.photos]).toEqual([...alone.store.photos]);
+    expect([...batch.store.owners]).toEqual([...alone.store.owners]);
+    expect([...batch.store.stars]).toEqual([...alone.store.stars]);
     expect(batch.store.figures).toMatchObject({ votesOnApproved: 3 });
+    expect(batch.store.stars.get(2)?.stars).toEqual([0, 1, 0, 1, 0]);
   });
 });

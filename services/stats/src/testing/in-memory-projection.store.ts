@@ -1,5 +1,5 @@
-import type { CommunityFigures, PhotoVoteTotals, ProjectionStore, StarsMove } from '../stats.repository.js';
-import { NO_COUNTERS, NO_STARS, applyVoteTotals, changeOf, starsMoveApplies, type PhotoRow, type RowChange, type Stars, type VoteTotals, unknownPhoto } from '../stats.projection.js';
+import type { CommunityFigures, ProjectionStore, VoteChange } from '../stats.repository.js';
+import { NO_COUNTERS, NO_STARS, applyVoteTotals, changeOf, starsMoveApplies, type PhotoRow, type RowChange, type Stars, unknownPhoto } from '../stats.projection.js';
 
 export interface InMemoryOwner {
   approvedPhotos: number;
@@ -35,26 +35,17 @@ export class InMemoryProjectionStore implements ProjectionStore {
     for (const key of Object.keys(change.counters) as (keyof CommunityFigures)[]) this.figures[key] += change.counters[key];
   }
 
-  async setVoteTotals(photoId: number, totals: VoteTotals): Promise<boolean> {
-    const before = await this.lockPhoto(photoId);
-    const after = applyVoteTotals(before, totals);
-    if (after) await this.savePhoto(after, changeOf(before, after));
-    return after !== null;
-  }
-
-  async moveStars(photoId: number, move: Stars, eventVersion: number): Promise<void> {
-    const stored = this.stars.get(photoId) ?? { stars: [...NO_STARS], baseline: 0 };
-    if (!starsMoveApplies(eventVersion, stored.baseline)) return;
-    this.stars.set(photoId, { ...stored, stars: stored.stars.map((n, i) => n + move[i]!) as Stars });
-  }
-
-  /** VoteBatchStore's batch statements, one photo or vote after the other (the in-memory store needs no locks). */
-  async setVoteTotalsOfPhotos(photos: PhotoVoteTotals[]): Promise<void> {
-    for (const { photoId, totals } of photos) await this.setVoteTotals(photoId, totals);
-  }
-
-  async moveStarsOfVotes(moves: StarsMove[]): Promise<void> {
-    for (const { photoId, move, eventVersion } of moves) await this.moveStars(photoId, move, eventVersion);
+  /** The rules applied one vote after the other, in the order given (the SQL applies a batch at once). */
+  async applyVotes(votes: VoteChange[]): Promise<void> {
+    for (const { photoId, totals, stars } of votes) {
+      const before = await this.lockPhoto(photoId);
+      const after = applyVoteTotals(before, totals);
+      if (after) await this.savePhoto(after, changeOf(before, after));
+      const stored = this.stars.get(photoId) ?? { stars: [...NO_STARS], baseline: 0 };
+      if (stars && starsMoveApplies(totals.version, stored.baseline)) {
+        this.stars.set(photoId, { ...stored, stars: stored.stars.map((n, i) => n + stars[i]!) as Stars });
+      }
+    }
   }
 
   async markOwnerDeleted(ownerId: string): Promise<void> {
