@@ -143,8 +143,8 @@ async function main(): Promise<void> {
     if (consumers.has('photo')) watched.push({ consumer: 'photo.ratings', schema: 'photo' });
     const { photoEvents, votes } = history();
 
-    // First the photos: the photo service's rows (its ratings land on them), stats' from the photo events, so that
-    // the votes move the counters of approved photos as they do in the product.
+    // First the photos: the photo service's rows (and with them the ratings rows its ratings land on), stats' from the
+    // photo events, so that the votes move the counters of approved photos as they do in the product.
     for (const service of services) if (service.database) await applyMigrations({ databaseUrl: database.url, ...service.database });
     if (consumers.has('photo')) {
       await withClient(database.url, (c) =>

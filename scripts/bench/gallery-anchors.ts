@@ -5,8 +5,9 @@
  * - the ceiling: a plain Fastify route answering a fixed top-rated page (built once at start with the monolith's own
  *   query, so the bytes have the product's shape and size): what Node and Fastify cost with no work at all;
  * - the monolith: one Fastify process with a pg pool (10 connections, as the photo and vote services each have) that
- *   runs the gallery's queries directly, the naive-but-sensible way: the page over photos joined with uploaders,
- *   ORDER BY … LIMIT/OFFSET on the same partial indexes, and the total as a COUNT over the same tables, both at once on
+ *   runs the gallery's queries directly, the naive-but-sensible way: the page over photos joined with their rating
+ *   totals (photo.ratings) and uploaders, ORDER BY … LIMIT/OFFSET on the same partial indexes, and the total as a
+ *   COUNT over the photos, both at once on
  *   the pool; need-your-vote with NOT EXISTS over the votes; the stats strip as direct aggregates; a vote as one
  *   statement. No cache, no gRPC, no events. The member comes from an `x-user-id` header: the monolith skips the
  *   session lookup the product makes, which flatters the monolith.
@@ -25,13 +26,15 @@ const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('DATABASE_URL is required');
 const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.POOL_SIZE ?? 10) });
 
+// The orders by rating on the ratings rows' partial indexes (ratings_gallery_*, over rows whose approved_at is set),
+// the newest on the photos' (photos_gallery_newest).
 const ORDER = {
-  top_rated: `p."score" DESC, p."vote_count" DESC, p."approved_at" DESC, p."id" DESC`,
-  fewest_votes: `p."vote_count" ASC, p."approved_at" DESC, p."id" DESC`,
+  top_rated: `r."score" DESC, r."vote_count" DESC, r."approved_at" DESC, r."photo_id" DESC`,
+  fewest_votes: `r."vote_count" ASC, r."approved_at" DESC, r."photo_id" DESC`,
   newest: `p."approved_at" DESC, p."id" DESC`,
 };
 
-const COLUMNS = `p."id", p."user_id", p."filename", p."description", p."rating_sum", p."vote_count", p."created_at", p."approved_at",
+const COLUMNS = `p."id", p."user_id", p."filename", p."description", r."rating_sum", r."vote_count", p."created_at", p."approved_at",
   p."width", p."height", p."image_version", u."id" AS "uploader_id", u."first_name", u."last_name", u."display_name",
   u."profile_image_url", u."custom_profile_image"`;
 
@@ -92,8 +95,8 @@ async function page(where: string, order: string, values: unknown[], pageNumber:
   const n = values.length;
   const [rows, total] = await Promise.all([
     pool.query<Row>(
-      `SELECT ${COLUMNS} FROM "photo"."photos" p LEFT JOIN "photo"."uploaders" u ON u."id" = p."user_id"
-       WHERE ${where} ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`,
+      `SELECT ${COLUMNS} FROM "photo"."photos" p JOIN "photo"."ratings" r ON r."photo_id" = p."id" LEFT JOIN "photo"."uploaders" u ON u."id" = p."user_id"
+       WHERE ${where} AND r."approved_at" IS NOT NULL ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}`,
       [...values, limit, (pageNumber - 1) * limit],
     ),
     pool.query<{ total: string }>(`SELECT COUNT(*) AS "total" FROM "photo"."photos" p WHERE ${where}`, values),
@@ -145,10 +148,10 @@ app.get('/monolith/gallery/need-your-vote', async (request, reply) => {
 // approved photos averaging four stars or more, members with an approved photo.
 app.get('/monolith/stats/gallery', async () => {
   const { rows } = await pool.query<{ photo_count: string; total_votes: string; rated_four_or_higher: string; distinct_uploaders: string }>(
-    `SELECT COUNT(*) AS "photo_count", COALESCE(SUM("vote_count"), 0) AS "total_votes",
-            COUNT(*) FILTER (WHERE "vote_count" > 0 AND "rating_sum" >= 4 * "vote_count") AS "rated_four_or_higher",
-            COUNT(DISTINCT "user_id") AS "distinct_uploaders"
-     FROM "photo"."photos" WHERE "status" = 'approved'`,
+    `SELECT COUNT(*) AS "photo_count", COALESCE(SUM(r."vote_count"), 0) AS "total_votes",
+            COUNT(*) FILTER (WHERE r."vote_count" > 0 AND r."rating_sum" >= 4 * r."vote_count") AS "rated_four_or_higher",
+            COUNT(DISTINCT p."user_id") AS "distinct_uploaders"
+     FROM "photo"."photos" p JOIN "photo"."ratings" r ON r."photo_id" = p."id" WHERE p."status" = 'approved'`,
   );
   const r = rows[0]!;
   return {

@@ -33,7 +33,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { count, databaseUrlFor, quoteIdent, seconds, withClient } from '../seed/db.js';
+import { count, databaseUrlFor, migrate, quoteIdent, seconds, withClient } from '../seed/db.js';
 import { seedDatabase, seedEmail } from '../seed/seed.js';
 import { verifyDatabase } from '../seed/verify.js';
 import { rssMb, signedInCookie } from './lib.js';
@@ -209,6 +209,8 @@ async function ensureSeeded(photos: number): Promise<string> {
     }).catch(() => false);
     if (seeded) {
       console.log(`${name}: seeded by an earlier run, reused (--reseed to seed again)`);
+      // Brought to this release's schema before the anchors read it (the product would only migrate it at its start).
+      await migrate(url);
       return url;
     }
   }
@@ -227,7 +229,10 @@ async function prepareMonolith(url: string): Promise<void> {
   await withClient(url, async (c) => {
     await c.query(`DROP SCHEMA IF EXISTS "bench_monolith" CASCADE`);
     await c.query(`CREATE SCHEMA "bench_monolith"`);
-    await c.query(`CREATE TABLE "bench_monolith"."photos" AS SELECT "id", "user_id", "status"::text AS "status", "vote_count", "rating_sum" FROM "photo"."photos"`);
+    await c.query(
+      `CREATE TABLE "bench_monolith"."photos" AS
+       SELECT p."id", p."user_id", p."status"::text AS "status", r."vote_count", r."rating_sum" FROM "photo"."photos" p JOIN "photo"."ratings" r ON r."photo_id" = p."id"`,
+    );
     await c.query(`ALTER TABLE "bench_monolith"."photos" ADD PRIMARY KEY ("id")`);
     await c.query(
       `CREATE TABLE "bench_monolith"."photo_votes" ("id" bigserial PRIMARY KEY, "photo_id" bigint NOT NULL, "user_id" text NOT NULL, "rating" smallint NOT NULL,
@@ -340,7 +345,8 @@ function votableFor(photos: Votable, userId: string): number {
 async function hotPhoto(databaseUrl: string, sessions: Session[]): Promise<number> {
   return withClient(databaseUrl, async (c) => {
     const { rows } = await c.query<{ id: number }>(
-      `SELECT "id" FROM "photo"."photos" WHERE "status" = 'approved' AND NOT ("user_id" = ANY($1)) ORDER BY "vote_count" DESC, "id" LIMIT 1`,
+      `SELECT p."id" FROM "photo"."photos" p JOIN "photo"."ratings" r ON r."photo_id" = p."id"
+       WHERE p."status" = 'approved' AND NOT (p."user_id" = ANY($1)) ORDER BY r."vote_count" DESC, p."id" LIMIT 1`,
       [sessions.map((s) => s.userId)],
     );
     return rows[0]!.id;

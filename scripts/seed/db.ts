@@ -56,15 +56,19 @@ export async function run(client: Client, sql: string, values: unknown[] = []): 
 }
 
 /**
- * Runs an INSERT into `table`; when the table is empty, its keys and indexes are dropped first and built once
- * afterwards, with the names and definitions the migrations gave them (read from the catalog): much faster than
- * maintaining them row by row.
+ * Runs an INSERT into `table`; when the table is empty, its keys, foreign keys (its own and those of tables that
+ * reference it) and indexes are dropped first and built once afterwards, with the names and definitions the migrations
+ * gave them (read from the catalog): much faster than maintaining and checking them row by row.
  */
 export async function bulkInsert(client: Client, table: string, sql: string, values: unknown[] = []): Promise<number> {
   const { rows: state } = await client.query<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT 1 FROM ${table}) AS "empty"`);
   if (!state[0]!.empty) return run(client, sql, values);
-  const { rows: constraints } = await client.query<{ name: string; definition: string }>(
-    `SELECT conname AS "name", pg_get_constraintdef(oid) AS "definition" FROM pg_constraint WHERE conrelid = $1::regclass AND contype IN ('p', 'u')`,
+  // Keys before foreign keys when they are made again (a foreign key needs the key it references), the other way round
+  // when they are dropped.
+  const { rows: constraints } = await client.query<{ table: string; name: string; definition: string }>(
+    `SELECT conrelid::regclass::text AS "table", conname AS "name", pg_get_constraintdef(oid) AS "definition" FROM pg_constraint
+     WHERE (conrelid = $1::regclass AND contype IN ('p', 'u', 'f')) OR (confrelid = $1::regclass AND contype = 'f')
+     ORDER BY contype = 'f', conrelid = $1::regclass DESC`,
     [table],
   );
   const { rows: indexes } = await client.query<{ name: string; definition: string }>(
@@ -72,10 +76,10 @@ export async function bulkInsert(client: Client, table: string, sql: string, val
      WHERE i.indrelid = $1::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)`,
     [table],
   );
-  for (const c of constraints) await client.query(`ALTER TABLE ${table} DROP CONSTRAINT ${quoteIdent(c.name)}`);
+  for (const c of [...constraints].reverse()) await client.query(`ALTER TABLE ${c.table} DROP CONSTRAINT ${quoteIdent(c.name)}`);
   for (const i of indexes) await client.query(`DROP INDEX ${i.name}`);
   const rows = await run(client, sql, values);
   for (const i of indexes) await client.query(i.definition);
-  for (const c of constraints) await client.query(`ALTER TABLE ${table} ADD CONSTRAINT ${quoteIdent(c.name)} ${c.definition}`);
+  for (const c of constraints) await client.query(`ALTER TABLE ${c.table} ADD CONSTRAINT ${quoteIdent(c.name)} ${c.definition}`);
   return rows;
 }

@@ -5,9 +5,10 @@
  * - auth.users: members who accepted the terms, enabled; the first of each run is an admin (who reviewed the photos).
  * - photo.uploaders: every member's names (auth.user.updated reached the photo service).
  * - photo.photos: ~85 % approved (approved_at over the last 90 days, more of them recent, some today), ~10 % pending
- *   (uploaded in the last three days), ~5 % rejected; vote_count, rating_sum and rating_version equal to the votes;
- *   the score and approved_per_day written by the migration's triggers as the rows go in; the top-rated prior's mean
- *   set to the mean of every vote on approved photos (what the photo service's refresh would store).
+ *   (uploaded in the last three days), ~5 % rejected; photo.ratings, one row per photo: vote_count, rating_sum and
+ *   rating_version equal to the votes, the score under the top-rated prior, approved_at while approved (what the
+ *   migration's trigger and the ratings consumer would have left); approved_per_day counted; the prior's mean set to
+ *   the mean of every vote on approved photos (what the photo service's refresh would store).
  * - Every photo points at one of a handful of real images made by storage's own pipeline (storage.blobs and files).
  * - vote.photo_votes (one per member and photo, never on one's own or an unapproved photo, some changed once),
  *   vote.photo_ratings (count, sum, version = one per cast), vote.votable_photos (every photo, by its version).
@@ -153,7 +154,8 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedReport> {
       await time('auth.users', () => insertUsers(context));
       await time('photo.uploaders', () => insertUploaders(context));
       await time('photo.gallery_prior (mean of the votes)', () => setPrior(context));
-      await time('photo.photos (score by its trigger)', () => insertPhotos(context));
+      await time('photo.photos', () => insertPhotos(context));
+      await time('photo.ratings (score from the prior)', () => insertRatings(context));
       await time('photo.approved_per_day', () => countApproved(context));
       await time('photo.photo_raters', () =>
         bulkInsert(client, '"photo"."photo_raters"', `INSERT INTO "photo"."photo_raters" ("user_id", "photo_id") SELECT "user_id", "photo_id" FROM "seed_votes"`),
@@ -434,8 +436,8 @@ async function insertUploaders({ client }: SeedContext): Promise<number> {
 
 /**
  * The top-rated prior's mean from every vote on approved photos, this run's and any before it, and the approved photos
- * already there rescored with it, as the photo service's refresh does. The rows inserted next get their score from
- * it through the trigger.
+ * already there rescored with it, as the photo service's refresh does. The ratings rows inserted next are scored with
+ * it too.
  */
 async function setPrior({ client }: SeedContext): Promise<number> {
   await client.query(
@@ -444,44 +446,62 @@ async function setPrior({ client }: SeedContext): Promise<number> {
   await client.query(
     `WITH totals AS (
        SELECT SUM("s") AS "s", SUM("n") AS "n" FROM (
-         SELECT SUM("rating_sum") AS "s", SUM("vote_count") AS "n" FROM "photo"."photos" WHERE "status" = 'approved'
+         SELECT SUM("rating_sum") AS "s", SUM("vote_count") AS "n" FROM "photo"."ratings" WHERE "approved_at" IS NOT NULL
          UNION ALL SELECT SUM("rating_sum"), SUM("vote_count") FROM "seed_photos" WHERE "status" = 'approved') t)
      UPDATE "photo"."gallery_prior" g SET "mean" = COALESCE(totals."s"::float8 / NULLIF(totals."n", 0), g."mean"), "refreshed_at" = now()
      FROM totals WHERE g."id" = 1`,
   );
   return run(
     client,
-    `UPDATE "photo"."photos" p SET "score" = (g."weight" * g."mean" + p."rating_sum") / (g."weight" + p."vote_count")
-     FROM "photo"."gallery_prior" g WHERE g."id" = 1 AND p."status" = 'approved'`,
+    `UPDATE "photo"."ratings" r SET "score" = (g."weight" * g."mean" + r."rating_sum") / (g."weight" + r."vote_count")
+     FROM "photo"."gallery_prior" g WHERE g."id" = 1 AND r."approved_at" IS NOT NULL`,
   );
 }
 
 /**
- * The photos, their score set by the migration's trigger as each row goes in. Their approvals per day are counted
- * once afterwards (countApproved) rather than by the row trigger, which would update the same few rows 100,000 times.
+ * The photos. Their ratings rows (insertRatings) and approvals per day (countApproved) are written once afterwards in
+ * bulk rather than by the row triggers, which would insert 100,000 ratings rows one at a time and update the same few
+ * per-day rows 100,000 times. The previous release's rating columns of photos keep their defaults, as this release
+ * leaves them.
  */
 async function insertPhotos({ client, seed, userBase }: SeedContext): Promise<number> {
-  await client.query(`ALTER TABLE "photo"."photos" DISABLE TRIGGER "photos_count_approved"`);
+  await client.query(`ALTER TABLE "photo"."photos" DISABLE TRIGGER "photos_count_approved", DISABLE TRIGGER "photos_ratings"`);
   const rows = await bulkInsert(
     client,
     '"photo"."photos"',
     `INSERT INTO "photo"."photos" ("id", "user_id", "filename", "original_name", "mime_type", "size", "description", "status", "approved_by", "approved_at",
        "rejection_reason", "privacy_bars", "drive_file_id", "storage_type", "created_at", "updated_at", "original_key", "original_etag", "original_size",
        "original_type", "display_key", "display_etag", "display_size", "thumbnail_key", "thumbnail_etag", "thumbnail_size", "width", "height",
-       "image_version", "version", "content_sha256", "perceptual_hash", "reviewed_at", "rating_sum", "vote_count", "rating_version")
+       "image_version", "version", "content_sha256", "perceptual_hash", "reviewed_at")
      SELECT p."id", p."owner_id", md5($1 || ':photo:' || p."id") || '.webp', 'IMG_' || lpad((p."id" * 7919 % 10000)::text, 4, '0') || '.jpg', 'image/jpeg',
             i."source_size", CASE WHEN p."text_draw" < 0.9 THEN ${pick(DESCRIPTIONS, '(p."text_draw" / 0.9)')} END, p."status"::"photo"."PhotoStatus",
             CASE WHEN p."status" = 'approved' THEN pg_temp.user_id($2) END, p."approved_at", p."rejection_reason", NULL, NULL, 'local'::"photo"."StorageType",
             p."created_at", COALESCE(p."reviewed_at", p."created_at"), i."original_key", i."original_etag", i."original_size", i."original_type",
             i."display_key", i."display_etag", i."display_size", i."thumbnail_key", i."thumbnail_etag", i."thumbnail_size", i."width", i."height",
-            1, p."version", i."content_sha256", i."perceptual_hash", p."reviewed_at", p."rating_sum", p."vote_count", p."rating_version"
+            1, p."version", i."content_sha256", i."perceptual_hash", p."reviewed_at"
      FROM "seed_photos" p JOIN "seed_images" i ON i."idx" = p."image_idx"
      ORDER BY p."id"`,
     [String(seed), userBase + 1],
   );
-  await client.query(`ALTER TABLE "photo"."photos" ENABLE TRIGGER "photos_count_approved"`);
+  await client.query(`ALTER TABLE "photo"."photos" ENABLE TRIGGER "photos_count_approved", ENABLE TRIGGER "photos_ratings"`);
   await client.query(`SELECT setval(pg_get_serial_sequence('"photo"."photos"', 'id'), (SELECT MAX("id") FROM "photo"."photos"))`);
   return rows;
+}
+
+/**
+ * Each photo's ratings row: the totals of its votes with their version, as the ratings consumer would have set them, the
+ * score under the prior setPrior stored, and the approval time while approved (what the disabled trigger keeps).
+ */
+async function insertRatings({ client }: SeedContext): Promise<number> {
+  return bulkInsert(
+    client,
+    '"photo"."ratings"',
+    `INSERT INTO "photo"."ratings" ("photo_id", "vote_count", "rating_sum", "rating_version", "score", "approved_at")
+     SELECT p."id", p."vote_count", p."rating_sum", p."rating_version", (g."weight" * g."mean" + p."rating_sum") / (g."weight" + p."vote_count"),
+            CASE WHEN p."status" = 'approved' THEN p."approved_at" END
+     FROM "seed_photos" p CROSS JOIN "photo"."gallery_prior" g WHERE g."id" = 1
+     ORDER BY p."id"`,
+  );
 }
 
 /** What the disabled trigger would have added to approved_per_day, one row per day. */
@@ -497,6 +517,7 @@ async function countApproved({ client }: SeedContext): Promise<number> {
 const VACUUMED = [
   'auth.users',
   'photo.photos',
+  'photo.ratings',
   'photo.uploaders',
   'photo.photo_raters',
   'photo.approved_per_day',

@@ -28,9 +28,9 @@ export async function seedStats(context: SeedContext, time: Timer): Promise<void
          "review_version", "version", "deleted", "vote_count", "rating_sum", "rating_version", "previous_vote_count", "previous_rating_sum",
          "stars_1", "stars_2", "stars_3", "stars_4", "stars_5")
        SELECT p."id", p."user_id", p."status"::text::"stats"."PhotoStatus", p."filename", p."description", p."created_at", p."approved_at", p."reviewed_at",
-              CASE WHEN p."reviewed_at" IS NULL THEN 0 ELSE p."version" END, p."version", false, p."vote_count", p."rating_sum", p."rating_version",
-              COALESCE(CASE WHEN l."previous_rating" IS NULL THEN p."vote_count" - 1 ELSE p."vote_count" END, 0),
-              COALESCE(p."rating_sum" - l."rating" + COALESCE(l."previous_rating", 0), 0),
+              CASE WHEN p."reviewed_at" IS NULL THEN 0 ELSE p."version" END, p."version", false, s."vote_count", s."rating_sum", s."rating_version",
+              COALESCE(CASE WHEN l."previous_rating" IS NULL THEN s."vote_count" - 1 ELSE s."vote_count" END, 0),
+              COALESCE(s."rating_sum" - l."rating" + COALESCE(l."previous_rating", 0), 0),
               COALESCE(v."stars_1", 0), COALESCE(v."stars_2", 0), COALESCE(v."stars_3", 0), COALESCE(v."stars_4", 0), COALESCE(v."stars_5", 0)
        FROM "photo"."photos" p JOIN "seed_photos" s ON s."id" = p."id"
        LEFT JOIN (SELECT DISTINCT ON ("photo_id") "photo_id", "rating", "previous_rating" FROM "seed_votes" ORDER BY "photo_id", "updated_at" DESC, "user_n" DESC) l
@@ -88,13 +88,13 @@ export async function seedStats(context: SeedContext, time: Timer): Promise<void
 /** The stats service's read models against the photo and vote services' rows, and against their own rows. */
 export const STATS_CHECKS: CheckQuery[] = [
   {
-    name: 'stats.photos = photo.photos (state, review, totals)',
+    name: 'stats.photos = photo.photos and photo.ratings (state, review, totals)',
     sql: `SELECT format('photo %s: %s', COALESCE(p."id", s."photo_id"), CASE WHEN s."photo_id" IS NULL THEN 'missing from stats' WHEN p."id" IS NULL THEN 'no such photo, yet not a tombstone' ELSE 'differs' END) AS "detail"
-          FROM "photo"."photos" p FULL JOIN "stats"."photos" s ON s."photo_id" = p."id"
+          FROM ("photo"."photos" p LEFT JOIN "photo"."ratings" r ON r."photo_id" = p."id") FULL JOIN "stats"."photos" s ON s."photo_id" = p."id"
           WHERE (p."id" IS NULL AND NOT s."deleted") OR s."photo_id" IS NULL
              OR (p."id" IS NOT NULL AND (s."deleted"
                  OR (s."owner_id", s."status"::text, s."filename", s."description", s."created_at", s."approved_at", s."version", s."vote_count", s."rating_sum", s."rating_version")
-                    IS DISTINCT FROM (p."user_id", p."status"::text, p."filename", p."description", p."created_at", p."approved_at", p."version", p."vote_count", p."rating_sum"::bigint, p."rating_version")
+                    IS DISTINCT FROM (p."user_id", p."status"::text, p."filename", p."description", p."created_at", p."approved_at", p."version", r."vote_count", r."rating_sum"::bigint, r."rating_version")
                  OR (p."reviewed_at" IS NOT NULL AND s."reviewed_at" IS DISTINCT FROM p."reviewed_at")))`,
   },
   {
@@ -131,8 +131,8 @@ export const STATS_CHECKS: CheckQuery[] = [
           CROSS JOIN (
             SELECT COUNT(*) AS "approved",
                    (SELECT COUNT(*) FROM "vote"."photo_votes" v JOIN "photo"."photos" a ON a."id" = v."photo_id" WHERE a."status" = 'approved') AS "votes",
-                   COUNT(*) FILTER (WHERE "vote_count" > 0 AND "rating_sum" >= 4 * "vote_count") AS "rated", COUNT(DISTINCT "user_id") AS "uploaders"
-            FROM "photo"."photos" WHERE "status" = 'approved') d
+                   COUNT(*) FILTER (WHERE r."vote_count" > 0 AND r."rating_sum" >= 4 * r."vote_count") AS "rated", COUNT(DISTINCT p."user_id") AS "uploaders"
+            FROM "photo"."photos" p JOIN "photo"."ratings" r ON r."photo_id" = p."id" WHERE p."status" = 'approved') d
           WHERE (c."approved", c."votes", c."rated", c."uploaders") IS DISTINCT FROM (d."approved", d."votes", d."rated", d."uploaders")`,
   },
   {

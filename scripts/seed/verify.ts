@@ -3,11 +3,12 @@
  * the rows it is derived from, and exits 1 on any mismatch. Meant for a seeded database, or any database at rest (with
  * events in flight, projections lag their sources for a moment).
  *
- * - photo.photos vote_count / rating_sum = COUNT / SUM of vote.photo_votes per photo; rating_version = the totals' version
+ * - photo.ratings: one row per photo, approved_at = the photo's while it is approved (else null)
+ * - photo.ratings vote_count / rating_sum = COUNT / SUM of vote.photo_votes per photo; rating_version = the totals' version
  * - vote.photo_ratings = COUNT / SUM of vote.photo_votes per photo, version ≥ count (one per cast)
  * - photo.photo_raters = the (member, photo) pairs of vote.photo_votes
  * - photo.approved_per_day = approved photos counted by UTC day of approval
- * - photo.photos.score = (C·m + rating_sum) / (C + vote_count) for approved photos, with C and m from gallery_prior;
+ * - photo.ratings.score = (C·m + rating_sum) / (C + vote_count) for approved photos, with C and m from gallery_prior;
  *   m = the mean of every vote on approved photos (to 0.01, the photo service's refresh threshold)
  * - vote.votable_photos = every photo's owner, approval and version; rows without a photo are tombstones
  * - votes only on approved photos, never on one's own
@@ -38,11 +39,20 @@ export interface CheckQuery {
 
 const CHECKS: CheckQuery[] = [
   {
-    name: 'photo.photos vote_count, rating_sum = votes per photo',
-    sql: `SELECT format('photo %s: photos %s votes / sum %s, votes table %s / %s', COALESCE(p."id", v."photo_id"), p."vote_count", p."rating_sum", v."n", v."s") AS "detail"
-          FROM "photo"."photos" p
-          FULL JOIN (SELECT "photo_id", COUNT(*) AS "n", SUM("rating") AS "s" FROM "vote"."photo_votes" GROUP BY "photo_id") v ON v."photo_id" = p."id"
-          WHERE p."id" IS NULL OR p."vote_count" <> COALESCE(v."n", 0) OR p."rating_sum" <> COALESCE(v."s", 0)`,
+    name: 'photo.ratings = one row per photo, approved_at while approved',
+    sql: `SELECT format('photo %s: %s', COALESCE(p."id", r."photo_id"),
+                  CASE WHEN r."photo_id" IS NULL THEN 'no ratings row' WHEN p."id" IS NULL THEN 'ratings row of no photo'
+                       ELSE format('ratings approved_at %s, photo %s approved at %s', r."approved_at", p."status", p."approved_at") END) AS "detail"
+          FROM "photo"."photos" p FULL JOIN "photo"."ratings" r ON r."photo_id" = p."id"
+          WHERE p."id" IS NULL OR r."photo_id" IS NULL
+             OR r."approved_at" IS DISTINCT FROM CASE WHEN p."status" = 'approved' THEN p."approved_at" END`,
+  },
+  {
+    name: 'photo.ratings vote_count, rating_sum = votes per photo',
+    sql: `SELECT format('photo %s: ratings %s votes / sum %s, votes table %s / %s', COALESCE(r."photo_id", v."photo_id"), r."vote_count", r."rating_sum", v."n", v."s") AS "detail"
+          FROM "photo"."ratings" r
+          FULL JOIN (SELECT "photo_id", COUNT(*) AS "n", SUM("rating") AS "s" FROM "vote"."photo_votes" GROUP BY "photo_id") v ON v."photo_id" = r."photo_id"
+          WHERE r."photo_id" IS NULL OR r."vote_count" <> COALESCE(v."n", 0) OR r."rating_sum" <> COALESCE(v."s", 0)`,
   },
   {
     name: 'vote.photo_ratings = votes per photo',
@@ -56,9 +66,9 @@ const CHECKS: CheckQuery[] = [
     sql: `SELECT format('photo %s: version %s < %s votes', "photo_id", "version", "vote_count") AS "detail" FROM "vote"."photo_ratings" WHERE "version" < "vote_count"`,
   },
   {
-    name: 'photo.photos rating_version = vote.photo_ratings version',
-    sql: `SELECT format('photo %s: rating_version %s, vote totals version %s', p."id", p."rating_version", r."version") AS "detail"
-          FROM "photo"."photos" p LEFT JOIN "vote"."photo_ratings" r ON r."photo_id" = p."id"
+    name: 'photo.ratings rating_version = vote.photo_ratings version',
+    sql: `SELECT format('photo %s: rating_version %s, vote totals version %s', p."photo_id", p."rating_version", r."version") AS "detail"
+          FROM "photo"."ratings" p LEFT JOIN "vote"."photo_ratings" r ON r."photo_id" = p."photo_id"
           WHERE p."rating_version" <> COALESCE(r."version", 0)`,
   },
   {
@@ -79,17 +89,17 @@ const CHECKS: CheckQuery[] = [
           WHERE COALESCE(a."approved", 0) <> COALESCE(c."n", 0)`,
   },
   {
-    name: 'photo.photos score = (C·m + sum) / (C + n), approved photos',
-    sql: `SELECT format('photo %s: score %s, formula %s', p."id", p."score", (g."weight" * g."mean" + p."rating_sum") / (g."weight" + p."vote_count")) AS "detail"
-          FROM "photo"."photos" p CROSS JOIN "photo"."gallery_prior" g
-          WHERE g."id" = 1 AND p."status" = 'approved'
-            AND abs(p."score" - (g."weight" * g."mean" + p."rating_sum") / (g."weight" + p."vote_count")) > 1e-9`,
+    name: 'photo.ratings score = (C·m + sum) / (C + n), approved photos',
+    sql: `SELECT format('photo %s: score %s, formula %s', r."photo_id", r."score", (g."weight" * g."mean" + r."rating_sum") / (g."weight" + r."vote_count")) AS "detail"
+          FROM "photo"."ratings" r CROSS JOIN "photo"."gallery_prior" g
+          WHERE g."id" = 1 AND r."approved_at" IS NOT NULL
+            AND abs(r."score" - (g."weight" * g."mean" + r."rating_sum") / (g."weight" + r."vote_count")) > 1e-9`,
   },
   {
     name: 'photo.gallery_prior mean = mean vote on approved photos (±0.01)',
     sql: `SELECT format('prior mean %s, votes'' mean %s', g."mean", o."mean") AS "detail"
           FROM (SELECT 1 AS "id") one LEFT JOIN "photo"."gallery_prior" g ON g."id" = one."id"
-          CROSS JOIN (SELECT SUM("rating_sum")::float8 / NULLIF(SUM("vote_count"), 0) AS "mean" FROM "photo"."photos" WHERE "status" = 'approved') o
+          CROSS JOIN (SELECT SUM("rating_sum")::float8 / NULLIF(SUM("vote_count"), 0) AS "mean" FROM "photo"."ratings" WHERE "approved_at" IS NOT NULL) o
           WHERE g."id" IS NULL OR (o."mean" IS NOT NULL AND abs(g."mean" - o."mean") >= 0.01)`,
   },
   {

@@ -59,7 +59,8 @@ export interface PhotoPreview {
  * The gallery's read path: approved photos in the gallery's orders, and their totals. Reads only, through the pg
  * pool (Prisma costs more per call than these queries do). Nothing here counts rows of the photos table per request:
  * totals come from `approved_per_day` (kept by a trigger), and need-your-vote subtracts the viewer's own photos and
- * ratings, which cost what the viewer has done, not what the community has.
+ * ratings, which cost what the viewer has done, not what the community has. The orders by rating read the narrow
+ * `ratings` rows (where votes land), the newest-first order the photos themselves.
  */
 export interface GalleryRepository {
   /**
@@ -70,17 +71,47 @@ export interface GalleryRepository {
   newest(limit: number): Promise<PhotoPreview[]>;
   /**
    * Recomputes the prior's mean from every vote on approved photos and, when it moved by at least `minChange`,
-   * stores it and rescores every approved photo in the same transaction. Answers the mean now in force.
+   * stores it and rescores every approved photo's ratings row in the same transaction. Answers the mean now in force.
    */
   refreshPrior(minChange: number): Promise<{ mean: number; rescored: number }>;
 }
 
 type Pool = Database<PrismaClient>['pool'];
 
-const ORDER_BY: Record<GalleryOrder, string> = {
-  top_rated: `p."score" DESC, p."vote_count" DESC, p."approved_at" DESC, p."id" DESC`,
-  fewest_votes: `p."vote_count" ASC, p."approved_at" DESC, p."id" DESC`,
-  newest: `p."approved_at" DESC, p."id" DESC`,
+/**
+ * Where a page's ids are read: the ratings rows (`r`) for the orders by rating, the photos (`p`) for the newest, each
+ * through its partial index over approved photos (the migrations' ratings_gallery_* and photos_gallery_newest; the
+ * conditions and orders must stay exactly as those indexes say).
+ */
+interface OrderSource {
+  from: string;
+  id: string;
+  approved: string;
+  approvedAt: string;
+  /** Leaves out the photos of `viewer`. */
+  notOwnedBy: (viewer: string) => string;
+}
+
+const RATINGS: OrderSource = {
+  from: `"photo"."ratings" r`,
+  id: `r."photo_id"`,
+  approved: `r."approved_at" IS NOT NULL`,
+  approvedAt: `r."approved_at"`,
+  // The viewer's own photos, found by their owner (a few rows), not a photo per index entry.
+  notOwnedBy: (viewer) => `NOT EXISTS (SELECT 1 FROM "photo"."photos" o WHERE o."user_id" = ${viewer} AND o."id" = r."photo_id")`,
+};
+const PHOTOS: OrderSource = {
+  from: `"photo"."photos" p`,
+  id: `p."id"`,
+  approved: `p."status" = 'approved'`,
+  approvedAt: `p."approved_at"`,
+  notOwnedBy: (viewer) => `p."user_id" <> ${viewer}`,
+};
+
+const ORDERS: Record<GalleryOrder, { source: OrderSource; by: string }> = {
+  top_rated: { source: RATINGS, by: `r."score" DESC, r."vote_count" DESC, r."approved_at" DESC, r."photo_id" DESC` },
+  fewest_votes: { source: RATINGS, by: `r."vote_count" ASC, r."approved_at" DESC, r."photo_id" DESC` },
+  newest: { source: PHOTOS, by: `p."approved_at" DESC, p."id" DESC` },
 };
 
 // The card's columns under their Photo names, with the uploader's names beside them.
@@ -89,7 +120,7 @@ const CARD_COLUMNS = `
   p."size", p."description", p."status", p."approved_by" AS "approvedBy", p."approved_at" AS "approvedAt",
   p."rejection_reason" AS "rejectionReason", p."privacy_bars" AS "privacyBars", p."drive_file_id" AS "driveFileId",
   p."storage_type" AS "storageType", p."created_at" AS "createdAt", p."updated_at" AS "updatedAt",
-  p."rating_sum" AS "ratingSum", p."vote_count" AS "voteCount", p."image_version" AS "imageVersion", p."width", p."height",
+  r."rating_sum" AS "ratingSum", r."vote_count" AS "voteCount", p."image_version" AS "imageVersion", p."width", p."height",
   u."id" AS "uploaderId", u."first_name" AS "uploaderFirstName", u."last_name" AS "uploaderLastName",
   u."display_name" AS "uploaderDisplayName", u."profile_image_url" AS "uploaderProfileImageUrl",
   u."custom_profile_image" AS "uploaderCustomProfileImage", u."updated_at" AS "uploaderUpdatedAt"`;
@@ -119,29 +150,30 @@ export class PgGalleryRepository implements GalleryRepository {
   // offset walks index entries, not photos with their uploaders. The total rides along in the same statement (one
   // round trip per page); the left join keeps it when the page is empty.
   async page(query: GalleryQuery): Promise<GalleryPageRows> {
+    const { source, by } = ORDERS[query.order];
     const params: unknown[] = [query.limit, query.offset];
-    const where = [`p."status" = 'approved'`];
+    const where = [source.approved];
     let total = TOTAL_APPROVED;
     if (query.approvedFrom) {
       params.push(query.approvedFrom);
-      where.push(`p."approved_at" >= $${params.length}`);
+      where.push(`${source.approvedAt} >= $${params.length}`);
       total = TOTAL_APPROVED_FROM(`$${params.length}`);
     }
     if (query.unratedBy !== undefined) {
       params.push(query.unratedBy);
       const viewer = `$${params.length}::text`;
-      where.push(`p."user_id" <> ${viewer}`);
-      where.push(`NOT EXISTS (SELECT 1 FROM "photo"."photo_raters" r WHERE r."user_id" = ${viewer} AND r."photo_id" = p."id")`);
+      where.push(source.notOwnedBy(viewer));
+      where.push(`NOT EXISTS (SELECT 1 FROM "photo"."photo_raters" x WHERE x."user_id" = ${viewer} AND x."photo_id" = ${source.id})`);
       total = TOTAL_UNRATED_BY(viewer);
     }
-    const order = ORDER_BY[query.order];
     const { rows } = await this.pool.query<CardRow>(
       `WITH "page" AS MATERIALIZED (
-         SELECT p."id" FROM "photo"."photos" p WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT $1 OFFSET $2)
+         SELECT ${source.id} AS "id" FROM ${source.from} WHERE ${where.join(' AND ')} ORDER BY ${by} LIMIT $1 OFFSET $2)
        SELECT (${total}) AS "total", ${CARD_COLUMNS}
        FROM (SELECT 1) AS "one"
-       LEFT JOIN ("page" JOIN "photo"."photos" p USING ("id") LEFT JOIN "photo"."uploaders" u ON u."id" = p."user_id") ON true
-       ORDER BY ${order}`,
+       LEFT JOIN ("page" JOIN "photo"."photos" p USING ("id") JOIN "photo"."ratings" r ON r."photo_id" = p."id"
+                  LEFT JOIN "photo"."uploaders" u ON u."id" = p."user_id") ON true
+       ORDER BY ${by}`,
       params,
     );
     return { total: Number(rows[0]?.total ?? 0), photos: rows.filter((row) => row.id !== null).map(toGalleryPhoto) };
@@ -150,7 +182,7 @@ export class PgGalleryRepository implements GalleryRepository {
   async newest(limit: number): Promise<PhotoPreview[]> {
     const { rows } = await this.pool.query<PhotoPreview>(
       `SELECT p."id", p."filename", p."image_version" AS "imageVersion" FROM "photo"."photos" p
-       WHERE p."status" = 'approved' ORDER BY ${ORDER_BY.newest} LIMIT $1`,
+       WHERE p."status" = 'approved' ORDER BY ${ORDERS.newest.by} LIMIT $1`,
       [limit],
     );
     return rows;
@@ -163,7 +195,7 @@ export class PgGalleryRepository implements GalleryRepository {
       // One replica at a time; the others find the lock taken and leave the refresh to it.
       const { rows: locked } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('photo.gallery_prior')) AS "locked"`);
       const { rows: prior } = await client.query<{ mean: number; observed: number | null }>(
-        `SELECT g."mean", (SELECT SUM("rating_sum")::float8 / NULLIF(SUM("vote_count"), 0) FROM "photo"."photos" WHERE "status" = 'approved') AS "observed"
+        `SELECT g."mean", (SELECT SUM("rating_sum")::float8 / NULLIF(SUM("vote_count"), 0) FROM "photo"."ratings" WHERE "approved_at" IS NOT NULL) AS "observed"
          FROM "photo"."gallery_prior" g WHERE g."id" = 1`,
       );
       const { mean, observed } = prior[0]!;
@@ -172,9 +204,14 @@ export class PgGalleryRepository implements GalleryRepository {
         return { mean, rescored: 0 };
       }
       await client.query(`UPDATE "photo"."gallery_prior" SET "mean" = $1, "refreshed_at" = now() WHERE "id" = 1`, [observed]);
+      // The rows in id order first, as batches of the ratings consumer take them: an UPDATE over all of them takes them
+      // in whatever order it reads them, and would deadlock with a batch that holds one and waits for another.
+      await client.query(
+        `SELECT COUNT(*) FROM (SELECT FROM "photo"."ratings" WHERE "approved_at" IS NOT NULL ORDER BY "photo_id" FOR NO KEY UPDATE) AS "locked"`,
+      );
       const { rowCount } = await client.query(
-        `UPDATE "photo"."photos" p SET "score" = (g."weight" * g."mean" + p."rating_sum") / (g."weight" + p."vote_count")
-         FROM "photo"."gallery_prior" g WHERE g."id" = 1 AND p."status" = 'approved'`,
+        `UPDATE "photo"."ratings" r SET "score" = (g."weight" * g."mean" + r."rating_sum") / (g."weight" + r."vote_count")
+         FROM "photo"."gallery_prior" g WHERE g."id" = 1 AND r."approved_at" IS NOT NULL`,
       );
       await client.query('COMMIT');
       return { mean: observed, rescored: rowCount ?? 0 };

@@ -1,19 +1,30 @@
 import type { Envelope, Outbox, SqlClient } from '@snapcracks/kit';
 import { prismaErrorCode } from '@snapcracks/kit';
-import type { Prisma, PrismaClient, Photo as PhotoRow, PhotoStatus, Uploader } from './generated/prisma/client.js';
+import type { Prisma, PrismaClient, Photo as PhotoModel, PhotoStatus, Uploader } from './generated/prisma/client.js';
 import { SIMILAR_MAX_DISTANCE, type ReviewMarks } from './review-marks.js';
 
 export type { PhotoStatus, StorageType, Uploader } from './generated/prisma/client.js';
 
 /**
- * A photo as the service sees it: its row (version as a plain number) and its uploader's public names, when known.
- * `rating_version` is only the ratings projection's bookkeeping, so it is left out.
+ * How every photo is read: the row without the previous release's rating columns (nothing reads them; see the
+ * schema), with the rating totals from its `ratings` row.
  */
-export type Photo = Omit<PhotoRow, 'version' | 'ratingVersion'> & { version: number; uploader: Uploader | null };
+const PHOTO_ROW = {
+  omit: { ratingSum: true, voteCount: true, ratingVersion: true, score: true },
+  include: { rating: { select: { voteCount: true, ratingSum: true } } },
+} as const satisfies Prisma.PhotoDefaultArgs;
+type PhotoRow = Prisma.PhotoGetPayload<typeof PHOTO_ROW>;
+
+/**
+ * A photo as the service sees it: its row (version as a plain number), its rating totals and its uploader's public
+ * names, when known. The totals' version and the score are the ratings projection's and the gallery's, so they are
+ * left out.
+ */
+export type Photo = Omit<PhotoRow, 'version' | 'rating'> & { version: number; voteCount: number; ratingSum: number; uploader: Uploader | null };
 
 /** What an upload stores; everything else takes the table's defaults (pending, version 1, image version 1). */
 export type NewPhoto = Pick<
-  PhotoRow,
+  PhotoModel,
   | 'userId'
   | 'filename'
   | 'originalName'
@@ -41,7 +52,7 @@ export type NewPhoto = Pick<
 /** The columns a change may set. Every change also adds 1 to `version`; ids, owner, filename and originals never change. */
 export type PhotoChanges = Partial<
   Pick<
-    PhotoRow,
+    PhotoModel,
     | 'description'
     | 'status'
     | 'approvedBy'
@@ -127,18 +138,24 @@ export interface PhotoRatingTotals {
   version: number;
 }
 
-/** The photos' rating totals, written by the consumer of the vote events inside its transaction. */
+/**
+ * The photos' rating totals (the narrow `ratings` rows, never the photos' own), written by the consumer of the vote
+ * events inside its transaction; the score follows the totals in the same statement.
+ */
 export interface RatingStore {
   /** Sets the totals unless the stored ones are as new or newer (by version), or the photo is gone; answers whether it set them. */
   setIfNewer(totals: PhotoRatingTotals): Promise<boolean>;
-  /** Records that the user has rated the photo (repeats change nothing). */
+  /** Records that the user has rated the photo (repeats change nothing; nothing for a photo that is gone). */
   addRater(userId: string, photoId: number): Promise<void>;
 }
 
-/** The ratings for a batch of vote events in one transaction (the ratings consumer): the photos' rows are locked first. */
+/** The ratings for a batch of vote events in one transaction (the ratings consumer): the photos' ratings rows are locked first. */
 export interface RatingBatchStore extends RatingStore {
-  /** Locks the photos' rows in id order until the transaction ends, so that batches running at once never wait in a circle. */
-  lockPhotos(photoIds: number[]): Promise<void>;
+  /**
+   * Locks the photos' ratings rows in id order until the transaction ends, so that batches running at once never wait
+   * in a circle, and a photo being deleted either goes after the batch (taking its raters with it) or before.
+   */
+  lockRatings(photoIds: number[]): Promise<void>;
   /** setIfNewer for many photos in one statement (one set of totals per photo). */
   setManyIfNewer(totals: PhotoRatingTotals[]): Promise<void>;
   /** addRater for many pairs in one statement. */
@@ -191,7 +208,7 @@ export class PrismaPhotoRepository implements PhotoRepository {
   ) {}
 
   async findById(id: number): Promise<Photo | null> {
-    const row = await this.prisma.photo.findUnique({ where: { id } });
+    const row = await this.prisma.photo.findUnique({ where: { id }, ...PHOTO_ROW });
     return row ? (await this.withUploaders([row]))[0]! : null;
   }
 
@@ -212,7 +229,7 @@ export class PrismaPhotoRepository implements PhotoRepository {
   }
 
   async listByUser(userId: string): Promise<Photo[]> {
-    return this.withUploaders(await this.prisma.photo.findMany({ where: { userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }));
+    return this.withUploaders(await this.prisma.photo.findMany({ where: { userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], ...PHOTO_ROW }));
   }
 
   async listForReview(query: ReviewQuery): Promise<{ photos: Photo[]; total: number }> {
@@ -227,14 +244,15 @@ export class PrismaPhotoRepository implements PhotoRepository {
           ? [{ createdAt: 'desc' }, { id: 'desc' }]
           : [{ reviewedAt: 'desc' }, { id: 'desc' }];
     const [rows, total] = await Promise.all([
-      this.prisma.photo.findMany({ where, orderBy, skip: query.offset, take: query.limit }),
+      this.prisma.photo.findMany({ where, orderBy, skip: query.offset, take: query.limit, ...PHOTO_ROW }),
       this.prisma.photo.count({ where }),
     ]);
     return { photos: await this.withUploaders(rows), total };
   }
 
   async create(photo: NewPhoto, eventOf: EventOf): Promise<Photo> {
-    const row = await this.commit((tx) => tx.photo.create({ data: photo }), eventOf);
+    // The photo's ratings row comes with it (the photos_ratings trigger).
+    const row = await this.commit((tx) => tx.photo.create({ data: photo, ...PHOTO_ROW }), eventOf);
     return (await this.withUploaders([row]))[0]!;
   }
 
@@ -246,15 +264,20 @@ export class PrismaPhotoRepository implements PhotoRepository {
       ...(when.imageVersion !== undefined ? { imageVersion: when.imageVersion } : {}),
     };
     const data: Prisma.PhotoUpdateInput = { ...changes, version: { increment: 1 }, ...(newImages ? { imageVersion: { increment: 1 } } : {}) };
-    const row = await nullIfMissing(this.commit((tx) => tx.photo.update({ where, data }), eventOf));
+    const row = await nullIfMissing(this.commit((tx) => tx.photo.update({ where, data, ...PHOTO_ROW }), eventOf));
     return row ? (await this.withUploaders([row]))[0]! : null;
   }
 
   async delete(id: number, eventOf: EventOf): Promise<Photo | null> {
     const row = await nullIfMissing(
       this.commit(async (tx) => {
+        // The photo and then its ratings row locked (the order every writer takes them in), so that the row read next has
+        // the totals of a batch of votes that held the ratings row until now. The ratings row goes with the photo (ON
+        // DELETE CASCADE); the raters after it: that batch's are committed by now, and a later one finds the photo gone.
+        await tx.$queryRaw`SELECT 1 FROM "photo"."photos" p JOIN "photo"."ratings" r ON r."photo_id" = p."id" WHERE p."id" = ${id} FOR UPDATE`;
+        const row = await tx.photo.delete({ where: { id }, ...PHOTO_ROW });
         await tx.photoRater.deleteMany({ where: { photoId: id } });
-        return tx.photo.delete({ where: { id } });
+        return row;
       }, eventOf),
     );
     return row ? (await this.withUploaders([row]))[0]! : null;
@@ -357,21 +380,31 @@ export class PrismaPhotoRepository implements PhotoRepository {
 }
 
 // Order-safe: the vote service's events carry absolute totals with a version; an older or repeated one changes
-// nothing. The photo's own version and updated_at are left alone: ratings are not an edit of the photo.
+// nothing. Only the photo's narrow ratings row changes: the photos row, its version and updated_at are left alone
+// (ratings are not an edit of the photo). The score follows the totals in the same statement, with the prior read once
+// per statement (the same expression as the migration's triggers and the prior's refresh).
 const SET_RATING_IF_NEWER_SQL = `
-  UPDATE "photo"."photos" SET "vote_count" = $2::int, "rating_sum" = $3::int, "rating_version" = $4::bigint
-  WHERE "id" = $1::int AND "rating_version" < $4::bigint`;
-const ADD_RATER_SQL = `INSERT INTO "photo"."photo_raters" ("user_id", "photo_id") VALUES ($1, $2::int) ON CONFLICT DO NOTHING`;
+  UPDATE "photo"."ratings" r SET "vote_count" = $2::int, "rating_sum" = $3::int, "rating_version" = $4::bigint,
+         "score" = (g."weight" * g."mean" + $3::int) / (g."weight" + $2::int)
+  FROM "photo"."gallery_prior" g
+  WHERE g."id" = 1 AND r."photo_id" = $1::int AND r."rating_version" < $4::bigint`;
 const SET_MANY_RATINGS_IF_NEWER_SQL = `
-  UPDATE "photo"."photos" p SET "vote_count" = t."vote_count", "rating_sum" = t."rating_sum", "rating_version" = t."version"
-  FROM unnest($1::int[], $2::int[], $3::int[], $4::bigint[]) AS t("id", "vote_count", "rating_sum", "version")
-  WHERE p."id" = t."id" AND p."rating_version" < t."version"`;
-// In key order, so that batches inserting the same pairs at once take the index's locks in one order.
+  UPDATE "photo"."ratings" r SET "vote_count" = t."vote_count", "rating_sum" = t."rating_sum", "rating_version" = t."version",
+         "score" = (g."weight" * g."mean" + t."rating_sum") / (g."weight" + t."vote_count")
+  FROM unnest($1::int[], $2::int[], $3::int[], $4::bigint[]) AS t("photo_id", "vote_count", "rating_sum", "version"), "photo"."gallery_prior" g
+  WHERE g."id" = 1 AND r."photo_id" = t."photo_id" AND r."rating_version" < t."version"`;
+// Raters only of photos that still exist (their ratings row, which the batch has locked): a vote event that arrives after
+// its photo was deleted leaves no rater behind. No foreign key: its check would cost a lock per rater, and a late event
+// would then fail instead of changing nothing. In key order, so that batches inserting the same pairs at once take the
+// index's locks in one order.
 const ADD_RATERS_SQL = `
   INSERT INTO "photo"."photo_raters" ("user_id", "photo_id")
-  SELECT * FROM unnest($1::text[], $2::int[]) AS r("user_id", "photo_id") ORDER BY 1, 2 ON CONFLICT DO NOTHING`;
-// NO KEY: the strength the rating's UPDATE takes, which leaves the raters' foreign key checks free.
-const LOCK_PHOTOS_SQL = `SELECT "id" FROM "photo"."photos" WHERE "id" = ANY($1::int[]) ORDER BY "id" FOR NO KEY UPDATE`;
+  SELECT r."user_id", r."photo_id" FROM unnest($1::text[], $2::int[]) AS r("user_id", "photo_id")
+  WHERE EXISTS (SELECT 1 FROM "photo"."ratings" x WHERE x."photo_id" = r."photo_id")
+  ORDER BY 1, 2 ON CONFLICT DO NOTHING`;
+// NO KEY: the strength the totals' UPDATE takes. Deleting the photo needs the row too (the cascade), so it waits for the
+// batch, or the batch finds the row gone.
+const LOCK_RATINGS_SQL = `SELECT "photo_id" FROM "photo"."ratings" WHERE "photo_id" = ANY($1::int[]) ORDER BY "photo_id" FOR NO KEY UPDATE`;
 
 class SqlRatingStore implements RatingBatchStore {
   constructor(private readonly db: SqlClient) {}
@@ -381,11 +414,12 @@ class SqlRatingStore implements RatingBatchStore {
   }
 
   async addRater(userId: string, photoId: number): Promise<void> {
-    await this.db.$executeRawUnsafe(ADD_RATER_SQL, userId, photoId);
+    await this.addRaters([{ userId, photoId }]);
   }
 
-  async lockPhotos(photoIds: number[]): Promise<void> {
-    await this.db.$queryRawUnsafe(LOCK_PHOTOS_SQL, [...new Set(photoIds)].sort((a, b) => a - b));
+  async lockRatings(photoIds: number[]): Promise<void> {
+    if (photoIds.length === 0) return;
+    await this.db.$queryRawUnsafe(LOCK_RATINGS_SQL, [...new Set(photoIds)].sort((a, b) => a - b));
   }
 
   async setManyIfNewer(totals: PhotoRatingTotals[]): Promise<void> {
@@ -407,14 +441,16 @@ class PrismaPhotoOwnerStore implements PhotoOwnerStore {
   ) {}
 
   async deleteAllOf(userId: string, eventOf: EventOf): Promise<Photo[]> {
-    // Locked first, in id order: a change committing meanwhile (a review decision, new totals) either committed before
-    // and is what the events report, or waits and then finds the photo gone.
+    // Locked first, in id order, the photos and then their ratings rows (which the deletion's cascade would otherwise
+    // take in any order, against batches of votes that take them in id order): a change committing meanwhile (a review
+    // decision, new totals) either committed before and is what the events report, or waits and then finds the photo gone.
     const locked = await this.tx.$queryRaw<{ id: number }[]>`SELECT "id" FROM "photo"."photos" WHERE "user_id" = ${userId} ORDER BY "id" FOR UPDATE`;
     if (locked.length === 0) return [];
     const ids = locked.map((row) => row.id);
-    const rows = await this.tx.photo.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' } });
-    await this.tx.photoRater.deleteMany({ where: { photoId: { in: ids } } });
+    await this.tx.$queryRaw`SELECT "photo_id" FROM "photo"."ratings" WHERE "photo_id" = ANY(${ids}::int[]) ORDER BY "photo_id" FOR UPDATE`;
+    const rows = await this.tx.photo.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' }, ...PHOTO_ROW });
     await this.tx.photo.deleteMany({ where: { id: { in: ids } } });
+    await this.tx.photoRater.deleteMany({ where: { photoId: { in: ids } } });
     const photos = rows.map((row) => toPhoto(row, null));
     for (const photo of photos) await this.outbox.enqueue(this.tx, eventOf(photo));
     return photos;
@@ -447,8 +483,8 @@ class PrismaUploaderStore implements UploaderStore {
 }
 
 export function toPhoto(row: PhotoRow, uploader: Uploader | null): Photo {
-  const { ratingVersion: _ratingVersion, ...rest } = row;
-  return { ...rest, version: Number(row.version), uploader };
+  const { rating, ...rest } = row;
+  return { ...rest, version: Number(row.version), voteCount: rating?.voteCount ?? 0, ratingSum: rating?.ratingSum ?? 0, uploader };
 }
 
 /** Prisma's "record to update or delete not found" (P2025): no such photo, or its condition no longer held. */

@@ -22,7 +22,7 @@ afterAll(async () => {
   await database?.drop();
 });
 beforeEach(async () => {
-  await db.prisma.$executeRawUnsafe('TRUNCATE photo.photos, photo.rejected_hashes, photo.uploaders, photo.outbox RESTART IDENTITY');
+  await db.prisma.$executeRawUnsafe('TRUNCATE photo.photos, photo.ratings, photo.rejected_hashes, photo.uploaders, photo.outbox RESTART IDENTITY');
 });
 
 describeReviewMarksContract('PrismaPhotoRepository', { repository: () => repository });

@@ -1,10 +1,22 @@
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, createBatchConsumer, createLogger, decodeEventOfType, makeEvent, openDatabase, type Database, type Envelope } from '@snapcracks/kit';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  applyMigrations,
+  createBatchConsumer,
+  createLogger,
+  createMemoryEventBus,
+  createOutbox,
+  decodeEventOfType,
+  makeEvent,
+  openDatabase,
+  type Database,
+  type Envelope,
+} from '@snapcracks/kit';
 import { createRecordingLogger, createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { VoteCast } from '@snapcracks/proto/events/v1';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { PrismaPhotoRepository } from '../photo.repository.js';
+import { photoDeletedEvent } from '../photo.service.js';
 import { newPhoto } from '../testing/photo.repository.contract.js';
 import { RATING_EVENTS, applyRatingEvents } from './ratings.consumer.js';
 
@@ -42,7 +54,16 @@ beforeAll(() => {
   deliver = ratingsConsumer();
 });
 
-const ratingOf = async (id: number) => db.prisma.photo.findUniqueOrThrow({ where: { id }, select: { voteCount: true, ratingSum: true, ratingVersion: true, version: true } });
+/** The totals in the photo's ratings row, and the photo's own version. */
+const ratingOf = async (id: number) => {
+  const { voteCount, ratingSum, ratingVersion } = await db.prisma.rating.findUniqueOrThrow({ where: { photoId: id } });
+  const { version } = await db.prisma.photo.findUniqueOrThrow({ where: { id }, select: { version: true } });
+  return { voteCount, ratingSum, ratingVersion, version };
+};
+/** The photo's whole row as stored, with the id of the transaction that wrote this version of it. */
+const waitingForLocks = async () =>
+  Number((await db.pool.query(`SELECT COUNT(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)).rows[0].n);
+const photoRowOf = async (id: number) => (await db.pool.query(`SELECT xmin::text AS "writtenBy", * FROM "photo"."photos" WHERE "id" = $1`, [id])).rows[0];
 
 describe('the photo ratings consumer on PostgreSQL', () => {
   it('sets the newest totals and ignores older versions, duplicates and redeliveries, leaving the photo’s own version alone', async () => {
@@ -60,6 +81,37 @@ describe('the photo ratings consumer on PostgreSQL', () => {
 
   it('changes nothing for a photo that is gone', async () => {
     await expect(PrismaPhotoRepository.ratings(db.prisma).setIfNewer({ photoId: 999_999, voteCount: 1, ratingSum: 5, version: 1 })).resolves.toBe(false);
+    await deliver(cast(999_998, 1, 5, 1));
+    expect(await db.prisma.photoRater.count({ where: { photoId: { in: [999_998, 999_999] } } })).toBe(0);
+  });
+
+  it('writes only the narrow ratings row: the photo’s own row is not rewritten', async () => {
+    const { id } = await db.prisma.photo.create({ data: { ...newPhoto('owner'), status: 'approved', approvedAt: new Date() } });
+    const before = await photoRowOf(id);
+    await deliver(cast(id, 1, 4, 1));
+    await deliver(cast(id, 2, 9, 2));
+    expect(await ratingOf(id)).toMatchObject({ voteCount: 2, ratingSum: 9, ratingVersion: 2n });
+    // Same row version (xmin), same everything: the previous release's columns included, which nothing writes any more.
+    expect(await photoRowOf(id)).toEqual(before);
+    expect(before).toMatchObject({ vote_count: 0, rating_sum: 0, rating_version: '0' });
+  });
+
+  it('leaves no rater behind when the photo is deleted while a batch holds its ratings row', async () => {
+    const repository = new PrismaPhotoRepository(db.prisma, createOutbox({ prisma: db.prisma, schema: 'photo', bus: createMemoryEventBus({ logger }), logger }));
+    const { id } = await db.prisma.photo.create({ data: { ...newPhoto('owner'), status: 'approved', approvedAt: new Date() } });
+    let deletion: Promise<unknown> = Promise.resolve();
+    await db.prisma.$transaction(async (tx) => {
+      await applyRatingEvents([decodeEventOfType(cast(id, 1, 5, 1), RATING_EVENTS)], PrismaPhotoRepository.ratings(tx));
+      // The deletion waits for the batch's lock on the ratings row, then takes the rater the batch has committed.
+      deletion = repository.delete(id, photoDeletedEvent(new Date()));
+      await vi.waitFor(async () => expect(await waitingForLocks()).toBeGreaterThan(0));
+    });
+    await expect(deletion).resolves.toMatchObject({ id, voteCount: 1, ratingSum: 5 });
+    expect(await db.prisma.photoRater.count({ where: { photoId: id } })).toBe(0);
+    expect(await db.prisma.rating.count({ where: { photoId: id } })).toBe(0);
+    // A vote event that comes after the deletion records nothing.
+    await deliver(cast(id, 2, 9, 2));
+    expect(await db.prisma.photoRater.count({ where: { photoId: id } })).toBe(0);
   });
 
   it('keeps the newest totals and every rater when replicas handle batches of votes at once, without deadlocks', async () => {

@@ -13,7 +13,7 @@ function memoryStore(): RatingBatchStore & { totals: Map<number, PhotoRatingTota
     totals,
     raters,
     locked,
-    async lockPhotos(photoIds) {
+    async lockRatings(photoIds) {
       locked.push(photoIds);
     },
     async addRater(userId, photoId) {
@@ -62,7 +62,7 @@ describe('the ratings consumer', () => {
     expect([...store.raters]).toEqual(['u:1']);
   });
 
-  it('applies a batch as the events one by one would, after locking its photos in id order', async () => {
+  it('applies a batch as the events one by one would, after locking the ratings rows of its photos in id order', async () => {
     const events = [cast(2, 1, 4, 1), cast(1, 1, 5, 1), cast(2, 2, 9, 2), cast(2, 1, 4, 1)];
     const batch = memoryStore();
     const alone = memoryStore();

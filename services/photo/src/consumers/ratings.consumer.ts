@@ -22,8 +22,9 @@ export async function applyRatingEvent(event: RatingEvent, store: RatingStore): 
 
 /**
  * A batch of vote events in one transaction (the service consumes them with consumeBatches), with what applying them one
- * by one would leave: per photo the totals of the newest version, and every voter as a rater. The photos' rows are
- * locked first, in id order; then one statement sets the totals and one records the raters, instead of two per event.
+ * by one would leave: per photo the totals of the newest version, and every voter as a rater. The photos' ratings rows
+ * (narrow rows of their own, never the photos') are locked first, in id order; then one statement sets the totals and
+ * one records the raters, instead of two per event.
  */
 export async function applyRatingEvents(events: RatingEvent[], store: RatingBatchStore): Promise<void> {
   const newest = new Map<number, PhotoRatingTotals>();
@@ -36,7 +37,9 @@ export async function applyRatingEvents(events: RatingEvent[], store: RatingBatc
     if ((newest.get(photoId)?.version ?? -1) < version) newest.set(photoId, { photoId, voteCount, ratingSum, version });
   }
   const totals = [...newest.values()].sort((a, b) => a.photoId - b.photoId);
-  await store.lockPhotos(totals.map((t) => t.photoId));
+  // Every photo of the batch, one whose events carried no totals too: its raters go in only while the photo exists.
+  const photoIds = new Set([...totals.map((t) => t.photoId), ...[...raters.values()].map((r) => r.photoId)]);
+  await store.lockRatings([...photoIds].sort((a, b) => a - b));
   await store.setManyIfNewer(totals);
   await store.addRaters([...raters.values()]);
 }

@@ -66,11 +66,13 @@ describe('a deleted account’s photos', () => {
     const keys = rows.flatMap((row) => [row.originalKey!, row.displayKey!, row.thumbnailKey!]);
     for (const key of keys) expect(await stored(key)).toBe(true);
     expect(await db.prisma.photoRater.count({ where: { photoId: approved } })).toBe(1);
+    expect((await gateway.call.getPhoto({ id: approved }, { caller: stays })).photo).toMatchObject({ voteCount: 1, averageRating: 4 });
 
     await bus.publish(userDeleted(leaver.userId));
 
     expect(await db.prisma.photo.count({ where: { userId: leaver.userId } })).toBe(0);
     expect(await db.prisma.photoRater.count({ where: { photoId: approved } })).toBe(0);
+    expect(await db.prisma.rating.count({ where: { photoId: { in: [approved, pending] } } })).toBe(0);
     expect(await deletions()).toEqual([
       { photo: expect.objectContaining({ photoId: approved, userId: leaver.userId, status: PhotoStatus.PHOTO_STATUS_APPROVED, version: Number(rows[0]!.version) + 1 }), deletedAt: expect.any(Date) },
       { photo: expect.objectContaining({ photoId: pending, userId: leaver.userId, status: PhotoStatus.PHOTO_STATUS_PENDING, version: Number(rows[1]!.version) + 1 }), deletedAt: expect.any(Date) },

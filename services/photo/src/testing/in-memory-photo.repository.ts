@@ -237,7 +237,6 @@ function blankPhoto(userId: string, id: number): Row {
     size: 1000,
     description: null,
     status: 'pending',
-    score: 0,
     approvedBy: null,
     approvedAt: null,
     rejectionReason: null,
