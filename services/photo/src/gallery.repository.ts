@@ -163,7 +163,10 @@ export class PgGalleryRepository implements GalleryRepository {
       params.push(query.unratedBy);
       const viewer = `$${params.length}::text`;
       where.push(source.notOwnedBy(viewer));
-      where.push(`NOT EXISTS (SELECT 1 FROM "photo"."photo_raters" x WHERE x."user_id" = ${viewer} AND x."photo_id" = ${source.id})`);
+      // OFFSET 0 keeps this a probe of the raters' key per photo the index walk meets. As an anti join, the planner
+      // assumes a member rated a handful of photos and scans the member's whole list for every photo: 20 ms instead of
+      // 0.5 for a page of a member with 5,000 ratings.
+      where.push(`NOT EXISTS (SELECT 1 FROM "photo"."photo_raters" x WHERE x."user_id" = ${viewer} AND x."photo_id" = ${source.id} OFFSET 0)`);
       total = TOTAL_UNRATED_BY(viewer);
     }
     const { rows } = await this.pool.query<CardRow>(

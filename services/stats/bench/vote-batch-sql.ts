@@ -22,6 +22,7 @@ import { PrismaClient } from '../src/generated/prisma/client.js';
 import { COUNTER_SHARDS, NO_STARS, type Stars } from '../src/stats.projection.js';
 import { PrismaStatsRepository } from '../src/stats.repository.js';
 import { cast } from '../src/testing/events.js';
+import { seededRandom } from '../src/testing/histories.js';
 import { VOTE_EVENTS, applyVoteEvents, type VoteEvent } from '../src/consumers/votes.consumer.js';
 
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
@@ -32,17 +33,6 @@ const [photos = 10_000, batches = 400, size = 25] = process.argv
 const room = Number(flags.find((f) => f.startsWith('--room='))?.slice('--room='.length) ?? 0);
 const explain = flags.includes('--explain');
 if (!(room >= 0 && room < 1)) throw new Error('--room is a share of each page, from 0 to below 1');
-
-/** A small seeded generator, so that two runs vote alike. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const database = await createTestDatabase('stats_vote_sql_bench');
 try {
@@ -77,7 +67,7 @@ try {
   );
 
   // Each photo's totals and votes per star as the vote service would report them.
-  const random = mulberry32(7);
+  const random = seededRandom(7);
   const state = new Map<number, { voteCount: number; ratingSum: number; version: number; stars: Stars }>();
   const nextBatch = (): VoteEvent[] =>
     Array.from({ length: size }, () => {

@@ -4,7 +4,7 @@ import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { StatsService, utcWeekOf } from './stats.service.js';
 import { cast, deleted, reviewed, uploaded, userDeleted } from './testing/events.js';
 import { deliver as deliverTo } from './testing/deliver.js';
-import { memberTruthOf, randomHistories, type Random } from './testing/histories.js';
+import { memberTruthOf, randomHistories, seededRandom } from './testing/histories.js';
 import { useStatsTestDatabase } from './testing/stats-test-database.js';
 
 const { PHOTO_STATUS_APPROVED: APPROVED, PHOTO_STATUS_REJECTED: REJECTED } = PhotoStatus;
@@ -135,7 +135,7 @@ describe('a member’s stats on PostgreSQL', () => {
   // Random lives of photos, each event delivered in a random order and several at once, an account deleted: every
   // member's figures must equal a direct computation over the final states.
   it.each([1, 2, 3])('answers every member’s figures as a direct count over the final states (seed %i)', async (seed) => {
-    const random = mulberry32(seed);
+    const random = seededRandom(seed);
     const histories = randomHistories(random, { photos: 150, owners: 10, firstPhotoId: 10_000 * seed });
     const deletedOwners = new Set(['owner-3']);
     const deliveries = [...histories.flatMap((h) => h.events), ...[...deletedOwners].map(userDeleted)];
@@ -162,13 +162,3 @@ describe('a member’s stats on PostgreSQL', () => {
     expect(ranked).toBeGreaterThan(1);
   });
 });
-
-function mulberry32(seed: number): Random {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

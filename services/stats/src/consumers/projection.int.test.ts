@@ -4,7 +4,7 @@ import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import type { CommunityFigures } from '../stats.repository.js';
 import { cast, deleted, edited, reviewed, uploaded, userDeleted } from '../testing/events.js';
 import { deliver as deliverTo } from '../testing/deliver.js';
-import { randomHistories, shuffledDeliveries, truthOf, type Random } from '../testing/histories.js';
+import { randomHistories, shuffledDeliveries, truthOf, type Random, seededRandom } from '../testing/histories.js';
 import { useStatsTestDatabase } from '../testing/stats-test-database.js';
 
 const { PHOTO_STATUS_APPROVED: APPROVED, PHOTO_STATUS_REJECTED: REJECTED, PHOTO_STATUS_PENDING: PENDING } = PhotoStatus;
@@ -131,7 +131,7 @@ describe('the stats projection on PostgreSQL', () => {
   // The whole life of many photos, each event delivered in a random order (per photo and across photos), some
   // twice, several at once: the counters must equal both a count over the rows and the truth of the final states.
   it.each([1, 2, 3, 4, 5])('keeps exact figures for random histories delivered shuffled, repeated and concurrently (seed %i)', async (seed) => {
-    const random: Random = mulberry32(seed);
+    const random: Random = seededRandom(seed);
     const histories = randomHistories(random, { photos: 120, owners: 12, firstPhotoId: seed * 1000 });
     const deliveries = shuffledDeliveries(random, histories, { repeatShare: 0.15 });
     let next = 0;
@@ -147,14 +147,3 @@ describe('the stats projection on PostgreSQL', () => {
     expect(truth.figures.ratedFourOrHigher).toBeGreaterThan(0);
   });
 });
-
-/** A small seeded generator, so a failing history can be replayed. */
-function mulberry32(seed: number): Random {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

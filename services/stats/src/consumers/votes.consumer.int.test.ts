@@ -6,7 +6,7 @@ import { PrismaStatsRepository } from '../stats.repository.js';
 import { shardOf } from '../stats.projection.js';
 import { deliver } from '../testing/deliver.js';
 import { cast, reviewed, uploaded } from '../testing/events.js';
-import { randomHistories, shuffledDeliveries, truthOf, type Random } from '../testing/histories.js';
+import { randomHistories, shuffledDeliveries, truthOf, type Random, seededRandom } from '../testing/histories.js';
 import { VOTE_EVENTS, applyVoteEvents } from './votes.consumer.js';
 import { useStatsTestDatabase } from '../testing/stats-test-database.js';
 
@@ -29,7 +29,7 @@ describe('the stats votes consumer in batches on PostgreSQL', () => {
   // all at once and shuffled, some twice: the counters must equal both a count over the rows and the truth, and no
   // batch may deadlock another (a batch that fails is handled again event by event, with a warning).
   it.each([1, 2, 3])('keeps exact figures for random histories, the votes in concurrent batches (seed %i)', async (seed) => {
-    const random: Random = mulberry32(seed);
+    const random: Random = seededRandom(seed);
     const histories = randomHistories(random, { photos: 150, owners: 12, firstPhotoId: seed * 1000 });
     const deliveries = shuffledDeliveries(random, histories, { repeatShare: 0.15 });
     const replicas = [votesConsumer(8), votesConsumer(8)];
@@ -195,14 +195,3 @@ describe('a batch of vote events on PostgreSQL', () => {
     ]);
   });
 });
-
-/** A small seeded generator, so a failing history can be replayed. */
-function mulberry32(seed: number): Random {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -5,7 +5,7 @@ import { PHOTO_EVENTS, factsOf } from '../consumers/photos.consumer.js';
 import { VOTE_EVENTS } from '../consumers/votes.consumer.js';
 import { USER_EVENTS } from '../consumers/users.consumer.js';
 import { deliver as deliverTo } from '../testing/deliver.js';
-import { memberTruthOf, randomHistories, shuffledDeliveries, truthOf, type PhotoHistory, type Random } from '../testing/histories.js';
+import { memberTruthOf, randomHistories, shuffledDeliveries, truthOf, type PhotoHistory, seededRandom } from '../testing/histories.js';
 import type { BackfillSources, BackfilledPhoto, BackfilledVotes } from './backfill.sources.js';
 import { rebuildStats } from './rebuild.js';
 import { useStatsTestDatabase } from '../testing/stats-test-database.js';
@@ -53,7 +53,7 @@ const deletedOwnersIn = (events: Envelope[]) =>
 
 describe('rebuilding the read models from the sources', () => {
   it.each([1, 2, 3])('gives the figures the events give, from nothing or while the events keep arriving (seed %i)', async (seed) => {
-    const random = mulberry32(seed);
+    const random = seededRandom(seed);
     const histories = randomHistories(random, { photos: 80, owners: 8, firstPhotoId: seed * 1000 });
     const deliveries = shuffledDeliveries(random, histories, { repeatShare: 0.1 });
     const deletedOwners = deletedOwnersIn(deliveries);
@@ -80,7 +80,7 @@ describe('rebuilding the read models from the sources', () => {
   });
 
   it('tombstones a photo that was known but is gone, so that a late event cannot bring it back', async () => {
-    const [kept, gone] = randomHistories(mulberry32(9), { photos: 2, owners: 1, firstPhotoId: 1 });
+    const [kept, gone] = randomHistories(seededRandom(9), { photos: 2, owners: 1, firstPhotoId: 1 });
     // Both just uploaded, as far as stats and the photo service know.
     const uploadOnly = (h: PhotoHistory): PhotoHistory => ({ ...h, events: [h.events[0]!], final: { ...h.final, deleted: false } });
     await deliverTo(stats.db.prisma, kept!.events[0]!);
@@ -96,7 +96,7 @@ describe('rebuilding the read models from the sources', () => {
   });
 
   it('rolls everything back when a source fails part way', async () => {
-    const random = mulberry32(11);
+    const random = seededRandom(11);
     const histories = randomHistories(random, { photos: 30, owners: 3, firstPhotoId: 1 });
     const sources = sourcesOf(histories, new Set());
     await rebuildStats(stats.db.pool, sources, logger);
@@ -113,14 +113,3 @@ describe('rebuilding the read models from the sources', () => {
     expect(before.photos).toBeGreaterThan(0);
   });
 });
-
-/** A small seeded generator, so a failing history can be replayed. */
-function mulberry32(seed: number): Random {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
