@@ -9,7 +9,7 @@ const voteCast = (photoId: number) => makeEvent('vote.vote.cast', VoteCast, { ph
 
 // Both ends in one thread: a MessagePort behaves the same across threads, and the services' thread test covers that.
 describe('the in-process bus across threads', () => {
-  const { logger } = createRecordingLogger('silent');
+  const { logger } = createRecordingLogger('error');
   let served: EventBus;
   let remote: EventBus;
   afterEach(async () => {

@@ -14,8 +14,7 @@ import {
   runStandalone,
   startTelemetry,
 } from '@snapcracks/kit';
-import { loadGatewayConfig, runGatewayStandalone } from '@snapcracks/gateway';
-import { DATABASES, SERVICES } from './modules.js';
+import { gatewayDatabase, loadGatewayConfig, runGatewayStandalone } from '@snapcracks/gateway';
 import { startSystem } from './system.js';
 import { localSecret } from './local-secrets.js';
 
@@ -38,6 +37,8 @@ const config = loadConfig(
   }),
 );
 
+// The services' modules are loaded only where they run: all-in-one loads them on the services' thread.
+const { SERVICES, SERVICE_DATABASES } = config.SERVICE === 'gateway' || config.SERVICE === 'all' ? { SERVICES: [], SERVICE_DATABASES: [] } : await import('./modules.js');
 const standalone = SERVICES.find((s) => s.name === config.SERVICE);
 if (standalone) await runStandalone(standalone);
 else if (config.SERVICE === 'gateway') await runGatewayStandalone();
@@ -52,7 +53,7 @@ else
 async function migrateOnly(): Promise<void> {
   const logger = createLogger('migrate', config.LOG_LEVEL);
   const databaseUrl = exitOnConfigError(() => z.string({ error: 'DATABASE_URL: required' }).url().parse(config.DATABASE_URL));
-  for (const database of DATABASES) await applyMigrations({ databaseUrl, ...database, logger });
+  for (const database of [...SERVICE_DATABASES, gatewayDatabase]) await applyMigrations({ databaseUrl, ...database, logger });
   logger.info('migrations applied');
 }
 

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import {
   IdentityKeyring,
   Lifecycle,
+  applyMigrations,
   createLogger,
   createMemoryEventBus,
   createNatsEventBus,
@@ -10,6 +11,7 @@ import {
   type Platform,
 } from '@snapcracks/kit';
 import { serveBus } from './bus-bridge.js';
+import { SERVICE_DATABASES } from './modules.js';
 import { startServices } from './services.js';
 import type { FromServicesThread, ServicesThreadData, ToServicesThread } from './services-host.js';
 
@@ -28,6 +30,7 @@ if (data.telemetry) {
 }
 
 try {
+  await Promise.all(SERVICE_DATABASES.map((database) => applyMigrations({ databaseUrl: data.databaseUrl, ...database, logger })));
   const bus = data.natsUrl
     ? await createNatsEventBus({ servers: data.natsUrl, logger, ...natsStreamOptions(data.natsStream) })
     : createMemoryEventBus({ logger });

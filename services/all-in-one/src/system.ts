@@ -11,9 +11,7 @@ import {
   type Logger,
   type Platform,
 } from '@snapcracks/kit';
-import { startGateway, type GatewayConfig, type OidcSettings } from '@snapcracks/gateway';
-import { DATABASES } from './modules.js';
-import { startServices } from './services.js';
+import { gatewayDatabase, startGateway, type GatewayConfig, type OidcSettings } from '@snapcracks/gateway';
 import { startServicesThread } from './services-host.js';
 
 export interface SystemOptions {
@@ -64,22 +62,29 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       lifecycle.onStop('embedded postgres', () => postgres.stop());
       databaseUrl = postgres.url;
     }
-    await Promise.all(DATABASES.map((database) => applyMigrations({ databaseUrl, ...database, logger })));
+    const migrate = (databases: { schema: string; migrationsDir: string }[]) =>
+      Promise.all(databases.map((database) => applyMigrations({ databaseUrl, ...database, logger })));
 
     const identity = options.identity ?? IdentityKeyring.generate();
     const connectNats = () => createNatsEventBus({ servers: options.natsUrl!, logger, ...natsStreamOptions(options.natsStream) });
     let platform: Platform;
     if (options.servicesThread ?? true) {
-      const thread = await startServicesThread(
-        { nodeEnv: options.nodeEnv, databaseUrl, dataDir: options.dataDir, natsUrl: options.natsUrl, natsStream: options.natsStream, identity, logger, telemetry: options.telemetry ?? false },
-        lifecycle,
-      );
+      // The thread migrates the services' schemas before it starts them; this thread needs only the gateway's.
+      const [thread] = await Promise.all([
+        startServicesThread(
+          { nodeEnv: options.nodeEnv, databaseUrl, dataDir: options.dataDir, natsUrl: options.natsUrl, natsStream: options.natsStream, identity, logger, telemetry: options.telemetry ?? false },
+          lifecycle,
+        ),
+        migrate([gatewayDatabase]),
+      ]);
       const bus = thread.bus ?? (await connectNats());
       lifecycle.onStop('bus', () => bus.close());
       platform = { nodeEnv: options.nodeEnv, logger, bus, databaseUrl, dataDir: options.dataDir, identity, addresses: thread.addresses };
       // Every consumer has subscribed: events may flow now.
       thread.activate();
     } else {
+      const [{ SERVICE_DATABASES }, { startServices }] = await Promise.all([import('./modules.js'), import('./services.js')]);
+      await migrate([...SERVICE_DATABASES, gatewayDatabase]);
       const bus = options.natsUrl ? await connectNats() : createMemoryEventBus({ logger });
       lifecycle.onStop('bus', () => bus.close());
       platform = { nodeEnv: options.nodeEnv, logger, bus, databaseUrl, dataDir: options.dataDir, identity, addresses: {} };
