@@ -157,7 +157,7 @@ function runConsumer(
   handle: (delivered: Delivered, stopping: boolean) => Promise<void>,
 ): Subscription {
   let stopping = false;
-  const inFlight = new Map<Promise<void>, number>();
+  const inFlight = new Set<Promise<void>>();
   let inFlightEvents = 0;
   const loop = (async () => {
     for await (const msg of messages) {
@@ -169,11 +169,11 @@ function runConsumer(
           inFlight.delete(handling);
           inFlightEvents -= weight;
         });
-      inFlight.set(handling, weight);
+      inFlight.add(handling);
       inFlightEvents += weight;
-      while (inFlightEvents >= concurrency && inFlight.size > 0) await Promise.race(inFlight.keys());
+      while (inFlightEvents >= concurrency && inFlight.size > 0) await Promise.race(inFlight);
     }
-    await Promise.all(inFlight.keys());
+    await Promise.all(inFlight);
   })().catch((error: unknown) => logger.error({ err: error, consumer: name }, 'event consumer stopped'));
   void logConsumerTrouble(messages, name, logger);
   return {
