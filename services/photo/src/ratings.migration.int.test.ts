@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, createLogger, decodeEventOfType, makeEvent, openDatabase, type Database } from '@snapcracks/kit';
+import { applyMigrations, createLogger, decodeEventOfType, inTransaction, makeEvent, openDatabase, type Database } from '@snapcracks/kit';
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { VoteCast } from '@snapcracks/proto/events/v1';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -70,18 +70,10 @@ async function insertPhotos(rows: { owner: string; status: string; approvedAt: s
 
 /** A batch of the previous release's ratings consumer, in one transaction, the totals in the order given. */
 async function previousReleaseBatch(totals: Totals[]): Promise<void> {
-  const client = await db.pool.connect();
-  try {
-    await client.query('BEGIN');
+  await inTransaction(db.pool, async ({ client }) => {
     await client.query(PREVIOUS_LOCK, [[...new Set(totals.map((t) => t.photoId))].sort((a, b) => a - b)]);
     await client.query(PREVIOUS_SET_MANY, [totals.map((t) => t.photoId), totals.map((t) => t.voteCount), totals.map((t) => t.ratingSum), totals.map((t) => t.version)]);
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** A batch of this release's ratings consumer. */
