@@ -4,13 +4,11 @@ import {
   Lifecycle,
   applyMigrations,
   createLogger,
-  createMemoryEventBus,
-  createNatsEventBus,
-  natsStreamOptions,
   startTelemetry,
   type Platform,
 } from '@snapcracks/kit';
 import { serveBus } from './bus-bridge.js';
+import { openEventBus } from './event-bus.js';
 import { SERVICE_DATABASES } from './modules.js';
 import { startServices } from './services.js';
 import type { FromServicesThread, ServicesThreadData, ToServicesThread } from './services-host.js';
@@ -31,9 +29,7 @@ if (data.telemetry) {
 
 try {
   await Promise.all(SERVICE_DATABASES.map((database) => applyMigrations({ databaseUrl: data.databaseUrl, ...database, logger })));
-  const bus = data.natsUrl
-    ? await createNatsEventBus({ servers: data.natsUrl, logger, ...natsStreamOptions(data.natsStream) })
-    : createMemoryEventBus({ logger });
+  const bus = await openEventBus({ natsUrl: data.natsUrl, natsStream: data.natsStream, logger });
   lifecycle.onStop('bus', () => bus.close());
   if (data.busPort) serveBus(bus, data.busPort);
   const platform: Platform = {

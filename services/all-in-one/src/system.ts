@@ -4,14 +4,12 @@ import { join } from 'node:path';
 import {
   Lifecycle,
   applyMigrations,
-  createMemoryEventBus,
-  createNatsEventBus,
-  natsStreamOptions,
   IdentityKeyring,
   type Logger,
   type Platform,
 } from '@snapcracks/kit';
 import { gatewayDatabase, startGateway, type GatewayConfig, type OidcSettings } from '@snapcracks/gateway';
+import { openEventBus } from './event-bus.js';
 import { startServicesThread } from './services-host.js';
 
 export interface SystemOptions {
@@ -66,7 +64,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       Promise.all(databases.map((database) => applyMigrations({ databaseUrl, ...database, logger })));
 
     const identity = options.identity ?? IdentityKeyring.generate();
-    const connectNats = () => createNatsEventBus({ servers: options.natsUrl!, logger, ...natsStreamOptions(options.natsStream) });
+    const openBus = () => openEventBus({ natsUrl: options.natsUrl, natsStream: options.natsStream, logger });
     let platform: Platform;
     if (options.servicesThread ?? true) {
       // The thread migrates the services' schemas before it starts them; this thread needs only the gateway's.
@@ -77,7 +75,8 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
         ),
         migrate([gatewayDatabase]),
       ]);
-      const bus = thread.bus ?? (await connectNats());
+      // Without a bus of the thread's to reach, there is NATS: this thread connects on its own.
+      const bus = thread.bus ?? (await openBus());
       lifecycle.onStop('bus', () => bus.close());
       platform = { nodeEnv: options.nodeEnv, logger, bus, databaseUrl, dataDir: options.dataDir, identity, addresses: thread.addresses };
       // Every consumer has subscribed: events may flow now.
@@ -85,7 +84,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
     } else {
       const [{ SERVICE_DATABASES }, { startServices }] = await Promise.all([import('./modules.js'), import('./services.js')]);
       await migrate([...SERVICE_DATABASES, gatewayDatabase]);
-      const bus = options.natsUrl ? await connectNats() : createMemoryEventBus({ logger });
+      const bus = await openBus();
       lifecycle.onStop('bus', () => bus.close());
       platform = { nodeEnv: options.nodeEnv, logger, bus, databaseUrl, dataDir: options.dataDir, identity, addresses: {} };
       const services = await startServices(platform, lifecycle);
