@@ -1,5 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { Dialog, DialogContent, DialogTitle } from '@/components/ui/dialog';
 import { Toaster } from '@/components/ui/toaster';
 import { getToasts, TOAST_DURATION_MS, TOAST_LIMIT, toast } from './toast';
 
@@ -24,5 +26,45 @@ describe('toasts', () => {
     expect(screen.queryByText('Settings Updated')).not.toBeInTheDocument();
     expect(screen.getByText('Unauthorized')).toBeInTheDocument();
     expect(screen.getByText('You are logged out. Logging in again...')).toBeInTheDocument();
+  });
+});
+
+describe('toasts over a dialog', () => {
+  function DialogWithToast() {
+    return (
+      <>
+        <Dialog defaultOpen>
+          <DialogContent>
+            <DialogTitle>Photo by Una</DialogTitle>
+            <button type="button" onClick={() => toast({ title: 'Vote Submitted' })}>
+              Vote
+            </button>
+          </DialogContent>
+        </Dialog>
+        <Toaster />
+      </>
+    );
+  }
+
+  it('lets Escape close the dialog and keeps the toast a vote raised inside it', async () => {
+    render(<DialogWithToast />);
+    await userEvent.click(screen.getByRole('button', { name: 'Vote' }));
+    expect(screen.getByText('Vote Submitted')).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(getToasts().map((item) => [item.title, item.open])).toEqual([['Vote Submitted', true]]);
+    // With no dialog left, Escape is the toast's again.
+    await userEvent.keyboard('{Escape}');
+    expect(getToasts().every((item) => !item.open)).toBe(true);
+  });
+
+  it('runs a toast action once when it is clicked', async () => {
+    const onClick = vi.fn();
+    render(<Toaster />);
+    act(() => {
+      toast({ title: 'Approved', action: { label: 'Undo', altText: 'Undo the approval', onClick } });
+    });
+    await userEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(onClick).toHaveBeenCalledTimes(1);
   });
 });

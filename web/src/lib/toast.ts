@@ -11,12 +11,21 @@ const TOAST_REMOVE_DELAY_MS = 300;
 
 export type ToastVariant = 'default' | 'destructive';
 
+/** A button inside the toast (Undo, say); clicking it runs `onClick` and closes the toast. */
+export interface ToastActionOptions {
+  label: string;
+  /** What a screen reader user is told to do instead, since the toast may be gone before they reach it. */
+  altText: string;
+  onClick: () => void;
+}
+
 export interface ToastOptions {
   title?: ReactNode;
   description?: ReactNode;
   variant?: ToastVariant;
   /** Milliseconds before it closes by itself; defaults to TOAST_DURATION_MS. */
   duration?: number;
+  action?: ToastActionOptions;
 }
 
 export interface ToastItem extends ToastOptions {

@@ -15,11 +15,12 @@ export const buttonVariants = cva(
         ghost: 'hover:bg-accent hover:text-accent-foreground',
         link: 'text-primary underline-offset-4 hover:underline',
       },
+      // Phones get 44 px targets (a fingertip, WCAG 2.5.5); pointers the denser sizes from `sm` up.
       size: {
-        default: 'h-10 px-4 py-2',
-        sm: 'h-9 rounded-md px-3',
+        default: 'h-11 px-4 py-2 sm:h-10',
+        sm: 'h-11 rounded-md px-3 sm:h-9',
         lg: 'h-11 rounded-md px-6 text-base',
-        icon: 'size-10',
+        icon: 'size-11 sm:size-10',
       },
     },
     defaultVariants: { variant: 'default', size: 'default' },

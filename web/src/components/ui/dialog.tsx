@@ -1,7 +1,8 @@
-import type { ComponentProps } from 'react';
+import { useRef, type ComponentProps } from 'react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { X } from 'lucide-react';
 import { cn } from '@/lib/utils';
+import { DIALOG_ATTRIBUTE, isEscapeLeftToDialog } from './escape-precedence';
 
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
@@ -20,7 +21,8 @@ export function DialogOverlay({ className, ...props }: ComponentProps<typeof Dia
   );
 }
 
-export function DialogContent({ className, children, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+export function DialogContent({ className, children, onKeyDown, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+  const closeRef = useRef<HTMLButtonElement>(null);
   return (
     <DialogPortal>
       <DialogOverlay />
@@ -29,10 +31,19 @@ export function DialogContent({ className, children, ...props }: ComponentProps<
           'fixed top-1/2 left-1/2 z-50 grid max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border bg-background p-6 shadow-lg outline-none data-[state=open]:animate-zoom-in',
           className,
         )}
+        {...{ [DIALOG_ATTRIBUTE]: '' }}
+        onKeyDown={(event) => {
+          onKeyDown?.(event);
+          // A toast above the dialog declined this Escape (escape-precedence.ts): the innermost dialog closes.
+          if (event.key === 'Escape' && isEscapeLeftToDialog(event.nativeEvent)) {
+            event.stopPropagation();
+            closeRef.current?.click();
+          }
+        }}
         {...props}
       >
         {children}
-        <DialogPrimitive.Close className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity outline-none hover:opacity-100 focus-visible:ring-2 focus-visible:ring-ring">
+        <DialogPrimitive.Close ref={closeRef} className="absolute top-1 right-1 flex size-11 items-center justify-center rounded-md opacity-70 transition-opacity outline-none hover:opacity-100 focus-visible:ring-2 focus-visible:ring-ring sm:top-2.5 sm:right-2.5 sm:size-8">
           <X className="size-4" aria-hidden="true" />
           <span className="sr-only">Close</span>
         </DialogPrimitive.Close>

@@ -54,6 +54,18 @@ export function ToastClose({ className, ...props }: ComponentProps<typeof ToastP
   );
 }
 
+export function ToastAction({ className, ...props }: ComponentProps<typeof ToastPrimitive.Action>) {
+  return (
+    <ToastPrimitive.Action
+      className={cn(
+        'inline-flex h-11 shrink-0 items-center justify-center rounded-md border bg-transparent px-3 text-sm font-medium transition-colors outline-none hover:bg-secondary focus-visible:ring-2 focus-visible:ring-ring sm:h-8 group-[.destructive]:border-destructive-foreground/40 group-[.destructive]:hover:bg-destructive-foreground/10',
+        className,
+      )}
+      {...props}
+    />
+  );
+}
+
 export function ToastTitle({ className, ...props }: ComponentProps<typeof ToastPrimitive.Title>) {
   return <ToastPrimitive.Title className={cn('text-sm font-semibold', className)} {...props} />;
 }

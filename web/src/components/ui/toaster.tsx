@@ -1,13 +1,14 @@
 import { useToasts } from '@/hooks/use-toast';
 import { dismissToast, TOAST_DURATION_MS } from '@/lib/toast';
-import { Toast, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
+import { leaveEscapeToDialog } from './escape-precedence';
+import { Toast, ToastAction, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';
 
 /** Renders the toast store. Radix handles the timer (paused on hover and focus), swipe and the live region. */
 export function Toaster() {
   const toasts = useToasts();
   return (
     <ToastProvider duration={TOAST_DURATION_MS}>
-      {toasts.map(({ id, title, description, variant, duration, open }) => (
+      {toasts.map(({ id, title, description, variant, duration, action, open }) => (
         <Toast
           key={id}
           open={open}
@@ -16,11 +17,17 @@ export function Toaster() {
           onOpenChange={(isOpen) => {
             if (!isOpen) dismissToast(id);
           }}
+          onEscapeKeyDown={leaveEscapeToDialog}
         >
           <div className="grid gap-1">
             {title && <ToastTitle>{title}</ToastTitle>}
             {description && <ToastDescription>{description}</ToastDescription>}
           </div>
+          {action && (
+            <ToastAction altText={action.altText} onClick={action.onClick}>
+              {action.label}
+            </ToastAction>
+          )}
           <ToastClose />
         </Toast>
       ))}
