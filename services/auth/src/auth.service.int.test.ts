@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyMigrations, createLogger, createMemoryEventBus, createOutbox, openDatabase, type Database } from '@snapcracks/kit';
+import { decodeEvent } from '@snapcracks/kit';
 import { createTestDatabase, outboxEvents, type TestDatabase } from '@snapcracks/kit/testing';
+import { UserUpdated } from '@snapcracks/proto/events/v1';
 import { PrismaClient } from './generated/prisma/client.js';
 import { AuthService } from './auth.service.js';
 import { PrismaUserRepository } from './user.repository.js';
@@ -46,6 +48,30 @@ describe('AuthService against PostgreSQL', () => {
     const second = await service.signIn(claims('s1', 'ada@example.com', 'Augusta', 'King'));
     expect(second).toMatchObject({ created: false, user: { id: first.user.id, firstName: 'Augusta', lastName: 'King', displayName: 'Countess' } });
     expect(await eventTypes()).toEqual(['auth.user.updated', 'auth.user.updated', 'auth.user.updated']);
+  });
+
+  it('keeps the stored name, email and picture when a later sign-in leaves them out or blank', async () => {
+    const first = await service.signIn({ ...claims('apple', 'ada@example.com'), profileImageUrl: 'https://idp.example/ada.png' });
+    // Sign in with Apple sends the name at the first sign-in only; other providers send blanks or drop the email.
+    const later = [
+      { issuer: 'https://idp.example', subject: 'apple', emailVerified: true },
+      { ...claims('apple', 'ada@example.com', '', ''), profileImageUrl: '' },
+      { ...claims('apple', undefined, '   ', ' '), emailVerified: false },
+    ];
+    for (const sign of later) {
+      const { user, created } = await service.signIn(sign);
+      expect(created).toBe(false);
+      expect(user).toMatchObject({ id: first.user.id, firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', profileImageUrl: 'https://idp.example/ada.png' });
+    }
+    expect(await prisma.user.findUniqueOrThrow({ where: { id: first.user.id } })).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' });
+    // What the other services hear: every sign-in's event carries the whole name, none an erased one.
+    const events = (await outboxEvents(prisma, 'auth')).map((event) => decodeEvent(event, UserUpdated));
+    expect(events).toHaveLength(4);
+    for (const event of events) expect(event).toMatchObject({ user: { firstName: 'Ada', lastName: 'Lovelace', profileImageUrl: 'https://idp.example/ada.png' }, email: 'ada@example.com' });
+
+    // A name the provider does send still replaces the stored one, whole.
+    const renamed = await service.signIn(claims('apple', undefined, 'Augusta', ''));
+    expect(renamed.user).toMatchObject({ firstName: 'Augusta', lastName: null, email: 'ada@example.com' });
   });
 
   it('makes ADMIN_EMAILS admins at sign-in and never demotes at sign-in', async () => {

@@ -52,6 +52,21 @@ describe('signing in', () => {
     expect(users.eventTypes()).toHaveLength(3);
   });
 
+  it('keeps what a later sign-in leaves out or sends blank, and reports the name it kept', async () => {
+    const first = await service.signIn(claims('s1', 'ada@example.com', { profileImageUrl: 'https://img/a.png' }));
+    const kept = { id: first.user.id, firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', profileImageUrl: 'https://img/a.png' };
+    const { firstName: _f, lastName: _l, ...nameless } = claims('s1', undefined);
+    expect((await service.signIn(nameless)).user).toMatchObject(kept);
+    expect(lastUpdate()).toMatchObject({ user: { firstName: 'Ada', lastName: 'Lovelace', profileImageUrl: 'https://img/a.png' }, email: 'ada@example.com' });
+    expect((await service.signIn(claims('s1', ' ', { firstName: '', lastName: '  ', profileImageUrl: '' }))).user).toMatchObject(kept);
+  });
+
+  it('takes a name the provider sends as the whole name', async () => {
+    await service.signIn(claims('s1', 'ada@example.com'));
+    expect((await service.signIn(claims('s1', 'ada@example.com', { firstName: 'Cher', lastName: undefined }))).user).toMatchObject({ firstName: 'Cher', lastName: null });
+    expect((await service.signIn(claims('s1', 'ada@example.com', { firstName: undefined, lastName: 'Lovelace' }))).user).toMatchObject({ firstName: null, lastName: 'Lovelace' });
+  });
+
   it('creates an account without an email when the provider gives none', async () => {
     const { user } = await service.signIn(claims('anon', undefined, { emailVerified: false }));
     expect(user.email).toBeNull();

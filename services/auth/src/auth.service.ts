@@ -68,7 +68,10 @@ export class AuthService {
   /**
    * An account is found by its identity (`issuer|subject`), or else by a verified email, which links it to the
    * new identity (the issuer changed); otherwise the first sign-in creates it. Each sign-in refreshes what the
-   * provider owns (names, email, picture).
+   * provider owns (names, email, picture) from the claims it carries: a claim that is missing or blank keeps the stored
+   * value, since providers leave claims out (Sign in with Apple sends the name at the first sign-in only). The name
+   * travels whole: a given or family name sets both parts (a part left out is one the person no longer has), and
+   * neither keeps both.
    *
    * ADMIN_EMAILS only bootstraps admins, and only for a verified email: it makes the account admin when the
    * sign-in creates or links it, or at any sign-in while no enabled admin exists (the operator added their
@@ -76,13 +79,13 @@ export class AuthService {
    */
   async signIn(claims: SignInRequest): Promise<{ user: User; created: boolean }> {
     const oidcSubject = `${claims.issuer}|${claims.subject}`;
-    const email = claims.email ? emailSchema.parse(claims.email) : undefined;
+    const given = providerClaims(claims);
+    const email = given.email === undefined ? undefined : emailSchema.parse(given.email);
     const emailVerified = email !== undefined && claims.emailVerified;
     const fromProvider: UserChanges = {
-      email: email ?? null,
-      firstName: claims.firstName ?? null,
-      lastName: claims.lastName ?? null,
-      profileImageUrl: claims.profileImageUrl ?? null,
+      ...(email === undefined ? {} : { email }),
+      ...(given.firstName === undefined && given.lastName === undefined ? {} : { firstName: given.firstName ?? null, lastName: given.lastName ?? null }),
+      ...(given.profileImageUrl === undefined ? {} : { profileImageUrl: given.profileImageUrl }),
     };
     const listedAdmin = emailVerified && this.config.ADMIN_EMAILS.includes(email);
     const refused = () => new FailedPreconditionError(`${EMAIL_TAKEN}. Please contact support.`);
@@ -200,6 +203,12 @@ export class AuthService {
       throw error;
     }
   }
+}
+
+/** The profile claims a sign-in carries, trimmed; a missing or blank one is undefined (nothing to store). */
+function providerClaims(claims: SignInRequest): Record<'email' | 'firstName' | 'lastName' | 'profileImageUrl', string | undefined> {
+  const text = (value: string | undefined) => value?.trim() || undefined;
+  return { email: text(claims.email), firstName: text(claims.firstName), lastName: text(claims.lastName), profileImageUrl: text(claims.profileImageUrl) };
 }
 
 /** Validation at the service: the first problem, as the caller's INVALID_ARGUMENT. */

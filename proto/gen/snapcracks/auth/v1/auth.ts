@@ -1887,7 +1887,11 @@ export const StreamUserIdsResponse: MessageFns<StreamUserIdsResponse> = {
 /** Owns users: sign-in provisioning, terms acceptance, profile and admin user management. */
 export type AuthServiceService = typeof AuthServiceService;
 export const AuthServiceService = {
-  /** Creates the account on first sign-in, refreshes provider fields afterwards. Called by the gateway only. */
+  /**
+   * Creates the account on first sign-in, refreshes provider fields afterwards. Called by the gateway only.
+   * A profile field left out or empty keeps the stored value: providers leave claims out (Sign in with Apple
+   * sends the name at the first sign-in only). A first or last name sets the whole name.
+   */
   signIn: {
     path: "/snapcracks.auth.v1.AuthService/SignIn" as const,
     requestStream: false as const,
@@ -1994,7 +1998,11 @@ export const AuthServiceService = {
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
-  /** Creates the account on first sign-in, refreshes provider fields afterwards. Called by the gateway only. */
+  /**
+   * Creates the account on first sign-in, refreshes provider fields afterwards. Called by the gateway only.
+   * A profile field left out or empty keeps the stored value: providers leave claims out (Sign in with Apple
+   * sends the name at the first sign-in only). A first or last name sets the whole name.
+   */
   signIn: handleUnaryCall<SignInRequest, SignInResponse>;
   getUser: handleUnaryCall<GetUserRequest, GetUserResponse>;
   acceptTerms: handleUnaryCall<AcceptTermsRequest, AcceptTermsResponse>;
@@ -2017,7 +2025,11 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
 }
 
 export interface AuthServiceClient extends Client {
-  /** Creates the account on first sign-in, refreshes provider fields afterwards. Called by the gateway only. */
+  /**
+   * Creates the account on first sign-in, refreshes provider fields afterwards. Called by the gateway only.
+   * A profile field left out or empty keeps the stored value: providers leave claims out (Sign in with Apple
+   * sends the name at the first sign-in only). A first or last name sets the whole name.
+   */
   signIn(
     request: SignInRequest,
     callback: (error: ServiceError | null, response: SignInResponse) => void,
