@@ -93,4 +93,6 @@ export interface PendingSignIn {
   state: string;
   nonce: string;
   redirectUri: string;
+  /** The same-origin path (and query) the sign-in started from, to land on afterwards; `/` when absent. */
+  returnTo?: string;
 }

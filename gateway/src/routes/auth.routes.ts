@@ -9,6 +9,7 @@ import type { OidcRelyingParty } from '../oidc.js';
 import type { UserDirectory } from '../user-directory.js';
 import { MESSAGES } from '../http-errors.js';
 import { messagePage } from '../pages.js';
+import { loginPath, loginQuery } from '../return-to.js';
 
 export interface AuthRouteOptions {
   clients: Clients;
@@ -67,7 +68,9 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
   // Stricter limit on the sign-in endpoints: each one costs the identity provider a round trip.
   const signInLimit = { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } };
 
-  route.get('/api/login', signInLimit, async (request, reply) => {
+  // `?returnTo=/dashboard`: the page to come back to, kept with the pending sign-in (server side) until the callback.
+  route.get('/api/login', { ...signInLimit, schema: { querystring: loginQuery } }, async (request, reply) => {
+    const { returnTo } = request.query;
     let started;
     try {
       started = await oidc.startSignIn(`${baseUrl(request)}/api/callback`);
@@ -76,15 +79,15 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
       return reply
         .code(503)
         .type('text/html')
-        .send(messagePage('Sign-in unavailable', 'We cannot reach the sign-in service right now. Please try again in a moment.', { href: '/api/login', label: 'Try again' }));
+        .send(messagePage('Sign-in unavailable', 'We cannot reach the sign-in service right now. Please try again in a moment.', { href: loginPath(returnTo), label: 'Try again' }));
     }
-    request.session.pendingSignIn = started.pending;
+    request.session.pendingSignIn = returnTo === undefined ? started.pending : { ...started.pending, returnTo };
     return reply.redirect(started.url.href);
   });
 
   route.get('/api/callback', signInLimit, async (request, reply) => {
     const pending = request.session.pendingSignIn;
-    const retry = { href: '/api/login', label: 'Try again' };
+    const retry = { href: loginPath(pending?.returnTo), label: 'Try again' };
     if (!pending) {
       return reply.code(400).type('text/html').send(messagePage('Sign-in expired', 'This sign-in link is no longer valid. Please start again.', retry));
     }
@@ -120,7 +123,7 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
     request.session.signedInAt = Date.now();
     request.session.idToken = result.idToken;
     users.remember(user.id, user);
-    return reply.redirect('/');
+    return reply.redirect(pending.returnTo ?? '/');
   });
 
   route.get('/api/logout', async (request, reply) => {
