@@ -6,6 +6,27 @@
 export const LOGIN_URL = '/api/login';
 export const LOGOUT_URL = '/api/logout';
 
+/** The longest page address sign-in comes back to (the gateway ignores longer ones). */
+const MAX_RETURN_TO_LENGTH = 1000;
+
+/**
+ * The sign-in route, coming back to `returnTo` afterwards: a path of this site with its query
+ * (`/dashboard`, `/admin/users?page=2`). Without one, or for `/`, or anything that is not a plain path
+ * of ours, it is plain LOGIN_URL and sign-in lands on `/`. The gateway checks the path again.
+ */
+export function loginHref(returnTo?: string): string {
+  if (!returnTo || returnTo === '/' || returnTo.length > MAX_RETURN_TO_LENGTH) return LOGIN_URL;
+  if (!returnTo.startsWith('/') || returnTo.startsWith('//') || returnTo.includes('\\')) return LOGIN_URL;
+  if (/^\/api(?:[/?#]|$)/i.test(returnTo)) return LOGIN_URL;
+  // Slashes may stay as they are in a query value, and read better.
+  return `${LOGIN_URL}?returnTo=${encodeURIComponent(returnTo).replace(/%2F/g, '/')}`;
+}
+
+/** The page the browser shows, path and query: what sign-in comes back to outside React. */
+export function currentPath(): string {
+  return window.location.pathname + window.location.search;
+}
+
 /** A full browser navigation: sign-in and sign-out are server routes, not app routes. */
 export function redirectTo(url: string): void {
   window.location.href = url;

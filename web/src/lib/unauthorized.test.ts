@@ -21,6 +21,17 @@ describe('unauthorized handling', () => {
     expect(redirectTo).toHaveBeenCalledWith('/api/login');
   });
 
+  it('comes back to the page the user was on once signed in again', () => {
+    window.history.replaceState(null, '', '/admin/users?page=2');
+    try {
+      handleUnauthorizedError(new ApiError(401, '', 'Unauthorized'));
+      vi.advanceTimersByTime(500);
+      expect(redirectTo).toHaveBeenCalledWith('/api/login?returnTo=/admin/users%3Fpage%3D2');
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
   it('leaves other errors alone', () => {
     expect(handleUnauthorizedError(new ApiError(500, 'boom'))).toBe(false);
     // Only a real 401 answer counts, not an error that merely reads like one.

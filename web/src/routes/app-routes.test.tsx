@@ -36,7 +36,8 @@ describe('routes when signed out', () => {
     renderApp('/upload');
     await expectHeading('Snap Cracks');
     await userEvent.click(screen.getByRole('button', { name: 'Sign In to Snap' }));
-    expect(redirectTo).toHaveBeenCalledWith('/api/login');
+    // Back to /upload once signed in.
+    expect(redirectTo).toHaveBeenCalledWith('/api/login?returnTo=/upload');
     expect(screen.getByText(/signing in creates your snap cracks account/i)).toBeInTheDocument();
   });
 
@@ -53,7 +54,7 @@ describe('routes when signed out', () => {
     const heading = await screen.findByRole('heading', { name: title });
     const card = heading.closest('.rounded-xl') as HTMLElement;
     await userEvent.click(within(card).getByRole('button', { name: 'Sign In' }));
-    expect(redirectTo).toHaveBeenCalledWith('/api/login');
+    expect(redirectTo).toHaveBeenCalledWith(`/api/login?returnTo=${path}`);
   });
 
   it.each([
@@ -74,7 +75,7 @@ describe('routes when signed out', () => {
     await expectHeading('Legal Information');
     const header = screen.getByRole('banner');
     await userEvent.click(within(header).getByRole('button', { name: 'Sign In' }));
-    expect(redirectTo).toHaveBeenCalledWith('/api/login');
+    expect(redirectTo).toHaveBeenCalledWith('/api/login?returnTo=/legal');
   });
 });
 

@@ -91,6 +91,19 @@ describe('navbar', () => {
     expect(redirectTo).toHaveBeenCalledWith('/api/logout');
   });
 
+  it('signs a visitor in from the navbar and the mobile drawer, coming back to the page', async () => {
+    mockFetch({ 'GET /api/auth/user': { status: 401, text: '{"message":"Unauthorized"}' } });
+    renderApp('/contact');
+    const header = within(await screen.findByRole('banner'));
+    await userEvent.click(await header.findByRole('button', { name: 'Sign In' }));
+    expect(redirectTo).toHaveBeenLastCalledWith('/api/login?returnTo=/contact');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Open navigation menu' }));
+    await userEvent.click(within(screen.getByRole('dialog', { name: 'Menu' })).getByRole('button', { name: 'Sign In' }));
+    expect(redirectTo).toHaveBeenLastCalledWith('/api/login?returnTo=/contact');
+    expect(redirectTo).toHaveBeenCalledTimes(2);
+  });
+
   it('uses the uploaded avatar before the provider picture', async () => {
     const originalImage = window.Image;
     window.Image = InstantlyLoadedImage as unknown as typeof Image;
