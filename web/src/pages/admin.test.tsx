@@ -1,6 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { resetReviewDecisions, UNDO_WINDOW_MS } from '@/components/admin/review-decisions';
 import { SupportBadge, formatBadgeCount } from '@/components/admin/support-badge';
 import { ADMIN_POLL_MS, type AdminPhoto, type AdminPhotoPage, type AdminStats } from '@/queries/admin';
 import { deferred, mockFetch, type MockHandler, type RecordedRequest } from '@/test/fetch-mock';
@@ -9,6 +10,12 @@ import { renderApp } from '@/test/render-app';
 
 // Each test loads a lazy page and waits on several requests: allow for a busy machine.
 vi.setConfig({ testTimeout: 20_000 });
+
+afterEach(() => {
+  vi.useRealTimers();
+  // Decisions are held in a module-level store: forget them (unsent) between tests.
+  resetReviewDecisions();
+});
 
 // The editor's drawing is tested with the editor; here the edit dialog only needs to open and save.
 vi.mock('@/components/privacy-bars/privacy-bar-editor', () => ({
@@ -95,6 +102,8 @@ function renderAdmin(routes: Record<string, MockHandler> = {}, user = ADMIN) {
 
 const count = (requests: RecordedRequest[], method: string, url: string) => requests.filter((r) => r.method === method && r.url === url).length;
 const card = (name: string) => screen.findByRole('listitem', { name });
+/** The toast showing `text`. */
+const toastOf = (text: string) => screen.getByText(text).closest('li')!;
 const filterButton = (name: RegExp) => within(screen.getByRole('group', { name: 'Photo filters' })).getByRole('button', { name });
 
 describe('admin panel: access', () => {
@@ -194,14 +203,13 @@ describe('admin panel: reviewing', () => {
     }
   });
 
-  it('names each photo link by the photo alone, the status badge beside it, and approves in a colour that reads (axe)', async () => {
+  it('names the photo button by the photo alone, the status badge beside it, and approves in a colour that reads (axe)', async () => {
     renderAdmin();
     const pending = within(await card('Pending crack'));
-    const link = pending.getByRole('link', { name: 'Open Pending crack in a new tab' });
-    // A badge inside the link puts visible text ("Pending") outside its name: WCAG 2.5.3 label in name.
-    expect(link).not.toHaveTextContent('Pending');
+    const view = pending.getByRole('button', { name: 'View Pending crack large' });
+    // A badge inside the button puts visible text ("Pending") outside its name: WCAG 2.5.3 label in name.
+    expect(view).not.toHaveTextContent('Pending');
     expect(pending.getByText('Pending', { exact: true })).toBeInTheDocument();
-    expect(link).toHaveAttribute('href', PENDING.displayUrl);
     // White on emerald-600 is 3.8:1; emerald-700 passes AA (5.5:1).
     expect(pending.getByRole('button', { name: 'Approve Pending crack' }).className).toMatch(/\bbg-emerald-700\b/);
     expect(pending.getByRole('button', { name: 'Approve Pending crack' }).className).not.toMatch(/\bbg-emerald-600\b/);
@@ -220,22 +228,30 @@ describe('admin panel: reviewing', () => {
     expect(approved.getByText(/by you/)).toBeInTheDocument();
   });
 
-  it('approves, refreshing the lists and counters, and toasts a failure with the spec’s words', async () => {
-    const user = userEvent.setup();
+  it('approves once the Undo window has passed, then refreshes the lists and counters; a refusal puts the photo back with the spec’s words', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
     let fail = false;
     const { requests } = renderAdmin({
-      'PATCH /api/admin/photos/1/status': () => (fail ? { status: 409, body: { message: 'Only pending photos can be approved or rejected' } } : { body: { ...PENDING, status: 'approved' } }),
+      'PATCH /api/admin/photos/1/status': () =>
+        fail ? { status: 409, body: { message: 'Only pending photos can be approved or rejected' } } : { body: { ...PENDING, status: 'approved' } },
     });
     await user.click(within(await card('Pending crack')).getByRole('button', { name: 'Approve Pending crack' }));
+    expect(await screen.findByText('The photo has been approved.')).toBeInTheDocument();
+    expect(screen.getByText('Success')).toBeInTheDocument();
+    expect(screen.queryByRole('listitem', { name: 'Pending crack' })).not.toBeInTheDocument();
+    const statsBefore = count(requests, 'GET', '/api/admin/stats');
+    await act(() => vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS + 500));
     await waitFor(() => expect(count(requests, 'PATCH', '/api/admin/photos/1/status')).toBe(1));
     expect(requests.find((r) => r.method === 'PATCH')?.json).toEqual({ status: 'approved' });
-    expect(await screen.findByText('The photo has been approved.')).toBeInTheDocument();
-    await waitFor(() => expect(count(requests, 'GET', '/api/admin/stats')).toBeGreaterThanOrEqual(2));
-    await waitFor(() => expect(count(requests, 'GET', '/api/admin/photos/pending?page=1&limit=12')).toBeGreaterThanOrEqual(2));
+    await waitFor(() => expect(count(requests, 'GET', '/api/admin/stats')).toBeGreaterThan(statsBefore));
 
+    // The server refuses the next one (someone else decided it): it comes back, with the spec's toast.
     fail = true;
     await user.click(within(await card('Pending crack')).getByRole('button', { name: 'Approve Pending crack' }));
+    await act(() => vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS + 500));
     expect(await screen.findByText('Failed to update photo status. Please try again.')).toBeInTheDocument();
+    expect(await card('Pending crack')).toBeInTheDocument();
   });
 
   it('requires a reason to reject, and sends it trimmed', async () => {
@@ -253,21 +269,26 @@ describe('admin panel: reviewing', () => {
 
     await user.type(dialog.getByLabelText('Reason for rejection'), '  Not a crack  ');
     await user.click(dialog.getByRole('button', { name: 'Reject Photo' }));
-    await waitFor(() => expect(count(requests, 'PATCH', '/api/admin/photos/1/status')).toBe(1));
-    expect(requests.find((r) => r.method === 'PATCH')?.json).toEqual({ status: 'rejected', rejectionReason: 'Not a crack' });
     expect(await screen.findByText('The photo has been rejected.')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Reject Photo' })).not.toBeInTheDocument());
+    // Sent when the toast's Undo is gone: here, closed by hand.
+    expect(count(requests, 'PATCH', '/api/admin/photos/1/status')).toBe(0);
+    await user.click(within(toastOf('The photo has been rejected.')).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(count(requests, 'PATCH', '/api/admin/photos/1/status')).toBe(1));
+    expect(requests.find((r) => r.method === 'PATCH')?.json).toEqual({ status: 'rejected', rejectionReason: 'Not a crack' });
   });
 
-  it('keeps the reject dialog open and toasts when the server refuses', async () => {
+  it('puts a rejected photo back and toasts when the server refuses it after the window', async () => {
     const user = userEvent.setup();
     renderAdmin({ 'PATCH /api/admin/photos/1/status': { status: 500, body: { message: 'Internal server error' } } });
     await user.click(within(await card('Pending crack')).getByRole('button', { name: 'Reject Pending crack' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Reject Photo' }));
     await user.type(dialog.getByLabelText('Reason for rejection'), 'Blurry');
     await user.click(dialog.getByRole('button', { name: 'Reject Photo' }));
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Pending crack' })).not.toBeInTheDocument());
+    await user.click(within(toastOf('The photo has been rejected.')).getByRole('button', { name: 'Close' }));
     expect(await screen.findByText('Failed to update photo status. Please try again.')).toBeInTheDocument();
-    expect(screen.getByRole('dialog', { name: 'Reject Photo' })).toBeInTheDocument();
+    expect(await card('Pending crack')).toBeInTheDocument();
   });
 
   it('deletes after confirmation, at any status, and toasts a failure', async () => {
@@ -301,12 +322,15 @@ describe('admin panel: reviewing', () => {
     const dialog = within(await screen.findByRole('dialog', { name: 'Reject Photo' }));
     // Typing an "a" in the reason approves nothing.
     await user.type(dialog.getByLabelText('Reason for rejection'), 'a');
-    expect(count(requests, 'PATCH', '/api/admin/photos/1/status')).toBe(0);
     await user.click(dialog.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    // Cancel hands focus back to the card that asked.
+    await waitFor(() => expect(pending).toHaveFocus());
+    expect(screen.queryByText('The photo has been approved.')).not.toBeInTheDocument();
 
-    act(() => pending.focus());
     fireEvent.keyDown(pending, { key: 'a' });
+    expect(await screen.findByText('The photo has been approved.')).toBeInTheDocument();
+    await user.click(within(toastOf('The photo has been approved.')).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(count(requests, 'PATCH', '/api/admin/photos/1/status')).toBe(1));
     expect(requests.find((r) => r.method === 'PATCH')?.json).toEqual({ status: 'approved' });
   });
@@ -395,5 +419,269 @@ describe('admin panel: users, support and cleanups', () => {
   it('signs in again when the session has ended', async () => {
     renderAdmin({ 'GET /api/admin/stats': { status: 401, body: { message: 'Unauthorized' } } });
     expect(await screen.findByText('You are logged out. Logging in again...')).toBeInTheDocument();
+  });
+});
+
+/** The photos as the server keeps them: a PATCH decides a pending photo (409 otherwise), the lists and counters follow. */
+function reviewServer(initial: AdminPhoto[]): Record<string, MockHandler> {
+  let photos = [...initial];
+  const pending = () => photos.filter((p) => p.status === 'pending');
+  const routes: Record<string, MockHandler> = {
+    'GET /api/admin/photos/pending?page=1&limit=12': () => page(pending()),
+    'GET /api/admin/photos/all?page=1&limit=12': () => page(photos),
+    'GET /api/admin/stats': () => ({
+      body: {
+        pendingReviews: pending().length,
+        approvedToday: photos.filter((p) => p.status === 'approved').length,
+        rejectedToday: photos.filter((p) => p.status === 'rejected').length,
+        totalPhotos: photos.length,
+      },
+    }),
+  };
+  for (const photo of initial) {
+    routes[`PATCH /api/admin/photos/${photo.id}/status`] = (request) => {
+      const current = photos.find((p) => p.id === photo.id)!;
+      if (current.status !== 'pending') return { status: 409, body: { message: 'Only pending photos can be approved or rejected' } };
+      const decision = request.json as { status: 'approved' | 'rejected'; rejectionReason?: string };
+      const decided = { ...current, status: decision.status, rejectionReason: decision.rejectionReason ?? null };
+      photos = photos.map((p) => (p.id === photo.id ? decided : p));
+      return { body: decided };
+    };
+  }
+  return routes;
+}
+
+const FIRST = makePhoto({ id: 11, description: 'First crack' });
+const SECOND = makePhoto({ id: 12, description: 'Second crack' });
+const THIRD = makePhoto({ id: 13, description: 'Third crack' });
+const THREE = () => reviewServer([FIRST, SECOND, THIRD]);
+const patches = (requests: RecordedRequest[]) => requests.filter((r) => r.method === 'PATCH');
+
+describe('admin panel: focus after a decision', () => {
+  it('moves to the next card after A, to the previous one after the last, and to the empty list when none is left', async () => {
+    const user = userEvent.setup();
+    renderAdmin(THREE());
+    const first = await card('First crack');
+    act(() => first.focus());
+    await user.keyboard('a');
+    await waitFor(() => expect(screen.queryByRole('listitem', { name: 'First crack' })).not.toBeInTheDocument());
+    expect(await card('Second crack')).toHaveFocus();
+
+    act(() => screen.getByRole('listitem', { name: 'Third crack' }).focus());
+    await user.keyboard('a');
+    await waitFor(() => expect(screen.getByRole('listitem', { name: 'Second crack' })).toHaveFocus());
+
+    // R, a reason, Enter: the last photo goes, and focus lands on the list's empty state.
+    await user.keyboard('r');
+    const dialog = within(await screen.findByRole('dialog', { name: 'Reject Photo' }));
+    await user.type(dialog.getByLabelText('Reason for rejection'), 'Blurry');
+    await user.click(dialog.getByRole('button', { name: 'Reject Photo' }));
+    await waitFor(() => expect(screen.getByText('No photos are waiting for review.')).toHaveFocus());
+    expect(screen.getByRole('heading', { level: 2, name: /Pending Reviews \(0\)/ })).toBeInTheDocument();
+  });
+
+  it('moves to the next card after a rejection from the card’s Reject button', async () => {
+    const user = userEvent.setup();
+    renderAdmin(THREE());
+    await user.click(within(await card('First crack')).getByRole('button', { name: 'Reject First crack' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Reject Photo' }));
+    await user.type(dialog.getByLabelText('Reason for rejection'), 'Not a crack');
+    await user.click(dialog.getByRole('button', { name: 'Reject Photo' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole('listitem', { name: 'Second crack' })).toHaveFocus());
+  });
+});
+
+describe('admin panel: Undo', () => {
+  it('sends nothing during the window; Undo brings the card back, focuses it, and nothing is ever sent', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { requests } = renderAdmin(THREE());
+    await card('First crack').then((element) => act(() => element.focus()));
+    await user.keyboard('a');
+    const undo = within(toastOf('The photo has been approved.')).getByRole('button', { name: 'Undo' });
+    await act(() => vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS - 1000));
+    expect(patches(requests)).toHaveLength(0);
+
+    await user.click(undo);
+    expect(await card('First crack')).toHaveFocus();
+    await act(() => vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS * 3));
+    expect(patches(requests)).toHaveLength(0);
+    expect(screen.getByRole('listitem', { name: 'First crack' })).toBeInTheDocument();
+  });
+
+  it('sends the decision when the window closes; the 5 s poll never brings the photo back meanwhile', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+    const { requests, queryClient } = renderAdmin(THREE());
+    await user.click(within(await card('First crack')).getByRole('button', { name: 'Approve First crack' }));
+    const polled = count(requests, 'GET', '/api/admin/photos/pending?page=1&limit=12');
+    await act(() => queryClient.refetchQueries({ queryKey: ['/api/admin/photos/pending'] }));
+    expect(count(requests, 'GET', '/api/admin/photos/pending?page=1&limit=12')).toBeGreaterThan(polled);
+    expect(screen.queryByRole('listitem', { name: 'First crack' })).not.toBeInTheDocument();
+    expect(patches(requests)).toHaveLength(0);
+
+    await act(() => vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS + 500));
+    await waitFor(() => expect(patches(requests)).toHaveLength(1));
+    expect(patches(requests)[0]).toMatchObject({ url: '/api/admin/photos/11/status', json: { status: 'approved' } });
+    expect(patches(requests)[0]!.init?.keepalive).toBe(true);
+    // Sent: the toast and its Undo are gone, and the photo stays gone through the next polls.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument());
+    await act(() => vi.advanceTimersByTimeAsync(ADMIN_POLL_MS * 2));
+    expect(screen.queryByRole('listitem', { name: 'First crack' })).not.toBeInTheDocument();
+    expect(patches(requests)).toHaveLength(1);
+  });
+
+  it.each([
+    ['pagehide', () => window.dispatchEvent(new Event('pagehide'))],
+    [
+      'visibilitychange to hidden',
+      () => {
+        vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+        document.dispatchEvent(new Event('visibilitychange'));
+      },
+    ],
+  ])('sends a waiting decision at once, with keepalive, on %s', async (_name, leave) => {
+    const user = userEvent.setup();
+    const { requests } = renderAdmin(THREE());
+    await user.click(within(await card('First crack')).getByRole('button', { name: 'Approve First crack' }));
+    expect(await screen.findByRole('button', { name: 'Undo' })).toBeInTheDocument();
+    expect(patches(requests)).toHaveLength(0);
+    act(() => leave());
+    expect(patches(requests)).toHaveLength(1);
+    expect(patches(requests)[0]!.init?.keepalive).toBe(true);
+    // Its Undo is withdrawn: the decision is on its way.
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument());
+    vi.restoreAllMocks();
+  });
+
+  it('sends the previous decision at once when a newer one takes its toast (only the newest can be undone)', async () => {
+    const user = userEvent.setup();
+    const { requests } = renderAdmin(THREE());
+    const first = await card('First crack');
+    act(() => first.focus());
+    await user.keyboard('a');
+    await waitFor(() => expect(screen.getByRole('listitem', { name: 'Second crack' })).toHaveFocus());
+    expect(patches(requests)).toHaveLength(0);
+    await user.keyboard('a');
+    await waitFor(() => expect(patches(requests)).toHaveLength(1));
+    expect(patches(requests)[0]!.url).toBe('/api/admin/photos/11/status');
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(await card('Second crack')).toHaveFocus();
+    expect(patches(requests)).toHaveLength(1);
+  });
+
+  it('undoes with Control+Z too, outside text fields', async () => {
+    const user = userEvent.setup();
+    const { requests } = renderAdmin(THREE());
+    await card('First crack').then((element) => act(() => element.focus()));
+    await user.keyboard('a');
+    await waitFor(() => expect(screen.getByRole('listitem', { name: 'Second crack' })).toHaveFocus());
+    await user.keyboard('{Control>}z{/Control}');
+    expect(await card('First crack')).toHaveFocus();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument());
+    expect(patches(requests)).toHaveLength(0);
+  });
+
+  it('counts a waiting decision in the stat cards, and uncounts it on Undo', async () => {
+    const user = userEvent.setup();
+    renderAdmin(THREE());
+    await waitFor(() => expect(screen.getByTestId('stat-pending')).toHaveTextContent('3'));
+    await user.click(within(await card('First crack')).getByRole('button', { name: 'Approve First crack' }));
+    expect(screen.getByTestId('stat-pending')).toHaveTextContent('2');
+    expect(screen.getByTestId('stat-approved-today')).toHaveTextContent('1');
+    expect(screen.getByRole('heading', { level: 2, name: /Pending Reviews \(2\)/ })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(screen.getByTestId('stat-pending')).toHaveTextContent('3');
+    expect(screen.getByTestId('stat-approved-today')).toHaveTextContent('0');
+  });
+
+  it('shows a decision waiting in the full list as made, with Undo', async () => {
+    const user = userEvent.setup();
+    renderAdmin(THREE());
+    await card('First crack');
+    await user.click(filterButton(/Total Photos/));
+    const first = within(await card('First crack'));
+    await user.click(first.getByRole('button', { name: 'Approve First crack' }));
+    expect(first.getByText('Approved', { exact: true })).toBeInTheDocument();
+    expect(first.queryByRole('button', { name: 'Approve First crack' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(await first.findByRole('button', { name: 'Approve First crack' })).toBeInTheDocument();
+  });
+});
+
+describe('admin panel: the review view', () => {
+  it('opens with Space on a card, moves with the arrows, approves with A and rejects with R, and Escape returns to the card', async () => {
+    const user = userEvent.setup();
+    const { requests } = renderAdmin(THREE());
+    await card('First crack').then((element) => act(() => element.focus()));
+    await user.keyboard(' ');
+    const view = await screen.findByRole('dialog', { name: 'First crack' });
+    expect(within(view).getByRole('img', { name: 'First crack' })).toHaveAttribute('src', FIRST.displayUrl);
+    expect(within(view).getByText(/1 of 3/)).toBeInTheDocument();
+    expect(view).toHaveFocus();
+
+    await user.keyboard('{ArrowRight}');
+    expect(await screen.findByRole('dialog', { name: 'Second crack' })).toBeInTheDocument();
+    await user.keyboard('{ArrowLeft}');
+    expect(await screen.findByRole('dialog', { name: 'First crack' })).toBeInTheDocument();
+
+    // A approves the photo shown and goes on to the next one.
+    await user.keyboard('a');
+    expect(await screen.findByRole('dialog', { name: 'Second crack' })).toBeInTheDocument();
+    expect(await screen.findByText('The photo has been approved.')).toBeInTheDocument();
+
+    // R asks for the reason, exactly as on the card; the view then shows the next photo, keys still working.
+    await user.keyboard('r');
+    const reject = within(await screen.findByRole('dialog', { name: 'Reject Photo' }));
+    await user.type(reject.getByLabelText('Reason for rejection'), 'Too dark');
+    await user.click(reject.getByRole('button', { name: 'Reject Photo' }));
+    expect(await screen.findByRole('dialog', { name: 'Third crack' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Reject Photo' })).not.toBeInTheDocument());
+    await waitFor(() => expect(document.activeElement?.closest('[role="dialog"]')).toBe(screen.getByRole('dialog', { name: 'Third crack' })));
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole('listitem', { name: 'Third crack' })).toHaveFocus());
+    // The first decision went when the second took its toast; the second still offers Undo.
+    expect(patches(requests).map((r) => r.json)).toEqual([{ status: 'approved' }]);
+  });
+
+  it('opens with Enter or a click on the photo, and closes when the last photo is decided, focusing the list', async () => {
+    const user = userEvent.setup();
+    renderAdmin(reviewServer([FIRST]));
+    const first = await card('First crack');
+    act(() => first.focus());
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('dialog', { name: 'First crack' })).toBeInTheDocument();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(first).toHaveFocus());
+
+    await user.click(within(first).getByRole('button', { name: 'View First crack large' }));
+    const view = within(await screen.findByRole('dialog', { name: 'First crack' }));
+    await user.click(view.getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getByText('No photos are waiting for review.')).toHaveFocus());
+  });
+});
+
+describe('admin panel: the whole photo in its card', () => {
+  it.each([
+    ['a 1200×1600 portrait', 1200, 1600, '56.25%'],
+    ['a 1600×900 landscape', 1600, 900, '100%'],
+    ['a 800×600 photo', 800, 600, '100%'],
+  ])('reserves %s’s own box inside the 4:3 frame, never cropped', async (_name, width, height, boxWidth) => {
+    renderAdmin({ 'GET /api/admin/photos/pending?page=1&limit=12': page([makePhoto({ id: 1, description: 'Framed', width, height })]) });
+    const image = within(await card('Framed')).getByRole('img', { name: 'Framed' });
+    expect(image.style.width).toBe(boxWidth);
+    expect(image.style.aspectRatio).toBe(`${width} / ${height}`);
+    expect(image.className).toMatch(/\bobject-contain\b/);
+    expect(image.className).not.toMatch(/\bobject-cover\b/);
+    expect(image.parentElement!.className).toMatch(/aspect-\[4\/3\]/);
+  });
+
+  it('says “1 privacy bar” for one', async () => {
+    renderAdmin({ 'GET /api/admin/photos/pending?page=1&limit=12': page([makePhoto({ id: 1, description: 'Barred', privacyBars: [{ x: 1, y: 1, width: 10, height: 10 }] })]) });
+    expect(within(await card('Barred')).getByText('1 privacy bar')).toBeInTheDocument();
   });
 });

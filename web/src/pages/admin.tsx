@@ -5,6 +5,7 @@ import { AdminReviewList } from '@/components/admin/admin-review-list';
 import { AdminStatCards } from '@/components/admin/admin-stat-cards';
 import { DEFAULT_ADMIN_FILTER } from '@/components/admin/admin-filters';
 import { CleanupMenu } from '@/components/admin/cleanup-menu';
+import { statsWithHeldDecisions, useHeldDecisions } from '@/components/admin/review-decisions';
 import { SupportBadge } from '@/components/admin/support-badge';
 import { AdminOnly } from '@/components/auth/admin-only';
 import { PageContainer, PageHeader } from '@/components/page-header';
@@ -31,6 +32,8 @@ function AdminPanel() {
   const [page, setPage] = useState(1);
   const stats = useAdminStatsQuery();
   useUnauthorizedRedirect(stats.error);
+  // Decisions held for their Undo are already counted (one pending fewer, one more approved or rejected today).
+  const held = useHeldDecisions();
   const newMessages = useNewContactFormCount();
 
   const selectList = (next: AdminPhotoList) => {
@@ -63,7 +66,7 @@ function AdminPanel() {
         }
       />
       <div className="mt-8 flex flex-col gap-8">
-        <AdminStatCards selected={list} stats={stats.data} onSelect={selectList} />
+        <AdminStatCards selected={list} stats={statsWithHeldDecisions(stats.data, held)} onSelect={selectList} />
         <AdminReviewList list={list} page={page} onPageChange={setPage} currentUserId={user?.id} />
       </div>
     </PageContainer>

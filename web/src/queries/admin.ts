@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson } from '@/lib/api';
+import { apiJson, throwIfNotOk } from '@/lib/api';
 import type { PhotoStatus, PhotoUploader, UserPhoto } from '@/lib/types';
 import { refreshAfterUserPhotoChange } from '@/queries/user-photos';
 
@@ -74,11 +74,28 @@ export const adminStatsQueryKey = ['/api/admin/stats'] as const;
 /** Starts with the list's URL, so the dashboard's edits refresh it too (SPEC §4 Refresh, see user-photos.ts). */
 export const adminPhotosQueryKey = (list: AdminPhotoList, page: number) => [`/api/admin/photos/${list}`, { page }] as const;
 
+/**
+ * PATCH /api/admin/photos/{id}/status with `keepalive`, so a decision sent as the page is hidden or unloaded still
+ * reaches the server (the review list holds decisions for their Undo window, see components/admin/review-decisions.ts).
+ */
+async function sendReview({ id, ...decision }: ReviewDecision): Promise<UserPhoto> {
+  const response = await fetch(`/api/admin/photos/${id}/status`, {
+    method: 'PATCH',
+    credentials: 'include',
+    keepalive: true,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(decision),
+  });
+  await throwIfNotOk(response);
+  const text = await response.text();
+  return (text ? JSON.parse(text) : undefined) as UserPhoto;
+}
+
 export const adminApi = {
   stats: () => apiJson<AdminStats>('GET', '/api/admin/stats'),
   photos: (list: AdminPhotoList, page: number, limit = ADMIN_PAGE_SIZE) =>
     apiJson<AdminPhotoPage>('GET', `/api/admin/photos/${list}?page=${page}&limit=${limit}`),
-  review: ({ id, ...decision }: ReviewDecision) => apiJson<UserPhoto>('PATCH', `/api/admin/photos/${id}/status`, decision),
+  review: sendReview,
   remove: (id: number) => apiJson<void>('DELETE', `/api/admin/photos/${id}`),
   cleanup: (kind: CleanupKind) => apiJson<CleanupResult>('POST', `/api/admin/cleanup/${kind}`),
 };
@@ -98,15 +115,6 @@ export function useAdminPhotosQuery(list: AdminPhotoList, page: number) {
     queryFn: () => adminApi.photos(list, page),
     refetchInterval: list === 'pending' ? ADMIN_POLL_MS : false,
   });
-}
-
-/**
- * Approves or rejects a pending photo, then refreshes every list and counter that could show it (admin lists and
- * stats, the gallery, the owner's uploads).
- */
-export function useReviewPhotoMutation() {
-  const queryClient = useQueryClient();
-  return useMutation({ mutationFn: adminApi.review, onSettled: () => refreshAfterUserPhotoChange(queryClient) });
 }
 
 /** Deletes a photo at any status, then refreshes the same. */

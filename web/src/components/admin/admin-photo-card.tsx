@@ -1,130 +1,125 @@
-import { useState, type KeyboardEvent } from 'react';
-import { CalendarDays, Check, EyeOff, Loader2, Pencil, Star, Trash2, User as UserIcon, X } from 'lucide-react';
+import { useState, type KeyboardEvent, type Ref } from 'react';
+import { CalendarDays, Check, EyeOff, Pencil, Star, Trash2, User as UserIcon, X } from 'lucide-react';
 import { EditPhotoDialog } from '@/components/dashboard/edit-photo-dialog';
 import { formatRating, formatUploadDate, formatVoteCount } from '@/components/dashboard/format';
 import { photoLabel } from '@/components/dashboard/photo-label';
 import { PhotoStatusBadge } from '@/components/dashboard/photo-status-badge';
-import { RetryingImage } from '@/components/photo/retrying-image';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/lib/toast';
 import { handleUnauthorizedError } from '@/lib/unauthorized';
 import { getUploaderName } from '@/lib/user';
 import { cn } from '@/lib/utils';
-import { useAdminDeletePhotoMutation, useReviewPhotoMutation, type AdminPhoto } from '@/queries/admin';
+import { useAdminDeletePhotoMutation, type AdminPhoto } from '@/queries/admin';
 import { AdminDeletePhotoDialog } from './admin-delete-photo-dialog';
 import { AuditTrail } from './audit-trail';
-import { RejectPhotoDialog } from './reject-photo-dialog';
+import { ContainedPhoto } from './contained-photo';
+import { isPlainKey, isTextEntry } from './keyboard';
+import { discardDecision } from './review-decisions';
 import { ReviewMarks } from './review-marks';
 
-export const STATUS_UPDATE_FAILED = 'Failed to update photo status. Please try again.';
+export { STATUS_UPDATE_FAILED } from './review-decisions';
 export const DELETE_FAILED = 'Failed to delete photo. Please try again.';
 
-/** Keys typed into these belong to them, never to the card's shortcuts. */
-function isTextEntry(target: EventTarget): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+/** "1 privacy bar", "3 privacy bars". */
+export function formatBarCount(count: number): string {
+  return `${count} ${count === 1 ? 'privacy bar' : 'privacy bars'}`;
 }
 
-function failure(description: string) {
-  return (error: unknown) => {
-    if (handleUnauthorizedError(error)) return;
-    toast({ variant: 'destructive', title: 'Error', description });
-  };
+export interface AdminPhotoCardProps {
+  photo: AdminPhoto;
+  currentUserId: string | undefined;
+  /** The card's element, for the list to move focus to it after a decision. */
+  cardRef?: Ref<HTMLLIElement>;
+  onApprove: (photo: AdminPhoto) => void;
+  /** Asks for a rejection reason; `opener` gets focus back when the admin cancels. */
+  onRequestReject: (photo: AdminPhoto, opener: HTMLElement | null) => void;
+  /** Opens the review view on this photo. */
+  onView: (photo: AdminPhoto) => void;
 }
 
 /**
- * One photo of the admin's review list: its images, uploader, status, rating, bars, rejection reason, repeat-upload
- * marks and moderation history, with approve and reject (pending photos only; also A and R while the card has
- * focus), edit and delete (any status).
+ * One photo of the admin's review list: the whole picture, its uploader, status, rating, bars, rejection reason,
+ * repeat-upload marks and moderation history, with approve and reject (pending photos only; also A and R while the
+ * card has focus), edit and delete (any status). Space or Enter on the card, or a click on the picture, opens the
+ * review view.
  */
-export function AdminPhotoCard({ photo, currentUserId }: { photo: AdminPhoto; currentUserId: string | undefined }) {
-  const [rejecting, setRejecting] = useState(false);
+export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onRequestReject, onView }: AdminPhotoCardProps) {
   const [deleting, setDeleting] = useState(false);
-  const review = useReviewPhotoMutation();
   const remove = useAdminDeletePhotoMutation();
   const label = photoLabel(photo);
   const uploader = getUploaderName(photo.user, photo.userId);
   const uploadedOn = formatUploadDate(photo.createdAt);
   const isPending = photo.status === 'pending';
-  const busy = review.isPending || remove.isPending;
+  const busy = remove.isPending;
   const headingId = `admin-photo-${photo.id}-title`;
-  const hasSize = photo.width > 0 && photo.height > 0;
   const bars = Array.isArray(photo.privacyBars) ? photo.privacyBars.length : 0;
 
   const approve = () => {
-    if (!isPending || busy) return;
-    review.mutate(
-      { id: photo.id, status: 'approved' },
-      { onSuccess: () => toast({ title: 'Success', description: 'The photo has been approved.' }), onError: failure(STATUS_UPDATE_FAILED) },
-    );
+    if (isPending && !busy) onApprove(photo);
   };
-  const reject = (rejectionReason: string) => {
-    review.mutate(
-      { id: photo.id, status: 'rejected', rejectionReason },
-      {
-        onSuccess: () => {
-          toast({ title: 'Success', description: 'The photo has been rejected.' });
-          setRejecting(false);
-        },
-        onError: failure(STATUS_UPDATE_FAILED),
-      },
-    );
+  const requestReject = (opener: HTMLElement | null) => {
+    if (isPending && !busy) onRequestReject(photo, opener);
   };
   const confirmDelete = () => {
+    // A decision still offering Undo would reach a deleted photo: the deletion wins.
+    discardDecision(photo.id);
     remove.mutate(photo.id, {
       onSuccess: () => toast({ title: 'Success', description: 'The photo has been deleted.' }),
-      onError: failure(DELETE_FAILED),
+      onError: (error) => {
+        if (handleUnauthorizedError(error)) return;
+        toast({ variant: 'destructive', title: 'Error', description: DELETE_FAILED });
+      },
       onSettled: () => setDeleting(false),
     });
   };
 
-  // A approves and R asks for a rejection reason, for the card that has focus (or a button inside it).
+  // Space or Enter on the card opens the review view; A approves and R asks for a rejection reason, for the card
+  // that has focus (or a button inside it).
   const onKeyDown = (event: KeyboardEvent<HTMLLIElement>) => {
-    if (!isPending || busy || event.defaultPrevented || event.repeat) return;
-    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    if (busy || event.defaultPrevented || !isPlainKey(event)) return;
     // Events from the dialogs bubble here through React's tree: only the card's own elements count.
     if (!event.currentTarget.contains(event.target as Node) || isTextEntry(event.target)) return;
     const key = event.key.toLowerCase();
+    if ((key === 'enter' || key === ' ') && event.target === event.currentTarget) {
+      event.preventDefault();
+      if (!event.repeat) onView(photo);
+      return;
+    }
+    if (!isPending || event.repeat) return;
     if (key === 'a') {
       event.preventDefault();
       approve();
     } else if (key === 'r') {
       event.preventDefault();
-      setRejecting(true);
+      requestReject(document.activeElement instanceof HTMLElement ? document.activeElement : null);
     }
   };
 
   return (
     <li
+      ref={cardRef}
       aria-labelledby={headingId}
       aria-busy={busy || undefined}
+      aria-keyshortcuts={isPending ? 'Enter Space A R' : 'Enter Space'}
+      data-photo-id={photo.id}
       tabIndex={0}
       onKeyDown={onKeyDown}
       className={cn(
-        'flex flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm outline-none transition-shadow focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background',
+        'flex min-w-0 flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm outline-none transition-shadow focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background',
         busy && 'opacity-70',
       )}
     >
-      {/* The badge sits over the link, not in it: its text would not be part of the link's name (WCAG 2.5.3). */}
+      {/* The badge sits over the button, not in it: its text would not be part of the button's name (WCAG 2.5.3). */}
       <div className="relative">
-        <a
-          href={photo.displayUrl}
-          target="_blank"
-          rel="noreferrer"
-          className="block aspect-[4/3] w-full overflow-hidden bg-muted"
-          aria-label={`Open ${label} in a new tab`}
+        <button
+          type="button"
+          tabIndex={-1}
+          className="block w-full cursor-zoom-in outline-none"
+          aria-label={`View ${label} large`}
+          onClick={() => onView(photo)}
         >
-          <RetryingImage
-            src={photo.thumbnailUrl}
-            alt={label}
-            width={hasSize ? photo.width : undefined}
-            height={hasSize ? photo.height : undefined}
-            loading="lazy"
-            decoding="async"
-            className="size-full object-cover"
-            placeholderClassName="size-full"
-          />
-        </a>
+          <ContainedPhoto photo={photo} alt={label} />
+        </button>
         <PhotoStatusBadge status={photo.status} className="pointer-events-none absolute top-3 left-3 shadow-sm" />
       </div>
 
@@ -171,7 +166,7 @@ export function AdminPhotoCard({ photo, currentUserId }: { photo: AdminPhoto; cu
             <dt className="sr-only">Privacy bars</dt>
             <dd className="flex items-center gap-1.5">
               <EyeOff className="size-4" aria-hidden="true" />
-              {bars === 1 ? '1 privacy bar' : `${bars} privacy bars`}
+              {formatBarCount(bars)}
             </dd>
           </div>
         </dl>
@@ -198,11 +193,7 @@ export function AdminPhotoCard({ photo, currentUserId }: { photo: AdminPhoto; cu
                 disabled={busy}
                 onClick={approve}
               >
-                {review.isPending && review.variables?.status === 'approved' ? (
-                  <Loader2 className="animate-spin" aria-hidden="true" />
-                ) : (
-                  <Check aria-hidden="true" />
-                )}
+                <Check aria-hidden="true" />
                 Approve
               </Button>
               <Button
@@ -212,7 +203,7 @@ export function AdminPhotoCard({ photo, currentUserId }: { photo: AdminPhoto; cu
                 aria-keyshortcuts="R"
                 title="Reject (R)"
                 disabled={busy}
-                onClick={() => setRejecting(true)}
+                onClick={(event) => requestReject(event.currentTarget)}
               >
                 <X aria-hidden="true" />
                 Reject
@@ -239,7 +230,6 @@ export function AdminPhotoCard({ photo, currentUserId }: { photo: AdminPhoto; cu
         </div>
       </div>
 
-      <RejectPhotoDialog open={rejecting} onOpenChange={setRejecting} photoLabel={label} isPending={review.isPending} onReject={reject} />
       <AdminDeletePhotoDialog open={deleting} onOpenChange={setDeleting} photoLabel={label} isPending={remove.isPending} onConfirm={confirmDelete} />
     </li>
   );

@@ -1,17 +1,62 @@
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, ChevronLeft, ChevronRight, ImageOff, Keyboard, RotateCw } from 'lucide-react';
+import { photoLabel } from '@/components/dashboard/photo-label';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
 import { isUnauthorizedError } from '@/lib/api';
-import { useAdminPhotosQuery, type AdminPhotoList } from '@/queries/admin';
+import { useAdminPhotosQuery, type AdminPhoto, type AdminPhotoList, type ReviewDecision } from '@/queries/admin';
 import { adminFilter } from './admin-filters';
 import { AdminPhotoCard } from './admin-photo-card';
+import { AdminReviewView } from './admin-review-view';
+import { isTextEntry } from './keyboard';
+import { RejectPhotoDialog } from './reject-photo-dialog';
+import {
+  clearRestoredPhoto,
+  decidePhoto,
+  undoLatestDecision,
+  useHeldDecisions,
+  useRestoredPhoto,
+  type HeldDecision,
+} from './review-decisions';
 
 /** SPEC §9: skeleton loaders show 3 or 4 placeholders. */
 const SKELETON_COUNT = 3;
+/** An Undo older than this no longer pulls focus (the admin has moved on, or was on another page). */
+const RESTORE_FOCUS_WITHIN_MS = 2000;
 
-/** The review list for the chosen filter, a page at a time. */
+/** Where focus goes once the list has re-rendered: a photo's card, an element, or the list itself. */
+type FocusGoal = { photoId: number } | { element: HTMLElement } | 'list';
+
+function withDecision(photo: AdminPhoto, decision: ReviewDecision): AdminPhoto {
+  return { ...photo, status: decision.status, rejectionReason: decision.status === 'rejected' ? decision.rejectionReason : null };
+}
+
+/**
+ * The page's photos as the admin should see them while decisions are held (review-decisions.ts): gone from the
+ * pending list, decided in the full list, and first in today's approved or rejected list.
+ */
+function shownPhotos(list: AdminPhotoList, page: number, photos: AdminPhoto[], held: ReadonlyMap<number, HeldDecision>): AdminPhoto[] {
+  if (held.size === 0) return photos;
+  if (list === 'pending') return photos.filter((photo) => !held.has(photo.id));
+  if (list === 'all') return photos.map((photo) => (held.has(photo.id) ? withDecision(photo, held.get(photo.id)!.decision) : photo));
+  const status = list === 'approved-today' ? 'approved' : 'rejected';
+  if (page !== 1) return photos;
+  const listed = new Set(photos.map((photo) => photo.id));
+  const added = [...held.values()]
+    .filter(({ decision, photo }) => decision.status === status && !listed.has(photo.id))
+    .reverse()
+    .map(({ photo, decision }) => withDecision(photo, decision));
+  return [...added, ...photos];
+}
+
+/**
+ * The review list for the chosen filter, a page at a time, with the review view and the rejection dialog. After a
+ * decision focus moves to the next photo's card (the previous one after the last; the list's heading when none is
+ * left), so the keyboard flow goes on; Undo brings the photo back and focuses it.
+ */
 export function AdminReviewList({
   list,
   page,
@@ -23,27 +68,125 @@ export function AdminReviewList({
   onPageChange: (page: number) => void;
   currentUserId: string | undefined;
 }) {
+  const queryClient = useQueryClient();
   const { data, isPending, error, refetch, isRefetching } = useAdminPhotosQuery(list, page);
   useUnauthorizedRedirect(error);
+  const held = useHeldDecisions();
+  const restored = useRestoredPhoto();
   const filter = adminFilter(list);
   const headingId = `admin-list-${list}`;
+  /** Whether a decided photo leaves this list (it does from the pending one; it stays, decided, in the others). */
+  const decidedLeave = list === 'pending';
+
+  const photos = useMemo(() => shownPhotos(list, page, data?.photos ?? [], held), [list, page, data, held]);
+  const total = data ? Math.max(0, data.total + photos.length - data.photos.length) : undefined;
+
+  const [viewingId, setViewingId] = useState<number | null>(null);
+  const [rejecting, setRejecting] = useState<{ photo: AdminPhoto; opener: HTMLElement | null } | null>(null);
+  const viewed = viewingId === null ? null : (photos.find((photo) => photo.id === viewingId) ?? null);
+  // The photo on view left the list from elsewhere (another admin decided it): the view closes.
+  if (viewingId !== null && viewed === null && data) setViewingId(null);
+
+  const cards = useRef(new Map<number, HTMLLIElement>());
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const emptyRef = useRef<HTMLParagraphElement>(null);
+  const viewRef = useRef<HTMLDivElement>(null);
+  const focusGoal = useRef<FocusGoal | null>(null);
+  const rejectOpener = useRef<HTMLElement | null>(null);
 
   // A decision can empty the last page (its photo left the list): step back to the new last page.
   const lastPage = Math.max(1, data?.totalPages ?? 1);
   if (data && page > lastPage) onPageChange(lastPage);
 
+  // Focus moves once the list shows the outcome (a decided card gone, a dialog closed); a dialog keeps it meanwhile.
+  useEffect(() => {
+    const goal = focusGoal.current;
+    if (!goal || viewingId !== null || rejecting !== null) return;
+    focusGoal.current = null;
+    const element = goal === 'list' ? null : 'photoId' in goal ? cards.current.get(goal.photoId) : goal.element;
+    if (element?.isConnected) element.focus();
+    else (emptyRef.current ?? headingRef.current)?.focus();
+  });
+
+  // Undo from the toast: the photo is back in the list; its card takes focus (unless a dialog has it).
+  useEffect(() => {
+    if (!restored) return;
+    clearRestoredPhoto();
+    if (Date.now() - restored.at > RESTORE_FOCUS_WITHIN_MS || viewingId !== null || rejecting !== null) return;
+    cards.current.get(restored.photoId)?.focus();
+  }, [restored, viewingId, rejecting]);
+
+  // Control+Z (Command+Z) undoes the newest decision still offering Undo: the toast's button may be out of reach.
+  const onUndoKey = useEffectEvent((event: KeyboardEvent) => {
+    if (event.defaultPrevented || event.repeat || event.altKey || event.shiftKey || !(event.ctrlKey || event.metaKey)) return;
+    if (event.key.toLowerCase() !== 'z' || isTextEntry(event.target) || rejecting !== null) return;
+    const photoId = undoLatestDecision();
+    if (photoId === null) return;
+    event.preventDefault();
+    if (viewingId !== null) setViewingId(photoId);
+  });
+  useEffect(() => {
+    const listener = (event: KeyboardEvent) => onUndoKey(event);
+    document.addEventListener('keydown', listener);
+    return () => document.removeEventListener('keydown', listener);
+  }, []);
+
+  /** Holds the decision (Undo offered) and moves on: to the next photo, else the previous one, else the list. */
+  const decide = (photo: AdminPhoto, decision: ReviewDecision) => {
+    const index = photos.findIndex((p) => p.id === photo.id);
+    const next = photos[index + 1] ?? (decidedLeave ? photos[index - 1] : undefined);
+    if (!decidePhoto(queryClient, photo, decision)) return;
+    if (viewingId !== null) {
+      if (next) setViewingId(next.id);
+      else if (decidedLeave) {
+        focusGoal.current = 'list';
+        setViewingId(null);
+      }
+      return;
+    }
+    focusGoal.current = next ? { photoId: next.id } : decidedLeave ? 'list' : { photoId: photo.id };
+  };
+
+  const approve = (photo: AdminPhoto) => decide(photo, { id: photo.id, status: 'approved' });
+  const requestReject = (photo: AdminPhoto, opener: HTMLElement | null) => {
+    rejectOpener.current = opener;
+    setRejecting({ photo, opener });
+  };
+  const reject = (rejectionReason: string) => {
+    if (!rejecting) return;
+    setRejecting(null);
+    decide(rejecting.photo, { id: rejecting.photo.id, status: 'rejected', rejectionReason });
+  };
+  const cancelReject = () => {
+    if (!rejecting) return;
+    // Back where it was asked for: the card or its Reject button (the view takes focus back itself).
+    if (viewingId === null && rejecting.opener) focusGoal.current = { element: rejecting.opener };
+    setRejecting(null);
+  };
+  const closeView = () => {
+    if (viewingId !== null) focusGoal.current = { photoId: viewingId };
+    setViewingId(null);
+  };
+  const changePage = (next: number) => {
+    onPageChange(next);
+    headingRef.current?.focus();
+  };
+
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-4">
-      <div className="flex flex-col gap-1 sm:flex-row sm:items-end sm:justify-between">
-        <h2 id={headingId} className="text-2xl font-semibold tracking-tight">
+      <div className="flex flex-col gap-1 sm:flex-row sm:items-end sm:justify-between sm:gap-4">
+        <h2 id={headingId} ref={headingRef} tabIndex={-1} className="text-2xl font-semibold tracking-tight outline-none">
           {filter.label}
-          {data && <span className="ml-2 text-base font-normal text-muted-foreground tabular-nums">({data.total})</span>}
+          {total !== undefined && <span className="ml-2 text-base font-normal text-muted-foreground tabular-nums">({total})</span>}
         </h2>
         {list === 'pending' && (
-          <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
-            <Keyboard className="size-4" aria-hidden="true" />
-            Focus a photo, then press <kbd className="rounded border bg-muted px-1.5 font-mono text-xs">A</kbd> to approve or{' '}
-            <kbd className="rounded border bg-muted px-1.5 font-mono text-xs">R</kbd> to reject.
+          <p className="flex items-start gap-1.5 text-sm text-muted-foreground sm:items-center">
+            <Keyboard className="mt-0.5 size-4 shrink-0 sm:mt-0" aria-hidden="true" />
+            <span>
+              Focus a photo, then press <kbd className="rounded border bg-muted px-1.5 font-mono text-xs">A</kbd> to approve or{' '}
+              <kbd className="rounded border bg-muted px-1.5 font-mono text-xs">R</kbd> to reject.{' '}
+              <kbd className="rounded border bg-muted px-1.5 font-mono text-xs">Space</kbd> shows it large.
+            </span>
           </p>
         )}
       </div>
@@ -75,30 +218,44 @@ export function AdminReviewList({
             </Button>
           </CardContent>
         </Card>
-      ) : data.photos.length === 0 ? (
+      ) : photos.length === 0 ? (
         <Card>
           <CardContent className="flex flex-col items-center gap-3 pt-6 text-center text-muted-foreground">
             <ImageOff className="size-10" aria-hidden="true" />
-            <p>{filter.empty}</p>
+            {/* Decisions still on their way can empty a page the server has more photos for: those come next. */}
+            <p ref={emptyRef} tabIndex={-1} className="outline-none">
+              {total === 0 ? filter.empty : 'Loading the next photos...'}
+            </p>
           </CardContent>
         </Card>
       ) : (
         <>
           <ul aria-labelledby={headingId} className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
-            {data.photos.map((photo) => (
-              <AdminPhotoCard key={photo.id} photo={photo} currentUserId={currentUserId} />
+            {photos.map((photo) => (
+              <AdminPhotoCard
+                key={photo.id}
+                photo={photo}
+                currentUserId={currentUserId}
+                cardRef={(element) => {
+                  if (element) cards.current.set(photo.id, element);
+                  else cards.current.delete(photo.id);
+                }}
+                onApprove={approve}
+                onRequestReject={requestReject}
+                onView={(shown) => setViewingId(shown.id)}
+              />
             ))}
           </ul>
           {data.totalPages > 1 && (
             <nav aria-label="Pages" className="flex items-center justify-center gap-3">
-              <Button variant="outline" size="sm" onClick={() => onPageChange(page - 1)} disabled={page <= 1}>
+              <Button variant="outline" size="sm" onClick={() => changePage(page - 1)} disabled={page <= 1}>
                 <ChevronLeft aria-hidden="true" />
                 Previous
               </Button>
               <span className="text-sm text-muted-foreground tabular-nums">
                 Page {page} of {data.totalPages}
               </span>
-              <Button variant="outline" size="sm" onClick={() => onPageChange(page + 1)} disabled={page >= data.totalPages}>
+              <Button variant="outline" size="sm" onClick={() => changePage(page + 1)} disabled={page >= data.totalPages}>
                 Next
                 <ChevronRight aria-hidden="true" />
               </Button>
@@ -106,6 +263,33 @@ export function AdminReviewList({
           )}
         </>
       )}
+
+      <AdminReviewView
+        photos={photos}
+        photo={viewed}
+        contentRef={viewRef}
+        onNavigate={(photo) => setViewingId(photo.id)}
+        onClose={closeView}
+        onApprove={approve}
+        onRequestReject={requestReject}
+      />
+      <RejectPhotoDialog
+        open={rejecting !== null}
+        onOpenChange={(open) => {
+          if (!open) cancelReject();
+        }}
+        photoLabel={rejecting ? photoLabel(rejecting.photo) : ''}
+        onReject={reject}
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          // Over the review view, focus goes back into the view (its Reject button, or the view itself).
+          const view = viewRef.current;
+          if (!view?.isConnected) return;
+          const opener = rejectOpener.current;
+          if (opener?.isConnected && view.contains(opener)) opener.focus();
+          else view.focus();
+        }}
+      />
     </section>
   );
 }

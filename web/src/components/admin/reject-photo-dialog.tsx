@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type ComponentProps, type FormEvent } from 'react';
 import { Loader2, XCircle } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -10,19 +10,24 @@ export const REASON_REQUIRED = 'Please provide a reason for rejection.';
 export const REASON_MAX_LENGTH = 500;
 export const REASON_TOO_LONG = `Rejection reason must be ${REASON_MAX_LENGTH} characters or less`;
 
-/** Asks for the reason of a rejection; `onReject` gets it trimmed. Stays open while `isPending`. */
+/**
+ * Asks for the reason of a rejection; `onReject` gets it trimmed. Stays open while `isPending`. Opened without a
+ * trigger, so `onCloseAutoFocus` says where focus goes when it closes.
+ */
 export function RejectPhotoDialog({
   open,
   onOpenChange,
   photoLabel,
-  isPending,
+  isPending = false,
   onReject,
+  onCloseAutoFocus,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   photoLabel: string;
-  isPending: boolean;
+  isPending?: boolean;
   onReject: (reason: string) => void;
+  onCloseAutoFocus?: ComponentProps<typeof DialogContent>['onCloseAutoFocus'];
 }) {
   return (
     <Dialog
@@ -31,10 +36,10 @@ export function RejectPhotoDialog({
         if (!isPending) onOpenChange(next);
       }}
     >
-      <DialogContent className="max-w-lg">
+      <DialogContent className="max-w-lg" onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>Reject Photo</DialogTitle>
-          <DialogDescription>Tell the uploader why “{photoLabel}” cannot be published. They will see this reason.</DialogDescription>
+          <DialogDescription className="wrap-anywhere">Tell the uploader why “{photoLabel}” cannot be published. They will see this reason.</DialogDescription>
         </DialogHeader>
         {open && <RejectForm isPending={isPending} onReject={onReject} />}
       </DialogContent>

@@ -22,7 +22,7 @@ export function ReviewMarks({ marks }: { marks: ReviewMarksData | null }) {
               {similar.sameUploader ? ' by the same uploader' : ''} was rejected: “{similar.rejectionReason || 'no reason given'}”
             </p>
             <p className="mt-1 text-xs opacity-80">
-              {similar.distance === 0 ? 'The same picture' : `Nearly the same picture (${similar.distance} of 64 hash bits differ)`}
+              {similar.distance === 0 ? 'The same picture' : `Nearly the same picture (${similar.distance} of 64 hash bits ${similar.distance === 1 ? 'differs' : 'differ'})`}
             </p>
           </div>
         </li>

@@ -1,0 +1,34 @@
+import { RetryingImage } from '@/components/photo/retrying-image';
+import { cn } from '@/lib/utils';
+import type { AdminPhoto } from '@/queries/admin';
+
+/** The review card's frame: every photo fits inside it whole. */
+export const FRAME_ASPECT = 4 / 3;
+
+/** A neutral grey around the photo in both themes, so the frame's edge never looks like part of the picture. */
+export const NEUTRAL_BACKDROP = 'bg-neutral-200 dark:bg-neutral-800';
+
+/**
+ * The whole photo, centred in a 4:3 frame on a neutral backdrop, never cropped. Its box is computed from the
+ * photo's own width and height before a byte arrives (as wide as the frame for a landscape photo, as tall for a
+ * portrait one), so nothing moves when it loads.
+ */
+export function ContainedPhoto({ photo, alt, className }: { photo: AdminPhoto; alt: string; className?: string }) {
+  const hasSize = photo.width > 0 && photo.height > 0;
+  const widthPercent = hasSize ? Math.min(100, (photo.width / photo.height / FRAME_ASPECT) * 100) : 100;
+  return (
+    <span className={cn('flex aspect-[4/3] w-full items-center justify-center overflow-hidden', NEUTRAL_BACKDROP, className)}>
+      <RetryingImage
+        src={photo.thumbnailUrl}
+        alt={alt}
+        width={hasSize ? photo.width : undefined}
+        height={hasSize ? photo.height : undefined}
+        loading="lazy"
+        decoding="async"
+        style={hasSize ? { width: `${widthPercent}%`, aspectRatio: `${photo.width} / ${photo.height}` } : undefined}
+        className={hasSize ? 'h-auto max-h-full max-w-full object-contain' : 'size-full object-contain'}
+        placeholderClassName="size-full"
+      />
+    </span>
+  );
+}
