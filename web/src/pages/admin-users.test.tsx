@@ -214,28 +214,75 @@ describe('user management: the list', () => {
 });
 
 describe('user management: switches', () => {
-  it('disables an account with one PATCH and says so', async () => {
+  it('asks before disabling an account; Cancel sends nothing and gives focus back to the switch', async () => {
+    const { requests } = renderUsers(fakeServer([GRACE, ADA, OTHER_ADMIN, BOSS]));
+    const card = within(await findCard('Ada the Cracker'));
+    const enabled = card.getByRole('switch', { name: 'Account enabled: Ada the Cracker' });
+    await userEvent.click(enabled);
+    const confirm = within(await screen.findByRole('alertdialog', { name: 'Disable Ada the Cracker?' }));
+    expect(confirm.getByText(/They will be signed out and cannot sign in until enabled again\./)).toBeInTheDocument();
+    expect(enabled).toBeChecked();
+    await userEvent.click(confirm.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(enabled).toHaveFocus());
+    expect(requests.some((r) => r.method === 'PATCH')).toBe(false);
+    expect(enabled).toBeChecked();
+  });
+
+  it('disables an account with one PATCH once confirmed, and says so', async () => {
     const { requests } = renderUsers(fakeServer([GRACE, ADA, OTHER_ADMIN, BOSS]));
     const card = within(await findCard('Ada the Cracker'));
     await userEvent.click(card.getByRole('switch', { name: 'Account enabled: Ada the Cracker' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Disable Account' }));
     expect(await screen.findByText('Success')).toBeInTheDocument();
     expect(screen.getByText("Ada the Cracker's account has been disabled.")).toBeInTheDocument();
-    expect(requests.find((r) => r.method === 'PATCH')?.json).toEqual({ isEnabled: false });
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+    expect(requests.filter((r) => r.method === 'PATCH').map((r) => r.json)).toEqual([{ isEnabled: false }]);
     await waitFor(() => expect(card.getByRole('switch', { name: 'Account enabled: Ada the Cracker' })).not.toBeChecked());
+    // A confirmed change is not offered for Undo.
+    expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument();
   });
 
-  it('makes a member an admin', async () => {
+  it('makes a member an admin once confirmed', async () => {
     const { requests } = renderUsers({ 'PATCH /api/admin/users/ada': { body: { ...ADA, isAdmin: true } } });
     await userEvent.click(within(await findCard('Ada the Cracker')).getByRole('switch', { name: 'Administrator: Ada the Cracker' }));
+    const confirm = within(await screen.findByRole('alertdialog', { name: 'Make Ada the Cracker an administrator?' }));
+    expect(requests.some((r) => r.method === 'PATCH')).toBe(false);
+    await userEvent.click(confirm.getByRole('button', { name: 'Make Administrator' }));
     expect(await screen.findByText('Ada the Cracker is now an administrator.')).toBeInTheDocument();
     expect(requests.find((r) => r.method === 'PATCH')?.json).toEqual({ isAdmin: true });
+  });
+
+  it('asks before removing another admin’s rights', async () => {
+    const { requests } = renderUsers({ 'PATCH /api/admin/users/chief': { body: { ...OTHER_ADMIN, isAdmin: false } } });
+    await userEvent.click(within(await findCard('Chief')).getByRole('switch', { name: 'Administrator: Chief' }));
+    const confirm = within(await screen.findByRole('alertdialog', { name: "Remove Chief's administrator rights?" }));
+    await userEvent.click(confirm.getByRole('button', { name: 'Remove Admin Rights' }));
+    expect(await screen.findByText('Chief is no longer an administrator.')).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === 'PATCH').map((r) => r.json)).toEqual([{ isAdmin: false }]);
+  });
+
+  it('enables an account at once, and Undo on its toast disables it again', async () => {
+    const { requests } = renderUsers(fakeServer([GRACE, ADA, OTHER_ADMIN, BOSS]));
+    const card = within(await findCard('Grace Hopper'));
+    await userEvent.click(card.getByRole('switch', { name: 'Account enabled: Grace Hopper' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(await screen.findByText("Grace Hopper's account has been enabled.")).toBeInTheDocument();
+    await waitFor(() => expect(card.getByRole('switch', { name: 'Account enabled: Grace Hopper' })).toBeChecked());
+    await userEvent.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(await screen.findByText("Grace Hopper's account has been disabled.")).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === 'PATCH').map((r) => r.json)).toEqual([{ isEnabled: true }, { isEnabled: false }]);
+    await waitFor(() => expect(card.getByRole('switch', { name: 'Account enabled: Grace Hopper' })).not.toBeChecked());
+    expect(screen.queryByRole('button', { name: 'Undo' })).not.toBeInTheDocument();
   });
 
   it('toasts Failed to update user account, with the reason, and leaves the switch as it was', async () => {
     renderUsers({ 'PATCH /api/admin/users/ada': { status: 500, text: '' } });
     const card = within(await findCard('Ada the Cracker'));
     await userEvent.click(card.getByRole('switch', { name: 'Administrator: Ada the Cracker' }));
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Make Administrator' }));
     expect(within(await findToast('Failed to update user account')).getByText('Please try again.')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
     expect(card.getByRole('switch', { name: 'Administrator: Ada the Cracker' })).not.toBeChecked();
   });
 });

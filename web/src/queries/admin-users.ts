@@ -82,6 +82,8 @@ export function editAdminUserMutationKey(userId: string) {
 export interface UpdateAdminUserVariables {
   id: string;
   edit: AdminUserEdit;
+  /** This change takes back the one just made (its toast offers no Undo of its own); not sent. */
+  undo?: boolean;
 }
 
 /**

@@ -78,13 +78,14 @@ export function UserCards({ users, currentUserId, onDeleted }: UsersViewProps) {
               <UserIdentity user={user} isSelf={isSelf} />
               <p className="truncate pl-12 text-sm text-muted-foreground">{user.email ?? 'Email not provided'}</p>
             </div>
-            <dl className="grid grid-cols-[1fr_auto] items-center gap-x-4 gap-y-3 text-sm">
+            {/* Each switch's row is 44 px tall: the switch's tap area (44 px) fits in it without reaching the next. */}
+            <dl className="grid grid-cols-[1fr_auto] items-center gap-x-4 gap-y-1 text-sm">
               <dt className="text-muted-foreground">Enabled</dt>
-              <dd className="flex justify-end">
+              <dd className="flex min-h-11 items-center justify-end">
                 <UserFlagSwitch user={user} flag="isEnabled" isSelf={isSelf} currentUserId={currentUserId} />
               </dd>
               <dt className="text-muted-foreground">Admin</dt>
-              <dd className="flex justify-end">
+              <dd className="flex min-h-11 items-center justify-end">
                 <UserFlagSwitch user={user} flag="isAdmin" isSelf={isSelf} currentUserId={currentUserId} />
               </dd>
               <dt className="text-muted-foreground">Joined</dt>
