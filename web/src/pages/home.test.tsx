@@ -68,9 +68,19 @@ describe('gallery home', () => {
     expect(within(emptyState).getByRole('link', { name: 'Snap a Crack' })).toHaveAttribute('href', '/upload');
   });
 
-  it('treats a failed gallery load as empty', async () => {
-    renderHome(makeUser(), { 'GET /api/gallery/top-rated?page=1&limit=9': { status: 500, text: 'boom' } });
-    expect(await screen.findByText('Oh snap! No cracks found!')).toBeInTheDocument();
+  it('says when the gallery cannot be loaded, and loads it again on Retry', async () => {
+    let fail = true;
+    const requests = renderHome(makeUser(), {
+      'GET /api/gallery/top-rated?page=1&limit=9': () =>
+        fail ? { status: 500, text: 'boom' } : { body: makeGalleryPage([makeGalleryPhoto({ id: 7, description: 'Back again' })]) },
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('The photos could not be loaded');
+    expect(screen.queryByText('Oh snap! No cracks found!')).not.toBeInTheDocument();
+    fail = false;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('article', { name: 'Back again' })).toBeInTheDocument();
+    expect(requests.filter((request) => request.url === '/api/gallery/top-rated?page=1&limit=9')).toHaveLength(2);
   });
 
   it('signs the user in again when the gallery answers 401', async () => {
@@ -118,7 +128,9 @@ describe('gallery home', () => {
     // An anonymous uploader is "User {id}" on cards.
     const anonymous = within(screen.getByRole('article', { name: 'No description' }));
     expect(anonymous.getByText('Photo by User u9')).toBeInTheDocument();
-    expect(anonymous.getByText('0.0')).toBeInTheDocument();
+    // Unrated is not the worst score.
+    expect(anonymous.getByText('No ratings yet')).toBeInTheDocument();
+    expect(anonymous.queryByText('0.0')).not.toBeInTheDocument();
   });
 
   it('shows the community stats strip', async () => {
@@ -258,6 +270,7 @@ describe('gallery home', () => {
     const requests = renderHome(makeUser(), {
       'GET /api/gallery/need-your-vote?page=1&limit=9': { body: needYourVote },
       'GET /api/photos/7/vote': { body: { rating: null } },
+      'GET /api/photos/8/vote': { body: { rating: null } },
       'POST /api/photos/7/vote': { body: { rating: 4, averageRating: 4, voteCount: 3 } },
     });
     await userEvent.click(await screen.findByRole('button', { name: /Need your Vote/ }));
@@ -267,8 +280,9 @@ describe('gallery home', () => {
     await waitFor(() => expect(stars).not.toHaveAttribute('aria-disabled'));
     await userEvent.click(within(stars).getByRole('radio', { name: '4 stars' }));
     expect(await screen.findByText('Vote Submitted')).toBeInTheDocument();
-    // The viewer stays open on the rated photo.
-    expect(dialog.getByText('First')).toBeInTheDocument();
+    // The viewer moves on to the next photo that needs a vote; the grid behind it keeps both cards meanwhile.
+    expect(await dialog.findByText('Second')).toBeInTheDocument();
+    expect(screen.getAllByRole('article', { hidden: true })).toHaveLength(2);
 
     await waitFor(() =>
       expect(requests.filter((request) => request.url.startsWith('/api/gallery/need-your-vote'))).toHaveLength(2),
@@ -278,5 +292,103 @@ describe('gallery home', () => {
     expect(screen.getAllByRole('article').map((article) => article.getAttribute('aria-labelledby'))).toEqual([
       'photo-8-title',
     ]);
+  });
+});
+
+describe('the photo viewer', () => {
+  const PAGE = makeGalleryPage([
+    makeGalleryPhoto({ id: 7, description: 'First' }),
+    makeGalleryPhoto({ id: 8, description: 'Second' }),
+    makeGalleryPhoto({ id: 9, description: 'Third' }),
+  ]);
+  const votes = {
+    'GET /api/photos/7/vote': { body: { rating: null } },
+    'GET /api/photos/8/vote': { body: { rating: null } },
+    'GET /api/photos/9/vote': { body: { rating: null } },
+  };
+
+  it('opens from the photo itself and moves with the arrow keys and the buttons beside the photo', async () => {
+    renderHome(makeUser(), { 'GET /api/gallery/top-rated?page=1&limit=9': { body: PAGE }, ...votes });
+    await userEvent.click(await screen.findByRole('img', { name: 'Second' }));
+    const dialogElement = await screen.findByRole('dialog', { name: 'Photo by Ada L' });
+    const dialog = within(dialogElement);
+    expect(dialog.getByText('Photo 2 of 3')).toBeInTheDocument();
+    expect(dialog.getByText('Second')).toBeInTheDocument();
+
+    await userEvent.keyboard('{ArrowRight}');
+    expect(dialog.getByText('Third')).toBeInTheDocument();
+    expect(dialog.getByText('Photo 3 of 3')).toBeInTheDocument();
+    expect(dialog.getByRole('button', { name: 'Next photo' })).toBeDisabled();
+    // The keys keep working: focus stays in the viewer as the photo changes.
+    expect(dialogElement).toHaveFocus();
+    await userEvent.keyboard('{ArrowLeft}{ArrowLeft}');
+    expect(dialog.getByText('First')).toBeInTheDocument();
+    expect(dialog.getByRole('button', { name: 'Previous photo' })).toBeDisabled();
+    await userEvent.click(dialog.getByRole('button', { name: 'Next photo' }));
+    expect(dialog.getByText('Second')).toBeInTheDocument();
+
+    // Arrows inside the stars move between stars, not photos.
+    const stars = dialog.getByRole('radiogroup', { name: 'Your rating' });
+    await waitFor(() => expect(stars).not.toHaveAttribute('aria-disabled'));
+    within(stars).getByRole('radio', { name: '1 star' }).focus();
+    await userEvent.keyboard('{ArrowRight}');
+    expect(within(stars).getByRole('radio', { name: '2 stars' })).toHaveFocus();
+    expect(dialog.getByText('Second')).toBeInTheDocument();
+
+    // Closing returns focus to the card of the photo last shown.
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'View photo by Ada L' })[1]).toHaveFocus());
+  });
+
+  it('votes with a digit from anywhere in the viewer, and Escape then closes it although the toast shows', async () => {
+    const requests = renderHome(makeUser(), {
+      'GET /api/gallery/top-rated?page=1&limit=9': { body: PAGE },
+      ...votes,
+      'POST /api/photos/7/vote': { body: { rating: 4, averageRating: 4, voteCount: 3 } },
+    });
+    await userEvent.click(await screen.findByRole('img', { name: 'First' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Photo by Ada L' }));
+    await waitFor(() => expect(dialog.getByRole('radiogroup', { name: 'Your rating' })).not.toHaveAttribute('aria-disabled'));
+    await userEvent.keyboard('4');
+    expect(await screen.findByText('Vote Submitted')).toBeInTheDocument();
+    expect(requests.find((request) => request.method === 'POST')?.json).toEqual({ rating: 4 });
+    // Top Rated does not move on by itself.
+    await new Promise((resolve) => setTimeout(resolve, 900));
+    expect(dialog.getByText('First')).toBeInTheDocument();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByText('Vote Submitted')).toBeInTheDocument();
+  });
+
+  it('walks through Need your Vote to the next unrated photo after each vote, then says all are rated', async () => {
+    const requests = renderHome(makeUser(), {
+      'GET /api/gallery/need-your-vote?page=1&limit=9': { body: PAGE },
+      ...votes,
+      'POST /api/photos/7/vote': { body: { rating: 5, averageRating: 5, voteCount: 3 } },
+      'POST /api/photos/8/vote': { body: { rating: 3, averageRating: 3, voteCount: 3 } },
+      'POST /api/photos/9/vote': { body: { rating: 2, averageRating: 2, voteCount: 3 } },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: /Need your Vote/ }));
+    await userEvent.click(await screen.findByRole('img', { name: 'Second' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Photo by Ada L' }));
+    const vote = async (digit: string, next: string) => {
+      await waitFor(() => expect(dialog.getByRole('radiogroup', { name: 'Your rating' })).not.toHaveAttribute('aria-disabled'));
+      await userEvent.keyboard(digit);
+      expect(await dialog.findByText(next)).toBeInTheDocument();
+    };
+    await vote('3', 'Third');
+    // After the last one it goes back to the one skipped at the start.
+    await vote('2', 'First');
+    await vote('5', 'All caught up');
+    expect(requests.filter((request) => request.method === 'POST').map((request) => request.url)).toEqual([
+      '/api/photos/8/vote',
+      '/api/photos/9/vote',
+      '/api/photos/7/vote',
+    ]);
+    // The grid behind it never reshuffled; once closed, it shows what is left.
+    expect(screen.getAllByRole('article', { hidden: true })).toHaveLength(3);
+    await userEvent.click(dialog.getByRole('button', { name: 'Back to the gallery' }));
+    expect(await screen.findByText('Oh snap! No cracks found!')).toBeInTheDocument();
   });
 });

@@ -53,3 +53,10 @@ describe('GalleryPagination', () => {
     expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
   });
 });
+
+describe('GalleryPagination position', () => {
+  it('says which page of how many is shown', () => {
+    render(<GalleryPagination page={2} totalPages={15} onPageChange={() => {}} />);
+    expect(screen.getByRole('navigation', { name: 'Gallery pages' })).toHaveTextContent('Page 2 of 15');
+  });
+});

@@ -21,12 +21,12 @@ export interface GalleryPaginationProps {
   className?: string;
 }
 
-/** Previous, up to five page numbers and Next; nothing when everything fits on one page. */
+/** Previous, up to five page numbers and Next, and "Page N of M"; nothing when everything fits on one page. */
 export function GalleryPagination({ page, totalPages, onPageChange, className }: GalleryPaginationProps) {
   if (totalPages <= 1) return null;
   const pages = pageWindow(page, totalPages);
   return (
-    <nav aria-label="Gallery pages" className={cn('flex justify-center', className)}>
+    <nav aria-label="Gallery pages" className={cn('flex flex-col items-center gap-3', className)}>
       <ul className="flex flex-wrap items-center justify-center gap-1.5">
         <li>
           <Button
@@ -72,6 +72,9 @@ export function GalleryPagination({ page, totalPages, onPageChange, className }:
           </Button>
         </li>
       </ul>
+      <p className="text-sm text-muted-foreground tabular-nums">
+        Page {page} of {totalPages}
+      </p>
     </nav>
   );
 }

@@ -17,9 +17,11 @@ export function GalleryPhotoGrid({
   onView: (photo: GalleryPhoto) => void;
 }) {
   return (
-    <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+    // grid-cols-1, not the implicit column: an implicit track grows to its widest card's content (a long uploader
+    // name), wider than a phone.
+    <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
       {photos.map((photo) => (
-        <li key={photo.id}>
+        <li key={photo.id} className="min-w-0">
           <PhotoCard photo={photo} isSignedIn={isSignedIn} onView={onView} />
         </li>
       ))}

@@ -1,16 +1,19 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
+import { isUnauthorizedError } from '@/lib/api';
 import { scrollToElementId } from '@/lib/browser';
-import type { GalleryFilterId, GalleryPhoto } from '@/lib/types';
+import type { GalleryFilterId } from '@/lib/types';
 import { cn } from '@/lib/utils';
 import { useGalleryPageQuery } from '@/queries/gallery';
 import { GalleryEmptyState } from './gallery-empty-state';
 import { DEFAULT_GALLERY_FILTER, GalleryFilterTiles, getGalleryFilter } from './gallery-filter-tiles';
 import { GalleryGridSkeleton } from './gallery-grid-skeleton';
+import { GalleryLoadError } from './gallery-load-error';
 import { GalleryPagination } from './gallery-pagination';
 import { GalleryPhotoGrid, LazyPhotoDialog } from './gallery-photo-grid';
 import { GalleryStatsStrip } from './gallery-stats-strip';
 import { useDeferredQuery } from './use-deferred-query';
+import { usePhotoViewer } from './use-photo-viewer';
 
 export const GALLERY_SECTION_ID = 'gallery';
 
@@ -21,9 +24,7 @@ export const GALLERY_SECTION_ID = 'gallery';
 export function GallerySection({ isSignedIn }: { isSignedIn: boolean }) {
   const [selectedFilter, setSelectedFilter] = useState<GalleryFilterId>(DEFAULT_GALLERY_FILTER);
   const [page, setPage] = useState(1);
-  // The photo in the viewer. Kept after closing so the dialog can animate out with its content, and held
-  // here rather than in the grid so that it stays open when a vote empties the list (Need your Vote).
-  const [viewed, setViewed] = useState<{ photo: GalleryPhoto; open: boolean } | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   // Need your Vote answers 401 when signed out: never ask for it then.
   const filter = !isSignedIn && getGalleryFilter(selectedFilter).requiresSignIn ? DEFAULT_GALLERY_FILTER : selectedFilter;
   const query = useGalleryPageQuery(filter, page);
@@ -35,11 +36,10 @@ export function GallerySection({ isSignedIn }: { isSignedIn: boolean }) {
   const totalPages = error ? 0 : (data?.totalPages ?? 0);
   if (data && !isPlaceholderData && totalPages > 0 && page > totalPages) setPage(totalPages);
 
-  // A failed load reads as an empty gallery rather than an error screen.
   const photos = error ? [] : (data?.photos ?? []);
   const { label, description } = getGalleryFilter(filter);
-  // The cached copy is newer after a vote; a photo that left the list keeps its snapshot.
-  const viewedPhoto = viewed && (photos.find((photo) => photo.id === viewed.photo.id) ?? viewed.photo);
+  // Held here rather than in the grid, so that it stays open when a vote empties the list (Need your Vote).
+  const viewer = usePhotoViewer(filter, photos);
 
   const selectFilter = (next: GalleryFilterId) => {
     setSelectedFilter(next);
@@ -59,32 +59,40 @@ export function GallerySection({ isSignedIn }: { isSignedIn: boolean }) {
     >
       <GalleryFilterTiles selected={filter} onSelect={selectFilter} isSignedIn={isSignedIn} />
       <div className="mt-10 mb-6">
-        <h2 id="gallery-title" className="text-2xl font-bold tracking-tight">
+        <h2 id="gallery-title" ref={headingRef} tabIndex={-1} className="text-2xl font-bold tracking-tight outline-none">
           {label}
         </h2>
         <p className="text-muted-foreground">{description}</p>
       </div>
       {isLoading ? (
         <GalleryGridSkeleton />
-      ) : photos.length === 0 ? (
+      ) : error && !isUnauthorizedError(error) ? (
+        <GalleryLoadError onRetry={() => void query.refetch()} isRetrying={query.isFetching} />
+      ) : viewer.gridPhotos.length === 0 ? (
         <GalleryEmptyState filter={filter} />
       ) : (
         <div
           aria-busy={isPlaceholderData || undefined}
           className={cn('transition-opacity', isPlaceholderData && 'pointer-events-none opacity-60')}
         >
-          <GalleryPhotoGrid
-            photos={photos}
-            isSignedIn={isSignedIn}
-            onView={(photo) => setViewed({ photo, open: true })}
-          />
+          <GalleryPhotoGrid photos={viewer.gridPhotos} isSignedIn={isSignedIn} onView={viewer.open} />
         </div>
       )}
-      {viewed && viewedPhoto && (
+      {viewer.state && viewer.photo && (
         <LazyPhotoDialog
-          photo={viewedPhoto}
-          open={viewed.open}
-          onOpenChange={(open) => setViewed((current) => current && { ...current, open })}
+          photo={viewer.photo}
+          open={viewer.state.open}
+          onOpenChange={viewer.setOpen}
+          position={{ index: viewer.state.index, count: viewer.state.photos.length }}
+          onPrevious={viewer.previous}
+          onNext={viewer.next}
+          preload={viewer.preload}
+          onVoted={viewer.onVoted}
+          caughtUp={viewer.state.caughtUp}
+          // The card of the photo last shown, if it is still listed; else the list's heading.
+          returnFocusTo={() =>
+            document.querySelector<HTMLElement>(`[data-photo-view="${viewer.photo?.id}"]`) ?? headingRef.current
+          }
         />
       )}
       <GalleryPagination page={page} totalPages={totalPages} onPageChange={goToPage} className="mt-8" />

@@ -1,10 +1,11 @@
-import type { SyntheticEvent } from 'react';
-import { Expand, LogIn, Star } from 'lucide-react';
+import type { CSSProperties, SyntheticEvent } from 'react';
+import { Expand, LogIn } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { UserAvatar } from '@/components/user-avatar';
 import { LOGIN_URL } from '@/lib/browser';
 import type { GalleryPhoto } from '@/lib/types';
-import { formatAverage, formatVoteCount, photoAlt, photoUploaderName } from './format';
+import { photoAlt, photoUploaderName } from './format';
+import { RatingSummary } from './rating-summary';
 import { RetryingImage } from './retrying-image';
 
 /**
@@ -29,6 +30,13 @@ const DISPLAY_WIDTH = 2048;
 
 const preventDefault = (event: SyntheticEvent) => event.preventDefault();
 
+/** The card's image box on phones: the photo's aspect ratio, kept between 3:4 and 16:9 (4:3 when unknown). */
+export function cardAspect({ width, height }: Pick<GalleryPhoto, 'width' | 'height'>): string {
+  if (!(width > 0 && height > 0)) return '4 / 3';
+  const ratio = Math.min(16 / 9, Math.max(3 / 4, width / height));
+  return String(Math.round(ratio * 1000) / 1000);
+}
+
 export interface PhotoCardProps {
   photo: GalleryPhoto;
   isSignedIn: boolean;
@@ -45,9 +53,17 @@ export function PhotoCard({ photo, isSignedIn, onView }: PhotoCardProps) {
   return (
     <article
       aria-labelledby={titleId}
-      className="flex h-full flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm transition-shadow hover:shadow-md"
+      className="flex h-full min-w-0 flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm transition-shadow hover:shadow-md"
     >
-      <div className="relative aspect-[4/3] overflow-hidden bg-muted" onContextMenu={preventDefault}>
+      {/* The whole frame, contained on a neutral ground: a portrait is never cropped to a 4:3 box. A click or tap on
+          it opens the viewer, as View does for the keyboard (so it is not a second tab stop). */}
+      <div
+        // One column (phones): the photo's own shape, within 3:4 and 16:9; in a grid every card is 4:3, so rows align.
+        style={{ '--photo-aspect': cardAspect(photo) } as CSSProperties}
+        className="relative aspect-(--photo-aspect) cursor-zoom-in overflow-hidden bg-muted sm:aspect-[4/3]"
+        onContextMenu={preventDefault}
+        onClick={() => onView(photo)}
+      >
         <RetryingImage
           src={photo.thumbnailUrl}
           sources={[
@@ -66,7 +82,7 @@ export function PhotoCard({ photo, isSignedIn, onView }: PhotoCardProps) {
           decoding="async"
           draggable={false}
           onDragStart={preventDefault}
-          className="size-full object-cover select-none"
+          className="size-full object-contain select-none"
           placeholderClassName="size-full"
         />
       </div>
@@ -91,14 +107,9 @@ export function PhotoCard({ photo, isSignedIn, onView }: PhotoCardProps) {
               }}
               className="size-6 text-xs"
             />
-            <span className="truncate">{`Photo by ${uploader}`}</span>
+            <span className="truncate" title={`Photo by ${uploader}`}>{`Photo by ${uploader}`}</span>
           </span>
-          <span className="flex shrink-0 items-center gap-1">
-            <Star className="size-4 fill-amber-400 text-amber-500 dark:text-amber-400" aria-hidden="true" />
-            <span className="font-semibold text-foreground">{formatAverage(photo.averageRating)}</span>
-            <span className="sr-only">average rating,</span>
-            <span>({formatVoteCount(photo.voteCount)})</span>
-          </span>
+          <RatingSummary averageRating={photo.averageRating} voteCount={photo.voteCount} className="shrink-0" />
         </div>
         <div className="mt-auto flex flex-wrap gap-2 pt-1">
           <Button
@@ -107,6 +118,7 @@ export function PhotoCard({ photo, isSignedIn, onView }: PhotoCardProps) {
             onClick={() => onView(photo)}
             aria-label={`View photo by ${uploader}`}
             aria-haspopup="dialog"
+            data-photo-view={photo.id}
           >
             <Expand aria-hidden="true" />
             View

@@ -1,3 +1,4 @@
+import { useEffect, type RefObject } from 'react';
 import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
 import type { VoteResult } from '@/lib/types';
 import { useCastVoteMutation, useMyVoteQuery } from '@/queries/votes';
@@ -12,14 +13,23 @@ export interface PhotoVoteControlProps {
   isOwnPhoto: boolean;
   /** Called with the photo's new totals once a vote is recorded. */
   onVoted?: (result: VoteResult) => void;
+  /** Receives the control's vote function while mounted, so the viewer's digit keys vote from anywhere in it. */
+  voteRef?: RefObject<((rating: number) => void) | null>;
 }
+
+/**
+ * The control keeps one width and reserves two lines of help, so the stars stay where they are when the help
+ * text changes after a vote (they sat in a right-aligned block that grew with its text).
+ */
+const CONTROL_CLASS = 'flex w-full flex-col gap-1 sm:w-72';
+const HINT_CLASS = 'min-h-8 text-xs text-muted-foreground';
 
 /**
  * The rating control of the photo dialog: the caller's previous rating (asked for only when signed in),
  * a new vote on click, disabled while one is pending. One's own photo shows its average, read-only: the
  * server refuses votes on it.
  */
-export function PhotoVoteControl({ photoId, averageRating, isSignedIn, isOwnPhoto, onVoted }: PhotoVoteControlProps) {
+export function PhotoVoteControl({ photoId, averageRating, isSignedIn, isOwnPhoto, onVoted, voteRef }: PhotoVoteControlProps) {
   const myVote = useMyVoteQuery(photoId, { enabled: isSignedIn && !isOwnPhoto });
   useUnauthorizedRedirect(myVote.error);
   const castVote = useCastVoteMutation({
@@ -30,16 +40,7 @@ export function PhotoVoteControl({ photoId, averageRating, isSignedIn, isOwnPhot
     onError: toastVoteFailed,
   });
 
-  if (isOwnPhoto) {
-    return (
-      <div className="flex flex-col gap-1">
-        <span className="text-sm font-medium">Average rating</span>
-        <StarRating value={Math.round(averageRating) || null} readOnly label="Average rating" />
-        <p className="text-xs text-muted-foreground">This is your photo, so you can&apos;t rate it.</p>
-      </div>
-    );
-  }
-
+  const canVote = !isOwnPhoto && !castVote.isPending && !myVote.isLoading;
   const vote = (rating: number) => {
     if (!isSignedIn) {
       toastSignInRequired();
@@ -47,6 +48,23 @@ export function PhotoVoteControl({ photoId, averageRating, isSignedIn, isOwnPhot
     }
     castVote.mutate({ photoId, rating });
   };
+  useEffect(() => {
+    if (!voteRef) return;
+    voteRef.current = canVote ? vote : null;
+    return () => {
+      voteRef.current = null;
+    };
+  });
+
+  if (isOwnPhoto) {
+    return (
+      <div className={CONTROL_CLASS}>
+        <span className="text-sm font-medium">Average rating</span>
+        <StarRating value={Math.round(averageRating) || null} readOnly label="Average rating" />
+        <p className={HINT_CLASS}>This is your photo, so you can&apos;t rate it.</p>
+      </div>
+    );
+  }
 
   // While a vote is on its way, show the stars it picked.
   const rating = castVote.isPending ? castVote.variables.rating : (myVote.data?.rating ?? null);
@@ -57,7 +75,7 @@ export function PhotoVoteControl({ photoId, averageRating, isSignedIn, isOwnPhot
       : 'Pick a star to rate this photo.';
 
   return (
-    <div className="flex flex-col gap-1">
+    <div className={CONTROL_CLASS}>
       <span className="text-sm font-medium">Your rating</span>
       <StarRating
         value={rating}
@@ -66,7 +84,7 @@ export function PhotoVoteControl({ photoId, averageRating, isSignedIn, isOwnPhot
         label="Your rating"
         size="lg"
       />
-      <p className="text-xs text-muted-foreground" aria-live="polite">
+      <p className={HINT_CLASS} aria-live="polite">
         {hint}
       </p>
     </div>

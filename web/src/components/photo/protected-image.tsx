@@ -6,15 +6,16 @@ import { RetryingImage } from './retrying-image';
 /** SPEC §9: canvas quality. */
 export const PROTECTED_IMAGE_QUALITY = 0.9;
 export const WATERMARK_TEXT = '© Snap Cracks';
-const WATERMARK_ALPHA = 0.14;
+/** Faint: legible on a plain wall when looked for, never in the way of the crack. */
+const WATERMARK_ALPHA = 0.5;
 
 function canvasToBlob(canvas: HTMLCanvasElement, type: string): Promise<Blob | null> {
   return new Promise((resolve) => canvas.toBlob(resolve, type, PROTECTED_IMAGE_QUALITY));
 }
 
 /**
- * The image drawn onto a canvas with a faint, repeated diagonal copyright line, encoded at quality 0.9:
- * WebP where the browser can encode it, else JPEG. Rejects when the canvas cannot be used.
+ * The image drawn onto a canvas with one faint copyright mark in its bottom-right corner, encoded at quality
+ * 0.9: WebP where the browser can encode it, else JPEG. Rejects when the canvas cannot be used.
  */
 export async function renderWatermarked(image: HTMLImageElement): Promise<Blob> {
   const width = image.naturalWidth;
@@ -27,26 +28,19 @@ export async function renderWatermarked(image: HTMLImageElement): Promise<Blob> 
   if (!context) throw new Error('No 2D canvas');
   context.drawImage(image, 0, 0, width, height);
 
-  const fontSize = Math.max(14, Math.round(Math.min(width, height) * 0.045));
+  // About 2.5 % of the shorter side: ~24 px on a 960 px image, whatever size the viewer shows it at.
+  const fontSize = Math.max(11, Math.round(Math.min(width, height) * 0.025));
+  const margin = Math.round(fontSize * 0.8);
   context.save();
   context.globalAlpha = WATERMARK_ALPHA;
-  context.fillStyle = '#ffffff';
-  context.strokeStyle = '#000000';
-  context.lineWidth = Math.max(1, fontSize / 14);
   context.font = `600 ${fontSize}px system-ui, sans-serif`;
-  context.textAlign = 'center';
-  context.textBaseline = 'middle';
-  context.translate(width / 2, height / 2);
-  context.rotate(-Math.PI / 6);
-  const diagonal = Math.hypot(width, height);
-  const stepX = fontSize * 12;
-  const stepY = fontSize * 5;
-  for (let y = -diagonal / 2, row = 0; y <= diagonal / 2; y += stepY, row += 1) {
-    for (let x = -diagonal / 2 + (row % 2) * (stepX / 2); x <= diagonal / 2; x += stepX) {
-      context.strokeText(WATERMARK_TEXT, x, y);
-      context.fillText(WATERMARK_TEXT, x, y);
-    }
-  }
+  context.textAlign = 'right';
+  context.textBaseline = 'bottom';
+  // White with a soft dark halo reads on light and dark surfaces alike.
+  context.shadowColor = 'rgba(0, 0, 0, 0.6)';
+  context.shadowBlur = Math.max(2, fontSize / 5);
+  context.fillStyle = '#ffffff';
+  context.fillText(WATERMARK_TEXT, width - margin, height - margin);
   context.restore();
 
   const webp = await canvasToBlob(canvas, 'image/webp');
@@ -101,6 +95,11 @@ export interface ProtectedImageProps {
   /** The photo's pixel size, for the box's aspect ratio while it loads; 0 when unknown. */
   width?: number;
   height?: number;
+  /**
+   * The box is sized by `className` (a viewer's fixed frame) and the photo contained in it, so photos of any shape
+   * take the same place; otherwise the box follows the photo's aspect, up to 65 % of the viewport's height.
+   */
+  fill?: boolean;
   className?: string;
 }
 
@@ -113,7 +112,7 @@ export function ProtectedImage(props: ProtectedImageProps) {
   return <ProtectedImageView key={props.src} {...props} />;
 }
 
-function ProtectedImageView({ src, alt, width = 0, height = 0, className }: ProtectedImageProps) {
+function ProtectedImageView({ src, alt, width = 0, height = 0, fill = false, className }: ProtectedImageProps) {
   const [view, setView] = useState<ViewState>({ status: 'loading' });
   useImageProtection();
 
@@ -146,8 +145,10 @@ function ProtectedImageView({ src, alt, width = 0, height = 0, className }: Prot
   }, [src]);
 
   const hasSize = width > 0 && height > 0;
-  const box: CSSProperties | undefined = hasSize ? { aspectRatio: `${width} / ${height}` } : undefined;
-  const imageClassName = 'mx-auto block max-h-[65vh] w-auto max-w-full select-none object-contain';
+  const box: CSSProperties | undefined = hasSize && !fill ? { aspectRatio: `${width} / ${height}` } : undefined;
+  const imageClassName = fill
+    ? 'block size-full select-none object-contain'
+    : 'mx-auto block max-h-[65vh] w-auto max-w-full select-none object-contain';
 
   return (
     <div
@@ -158,7 +159,7 @@ function ProtectedImageView({ src, alt, width = 0, height = 0, className }: Prot
     >
       {view.status === 'loading' ? (
         <>
-          <Skeleton className="max-h-[65vh] w-full rounded-none" style={box ?? { aspectRatio: '4 / 3' }} />
+          <Skeleton className={fill ? 'size-full rounded-none' : 'max-h-[65vh] w-full rounded-none'} style={fill ? undefined : (box ?? { aspectRatio: '4 / 3' })} />
           <span className="sr-only" role="status">
             Loading photo…
           </span>
@@ -182,7 +183,7 @@ function ProtectedImageView({ src, alt, width = 0, height = 0, className }: Prot
           draggable={false}
           decoding="async"
           className={imageClassName}
-          placeholderClassName="aspect-[4/3] w-full max-h-[65vh]"
+          placeholderClassName={fill ? 'size-full' : 'aspect-[4/3] w-full max-h-[65vh]'}
           style={box}
         />
       )}

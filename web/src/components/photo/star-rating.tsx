@@ -25,6 +25,8 @@ export interface StarRatingProps {
 }
 
 const SIZES = { sm: 'size-4', md: 'size-6', lg: 'size-8' } as const;
+/** Around each star: the large (voting) stars are 44 px targets on phones. */
+const PADDINGS = { sm: 'p-0.5', md: 'p-0.5', lg: 'p-1.5 sm:p-0.5' } as const;
 
 /**
  * A 5-star rating as a radio group. Arrow keys (and Home/End) move between stars, Enter or Space picks
@@ -122,7 +124,9 @@ export function StarRating({
             onFocus={() => setFocused(rating)}
             onMouseEnter={() => setHovered(rating)}
             className={cn(
-              'rounded-sm p-0.5 outline-none transition-transform focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-1 focus-visible:ring-offset-background',
+              'rounded-sm outline-none transition-transform',
+              PADDINGS[size],
+              'focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-1 focus-visible:ring-offset-background',
               interactive ? 'cursor-pointer hover:scale-110' : 'cursor-default',
               disabled && 'opacity-60',
             )}
