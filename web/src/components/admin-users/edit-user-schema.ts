@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 export const DISPLAY_NAME_MAX_LENGTH = 50;
 export const DISPLAY_NAME_REQUIRED = 'Display name is required';

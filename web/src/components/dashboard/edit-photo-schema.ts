@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 export const PHOTO_DESCRIPTION_MAX_LENGTH = 500;
 

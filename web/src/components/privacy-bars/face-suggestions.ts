@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { ApiError, throwIfNotOk } from '@/lib/api';
 import type { PrivacyBar } from '@/lib/types';
 

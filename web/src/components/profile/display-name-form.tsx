@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 import { FormField } from '@/components/contact/form-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';

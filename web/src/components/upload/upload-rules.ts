@@ -1,5 +1,5 @@
 import type { Accept } from 'react-dropzone';
-import { z } from 'zod';
+import { z } from '@/lib/zod';
 
 /** SPEC §9: one file of at most 10 MB. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
