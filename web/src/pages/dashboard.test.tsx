@@ -341,11 +341,20 @@ describe('dashboard: deleting a photo', () => {
 });
 
 describe('dashboard: stats', () => {
-  it('shows four skeleton cards while the stats load', async () => {
+  it('shows every section with its title and placeholders while the stats load', async () => {
     const pending = deferred<{ body: UserStats }>();
     renderDashboard({ 'GET /api/user/stats': () => pending.promise });
-    const skeleton = await screen.findByRole('status', { name: 'Loading your stats' });
-    expect(skeleton.children).toHaveLength(4);
+    expect(await screen.findByRole('status', { name: 'Loading your stats' })).toBeInTheDocument();
+    const cards = within(screen.getByRole('region', { name: 'Your numbers' }));
+    expect(cards.getAllByRole('listitem').map((item) => item.getAttribute('aria-label'))).toEqual([
+      'Total Uploads',
+      'Approved',
+      'Average Rating',
+      'Total Votes',
+    ]);
+    for (const name of ['Rankings', 'Performance', 'Status Overview', 'Top Rated Photo', 'Lowest Rated Photo', 'Ratings Over Time', 'Star Distribution']) {
+      expect(screen.getByRole('region', { name })).toBeInTheDocument();
+    }
     pending.resolve({ body: STATS });
     expect(await screen.findByRole('listitem', { name: 'Total Uploads: 3' })).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Loading your stats' })).not.toBeInTheDocument();
@@ -381,10 +390,15 @@ describe('dashboard: stats', () => {
     expect(screen.getByText('#2 of 7')).toBeInTheDocument();
   });
 
+  it('says where a single upload stands in the singular', async () => {
+    renderDashboard({ 'GET /api/user/stats': { body: { ...STATS, totalUploads: 1, approvedUploads: 1, rejectedUploads: 0, pendingUploads: 0 } } });
+    expect(await screen.findByText('Where your 1 upload stands.')).toBeInTheDocument();
+  });
+
   it('shows the top-rated and lowest-rated photos with one decimal', async () => {
     renderDashboard();
     const top = within(await screen.findByRole('region', { name: 'Top Rated Photo' }));
-    expect(top.getByRole('img', { name: 'Approved crack' })).toHaveAttribute('src', '/api/uploads/display-2.webp?size=thumb');
+    expect(await top.findByRole('img', { name: 'Approved crack' })).toHaveAttribute('src', '/api/uploads/display-2.webp?size=thumb');
     expect(top.getByText('4.3')).toBeInTheDocument();
     expect(top.getByText('12 votes')).toBeInTheDocument();
     const lowest = within(screen.getByRole('region', { name: 'Lowest Rated Photo' }));
@@ -413,16 +427,17 @@ describe('dashboard: stats', () => {
     expect(screen.getAllByText('No rated photos yet.')).toHaveLength(2);
     expect(within(screen.getByRole('region', { name: 'Performance' })).getByText('0%')).toBeInTheDocument();
     expect(screen.getByText('Get a photo approved to be ranked.')).toBeInTheDocument();
-    // No rated photo and no vote: no plots.
-    expect(screen.queryByRole('region', { name: 'Ratings Over Time' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('region', { name: 'Star Distribution' })).not.toBeInTheDocument();
+    // No rated photo and no vote: the plots say so, at their usual size.
+    expect(within(screen.getByRole('region', { name: 'Ratings Over Time' })).getByText(/Once your approved photos get votes/)).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Star Distribution' })).getByText('No votes on your approved photos yet.')).toBeInTheDocument();
+    expect(screen.getByText('Where your 0 uploads stand.')).toBeInTheDocument();
   });
 
   it('plots the approved photos’ ratings over time, and the votes received per star, with text alternatives', async () => {
     const older = makePhoto({ id: 7, description: 'Older crack', status: 'approved', averageRating: 1.6, voteCount: 5, approvedAt: '2025-07-01T12:00:00.000Z' });
     renderDashboard({}, [PENDING, APPROVED, REJECTED, older]);
     const overTime = within(await screen.findByRole('region', { name: 'Ratings Over Time' }));
-    expect(overTime.getByRole('img', { name: 'Average rating of 2 photos by approval date' })).toBeInTheDocument();
+    expect(await overTime.findByRole('img', { name: 'Average rating of 2 photos by approval date' })).toBeInTheDocument();
     const rows = overTime.getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent));
     expect(rows).toEqual([
       ['Jul 1, 2025', 'Older crack', '1.6', '5'],
@@ -430,7 +445,7 @@ describe('dashboard: stats', () => {
     ]);
     // Every vote at the stars it gave (GET /api/user/stats), not the photos' rounded averages.
     const stars = within(await screen.findByRole('region', { name: 'Star Distribution' }));
-    expect(stars.getByText('The 12 votes your approved photos received, by stars given.')).toBeInTheDocument();
+    expect(await stars.findByText('The 12 votes your approved photos received, by stars given.')).toBeInTheDocument();
     expect(stars.getAllByRole('listitem').map((item) => item.getAttribute('aria-label'))).toEqual([
       '5 stars: 5 votes (42%)',
       '4 stars: 4 votes (33%)',
@@ -443,8 +458,8 @@ describe('dashboard: stats', () => {
   it('plots the votes per star even before any photo list has loaded a rated photo', async () => {
     renderDashboard({ 'GET /api/user/stats': { body: { ...STATS, ratingDistribution: [0, 0, 0, 1, 0] } } }, [PENDING]);
     const stars = within(await screen.findByRole('region', { name: 'Star Distribution' }));
-    expect(stars.getByRole('listitem', { name: '4 stars: 1 vote (100%)' })).toBeInTheDocument();
-    expect(screen.queryByRole('region', { name: 'Ratings Over Time' })).not.toBeInTheDocument();
+    expect(await stars.findByRole('listitem', { name: '4 stars: 1 vote (100%)' })).toBeInTheDocument();
+    expect(await within(screen.getByRole('region', { name: 'Ratings Over Time' })).findByText(/Once your approved photos get votes/)).toBeInTheDocument();
   });
 
   it('shows an error with a retry that loads the stats again, leaving My Uploads alone', async () => {

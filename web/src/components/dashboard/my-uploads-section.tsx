@@ -70,8 +70,8 @@ function MyUploadsSkeleton() {
             <Skeleton className="h-5 w-3/4" />
             <Skeleton className="h-4 w-1/2" />
             <div className="flex gap-2 pt-1">
-              <Skeleton className="h-9 w-20" />
-              <Skeleton className="h-9 w-24" />
+              <Skeleton className="h-11 w-20 sm:h-9" />
+              <Skeleton className="h-11 w-24 sm:h-9" />
             </div>
           </div>
         </div>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { LineChart, Star } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
 import type { UserPhoto } from '@/lib/types';
 import { useUserPhotosQuery } from '@/queries/user-photos';
 import { useUserStatsQuery } from '@/queries/user-stats';
@@ -13,18 +14,20 @@ import { formatRating, formatUploadDate } from './format';
  * the same figures as text for screen readers.
  */
 export function RatingCharts() {
-  const { data } = useUserPhotosQuery();
-  const { data: stats } = useUserStatsQuery();
-  const rated = ratedPhotos(Array.isArray(data) ? data : []);
-  const stars = votesPerStar(stats?.ratingDistribution);
-  if (rated.length === 0 && stars === null) return null;
+  const photos = useUserPhotosQuery();
+  const stats = useUserStatsQuery();
+  // Both cards are always there, at the size they will have, loading or empty: nothing below them moves.
+  const rated = photos.data ? ratedPhotos(Array.isArray(photos.data) ? photos.data : []) : undefined;
+  const stars = stats.data ? (votesPerStar(stats.data.ratingDistribution) ?? NO_VOTES) : undefined;
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      {rated.length > 0 && <RatingsOverTime photos={rated} />}
-      {stars && <StarDistribution counts={stars} />}
+      <RatingsOverTime photos={photos.isError ? [] : rated} />
+      <StarDistribution counts={stats.isError ? NO_VOTES : stars} />
     </div>
   );
 }
+
+const NO_VOTES = [0, 0, 0, 0, 0];
 
 interface RatedPoint {
   id: number;
@@ -60,15 +63,34 @@ function ChartCard({ id, title, description, children }: { id: string; title: st
   );
 }
 
-function RatingsOverTime({ photos }: { photos: RatedPoint[] }) {
+/** `photos` undefined: loading. The plot keeps its 2:1 box in every state. */
+function RatingsOverTime({ photos }: { photos: RatedPoint[] | undefined }) {
+  const card = (body: ReactNode) => (
+    <ChartCard id="ratings-over-time-title" title="Ratings Over Time" description="Each approved photo’s average rating, by approval date.">
+      {body}
+    </ChartCard>
+  );
+  if (!photos) return card(<Skeleton className="aspect-[2/1] w-full" />);
+  if (photos.length === 0) {
+    return card(
+      <div className="flex aspect-[2/1] w-full items-center justify-center rounded-lg border border-dashed p-4 text-center text-sm text-muted-foreground">
+        Once your approved photos get votes, their averages show here.
+      </div>,
+    );
+  }
   const first = photos[0]!.at;
   const last = photos[photos.length - 1]!.at;
   const x = (at: number) => PAD.left + (last === first ? 0.5 : (at - first) / (last - first)) * (WIDTH - PAD.left - PAD.right);
   const y = (rating: number) => PAD.top + ((5 - rating) / 4) * (HEIGHT - PAD.top - PAD.bottom);
   const path = photos.map((p, i) => `${i === 0 ? 'M' : 'L'}${x(p.at).toFixed(1)},${y(p.average).toFixed(1)}`).join(' ');
-  return (
-    <ChartCard id="ratings-over-time-title" title="Ratings Over Time" description="Each approved photo’s average rating, by approval date.">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={`Average rating of ${photos.length} photos by approval date`} className="w-full">
+  return card(
+    <>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-label={`Average rating of ${photos.length} ${photos.length === 1 ? 'photo' : 'photos'} by approval date`}
+        className="aspect-[2/1] w-full"
+      >
         {[1, 2, 3, 4, 5].map((r) => (
           <g key={r}>
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(r)} y2={y(r)} stroke="var(--border)" strokeWidth={1} />
@@ -114,7 +136,7 @@ function RatingsOverTime({ photos }: { photos: RatedPoint[] }) {
           </tbody>
         </table>
       </div>
-    </ChartCard>
+    </>,
   );
 }
 
@@ -131,17 +153,28 @@ export function votesPerStar(distribution: number[] | undefined): number[] | nul
 const votesText = (n: number) => `${n} ${n === 1 ? 'vote' : 'votes'}`;
 const starsText = (stars: number) => `${stars} ${stars === 1 ? 'star' : 'stars'}`;
 
-function StarDistribution({ counts }: { counts: number[] }) {
-  const max = Math.max(...counts);
-  const total = counts.reduce((a, b) => a + b, 0);
-  const share = (count: number) => `${Math.round((count / total) * 100)}%`;
+/** `counts` undefined: loading (the five rows are there, without bars or figures). */
+function StarDistribution({ counts }: { counts: number[] | undefined }) {
+  const max = Math.max(1, ...(counts ?? []));
+  const total = counts?.reduce((a, b) => a + b, 0) ?? 0;
+  const share = (count: number) => `${total > 0 ? Math.round((count / total) * 100) : 0}%`;
+  const description =
+    counts === undefined
+      ? 'The votes your approved photos received, by stars given.'
+      : total === 0
+        ? 'No votes on your approved photos yet.'
+        : `The ${votesText(total)} your approved photos received, by stars given.`;
   return (
-    <ChartCard id="star-distribution-title" title="Star Distribution" description={`The ${votesText(total)} your approved photos received, by stars given.`}>
-      <ul className="space-y-2" aria-label="Votes received by stars">
+    <ChartCard id="star-distribution-title" title="Star Distribution" description={description}>
+      <ul className="space-y-2" aria-label="Votes received by stars" aria-busy={counts === undefined || undefined}>
         {[5, 4, 3, 2, 1].map((stars) => {
-          const count = counts[stars - 1]!;
+          const count = counts?.[stars - 1] ?? 0;
           return (
-            <li key={stars} aria-label={`${starsText(stars)}: ${votesText(count)} (${share(count)})`} className="flex items-center gap-3 text-sm">
+            <li
+              key={stars}
+              aria-label={counts === undefined ? starsText(stars) : `${starsText(stars)}: ${votesText(count)} (${share(count)})`}
+              className="flex items-center gap-3 text-sm"
+            >
               <span className="flex w-10 items-center gap-1 tabular-nums" aria-hidden="true">
                 {stars}
                 <Star className="size-3.5 fill-current text-amber-500 dark:text-amber-400" />
@@ -150,7 +183,13 @@ function StarDistribution({ counts }: { counts: number[] }) {
                 <div className="h-full rounded-full" style={{ width: `${(count / max) * 100}%`, background: 'var(--primary)' }} />
               </div>
               <span className="w-16 text-right tabular-nums text-muted-foreground" aria-hidden="true">
-                <span className="text-foreground">{count}</span> · {share(count)}
+                {counts === undefined ? (
+                  <Skeleton className="ml-auto h-3 w-10" />
+                ) : (
+                  <>
+                    <span className="text-foreground">{count}</span> · {share(count)}
+                  </>
+                )}
               </span>
             </li>
           );

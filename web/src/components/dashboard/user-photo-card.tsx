@@ -24,7 +24,8 @@ export function UserPhotoCard({ photo }: { photo: UserPhoto }) {
           height={hasSize ? photo.height : undefined}
           loading="lazy"
           decoding="async"
-          className="size-full object-cover"
+          // The whole photo, contained on a neutral ground, never cropped to the 4:3 box.
+          className="size-full object-contain"
         />
         <PhotoStatusBadge status={photo.status} className="absolute top-3 left-3 shadow-sm" />
       </div>

@@ -1,20 +1,27 @@
 import { AlertTriangle, Award, BarChart3, Camera, CheckCircle2, Clock, RotateCw, Star, ThumbsDown, TrendingUp, Trophy, Upload, Vote, XCircle, type LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
 import { isUnauthorizedError, photoFileUrl } from '@/lib/api';
+import { cn } from '@/lib/utils';
 import { approvalRate, useUserStatsQuery, type RatedPhoto, type UserStats } from '@/queries/user-stats';
 import { formatRating, formatVoteCount } from './format';
 
 /** SPEC §9: ratings show one decimal; "—" when there is nothing to average. */
 const ratingOrDash = (rating: number, votes: number) => (votes > 0 ? formatRating(rating) : '—');
+const whereUploadsStand = (count: number) => (count === 1 ? 'Where your 1 upload stands.' : `Where your ${count} uploads stand.`);
 
-/** SPEC §2 Dashboard: stat cards, rankings, performance, status overview, top-rated and lowest-rated photos. */
+/**
+ * SPEC §2 Dashboard: stat cards, rankings, performance, status overview, top-rated and lowest-rated photos. While the
+ * stats load, every section is already there with its titles and placeholders of the figures' own size, so nothing
+ * below moves when they arrive.
+ */
 export function UserStatsSections() {
   const { data, isPending, error, refetch, isRefetching } = useUserStatsQuery();
   useUnauthorizedRedirect(error);
-  if (isPending || (error && isUnauthorizedError(error))) return <UserStatsSkeleton />;
+  if (isPending || (error && isUnauthorizedError(error))) return <Sections stats={undefined} />;
   if (error || !data) {
     return (
       <Card role="alert">
@@ -29,30 +36,37 @@ export function UserStatsSections() {
       </Card>
     );
   }
+  return <Sections stats={data} />;
+}
+
+/** `stats` undefined: still loading. */
+function Sections({ stats }: { stats: UserStats | undefined }) {
   return (
-    <>
-      <StatCards stats={data} />
+    <div className="flex flex-col gap-6" aria-busy={stats ? undefined : true}>
+      {!stats && (
+        <span role="status" aria-label="Loading your stats" className="sr-only">
+          Loading your stats
+        </span>
+      )}
+      <StatCards stats={stats} />
       <div className="grid gap-6 lg:grid-cols-3">
-        <Rankings stats={data} />
-        <Performance stats={data} />
-        <StatusOverview stats={data} />
+        <Rankings stats={stats} />
+        <Performance stats={stats} />
+        <StatusOverview stats={stats} />
       </div>
-      <RatedPhotos stats={data} />
-    </>
+      <RatedPhotos stats={stats} />
+    </div>
   );
 }
 
-function UserStatsSkeleton() {
+/** A figure, or while loading a placeholder of its line's height (`lineClass`: the figure's own font size). */
+function Figure({ value, lineClass, width = 'w-16' }: { value: ReactNode | undefined; lineClass: string; width?: string }) {
+  if (value !== undefined) return <>{value}</>;
   return (
-    <div role="status" aria-label="Loading your stats" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-      {Array.from({ length: 4 }, (_, index) => (
-        <div key={index} className="space-y-3 rounded-xl border bg-card p-6">
-          <Skeleton className="h-4 w-24" />
-          <Skeleton className="h-8 w-16" />
-          <Skeleton className="h-3 w-32" />
-        </div>
-      ))}
-    </div>
+    // Spans, not the Skeleton's div: figures sit inside paragraphs.
+    <span className={cn('flex items-center', lineClass)} aria-hidden="true">
+      <span className={cn('block h-[0.8em] animate-pulse rounded-md bg-muted', width)} />
+    </span>
   );
 }
 
@@ -65,24 +79,28 @@ function SectionTitle({ id, icon: Icon, children }: { id: string; icon: LucideIc
   );
 }
 
-function StatCards({ stats }: { stats: UserStats }) {
-  const cards: { label: string; value: string; hint: string; icon: LucideIcon }[] = [
-    { label: 'Total Uploads', value: String(stats.totalUploads), hint: `${stats.uploadsThisWeek} this week`, icon: Upload },
-    { label: 'Approved', value: String(stats.approvedUploads), hint: 'Live in the gallery', icon: CheckCircle2 },
-    { label: 'Average Rating', value: ratingOrDash(stats.averageRating, stats.totalVotes), hint: 'Over all votes received', icon: Star },
-    { label: 'Total Votes', value: String(stats.totalVotes), hint: 'On your approved photos', icon: Vote },
+function StatCards({ stats }: { stats: UserStats | undefined }) {
+  const cards: { label: string; value: string | undefined; hint: string | undefined; icon: LucideIcon }[] = [
+    { label: 'Total Uploads', value: stats && String(stats.totalUploads), hint: stats && `${stats.uploadsThisWeek} this week`, icon: Upload },
+    { label: 'Approved', value: stats && String(stats.approvedUploads), hint: 'Live in the gallery', icon: CheckCircle2 },
+    { label: 'Average Rating', value: stats && ratingOrDash(stats.averageRating, stats.totalVotes), hint: 'Over all votes received', icon: Star },
+    { label: 'Total Votes', value: stats && String(stats.totalVotes), hint: 'On your approved photos', icon: Vote },
   ];
   return (
     <section aria-label="Your numbers">
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {cards.map(({ label, value, hint, icon: Icon }) => (
-          <li key={label} aria-label={`${label}: ${value}`}>
+          <li key={label} aria-label={value === undefined ? label : `${label}: ${value}`}>
             <Card className="h-full">
               <CardContent className="flex items-start justify-between gap-3 pt-6">
                 <div>
                   <p className="text-sm font-medium text-muted-foreground">{label}</p>
-                  <p className="mt-1 text-3xl font-bold tabular-nums">{value}</p>
-                  <p className="mt-1 text-xs text-muted-foreground">{hint}</p>
+                  <p className="mt-1 text-3xl font-bold tabular-nums">
+                    <Figure value={value} lineClass="h-9" width="w-12" />
+                  </p>
+                  <p className="mt-1 text-xs text-muted-foreground">
+                    <Figure value={hint} lineClass="h-4" width="w-20" />
+                  </p>
                 </div>
                 <Icon className="size-6 text-primary" aria-hidden="true" />
               </CardContent>
@@ -94,8 +112,9 @@ function StatCards({ stats }: { stats: UserStats }) {
   );
 }
 
-function Rankings({ stats }: { stats: UserStats }) {
-  const rank = (value: number | null) => (value === null ? '—' : `#${value} of ${stats.totalActiveUsers}`);
+function Rankings({ stats }: { stats: UserStats | undefined }) {
+  const rank = (value: number | null | undefined) =>
+    value === undefined || !stats ? undefined : value === null ? '—' : `#${value} of ${stats.totalActiveUsers}`;
   return (
     <Card role="region" aria-labelledby="rankings-title">
       <CardHeader>
@@ -108,13 +127,17 @@ function Rankings({ stats }: { stats: UserStats }) {
         <dl className="space-y-4">
           <div>
             <dt className="text-sm text-muted-foreground">By uploads</dt>
-            <dd className="text-2xl font-bold tabular-nums">{rank(stats.rankByUploads)}</dd>
-            {stats.rankByUploads === null && <dd className="text-xs text-muted-foreground">Get a photo approved to be ranked.</dd>}
+            <dd className="text-2xl font-bold tabular-nums">
+              <Figure value={rank(stats?.rankByUploads)} lineClass="h-8" width="w-24" />
+            </dd>
+            {stats?.rankByUploads === null && <dd className="text-xs text-muted-foreground">Get a photo approved to be ranked.</dd>}
           </div>
           <div>
             <dt className="text-sm text-muted-foreground">By average rating</dt>
-            <dd className="text-2xl font-bold tabular-nums">{rank(stats.rankByAverageRating)}</dd>
-            {stats.rankByAverageRating === null && <dd className="text-xs text-muted-foreground">Needs at least 3 votes on your photos.</dd>}
+            <dd className="text-2xl font-bold tabular-nums">
+              <Figure value={rank(stats?.rankByAverageRating)} lineClass="h-8" width="w-24" />
+            </dd>
+            {stats?.rankByAverageRating === null && <dd className="text-xs text-muted-foreground">Needs at least 3 votes on your photos.</dd>}
           </div>
         </dl>
       </CardContent>
@@ -122,8 +145,8 @@ function Rankings({ stats }: { stats: UserStats }) {
   );
 }
 
-function Performance({ stats }: { stats: UserStats }) {
-  const rate = approvalRate(stats);
+function Performance({ stats }: { stats: UserStats | undefined }) {
+  const rate = stats ? approvalRate(stats) : 0;
   return (
     <Card role="region" aria-labelledby="performance-title">
       <CardHeader>
@@ -136,7 +159,9 @@ function Performance({ stats }: { stats: UserStats }) {
         <dl className="space-y-4">
           <div>
             <dt className="text-sm text-muted-foreground">Approval rate</dt>
-            <dd className="text-2xl font-bold tabular-nums">{rate}%</dd>
+            <dd className="text-2xl font-bold tabular-nums">
+              <Figure value={stats && `${rate}%`} lineClass="h-8" />
+            </dd>
             <dd>
               <div role="progressbar" aria-label="Approval rate" aria-valuemin={0} aria-valuemax={100} aria-valuenow={rate} className="mt-1 h-2 overflow-hidden rounded-full bg-muted">
                 <div className="h-full rounded-full bg-primary" style={{ width: `${rate}%` }} />
@@ -145,11 +170,15 @@ function Performance({ stats }: { stats: UserStats }) {
           </div>
           <div>
             <dt className="text-sm text-muted-foreground">Recent average (last 5 approved)</dt>
-            <dd className="text-2xl font-bold tabular-nums">{ratingOrDash(stats.recentAverageRating, stats.recentVoteCount)}</dd>
+            <dd className="text-2xl font-bold tabular-nums">
+              <Figure value={stats && ratingOrDash(stats.recentAverageRating, stats.recentVoteCount)} lineClass="h-8" />
+            </dd>
           </div>
           <div>
             <dt className="text-sm text-muted-foreground">Uploads this week</dt>
-            <dd className="text-2xl font-bold tabular-nums">{stats.uploadsThisWeek}</dd>
+            <dd className="text-2xl font-bold tabular-nums">
+              <Figure value={stats?.uploadsThisWeek} lineClass="h-8" width="w-8" />
+            </dd>
           </div>
         </dl>
       </CardContent>
@@ -157,32 +186,35 @@ function Performance({ stats }: { stats: UserStats }) {
   );
 }
 
-function StatusOverview({ stats }: { stats: UserStats }) {
-  const rows: { label: string; count: number; icon: LucideIcon; barClass: string }[] = [
-    { label: 'Approved', count: stats.approvedUploads, icon: CheckCircle2, barClass: 'bg-emerald-600 dark:bg-emerald-500' },
-    { label: 'Pending', count: stats.pendingUploads, icon: Clock, barClass: 'bg-amber-500 dark:bg-amber-400' },
-    { label: 'Rejected', count: stats.rejectedUploads, icon: XCircle, barClass: 'bg-red-600 dark:bg-red-500' },
+function StatusOverview({ stats }: { stats: UserStats | undefined }) {
+  const rows: { label: string; count: number | undefined; icon: LucideIcon; barClass: string }[] = [
+    { label: 'Approved', count: stats?.approvedUploads, icon: CheckCircle2, barClass: 'bg-emerald-600 dark:bg-emerald-500' },
+    { label: 'Pending', count: stats?.pendingUploads, icon: Clock, barClass: 'bg-amber-500 dark:bg-amber-400' },
+    { label: 'Rejected', count: stats?.rejectedUploads, icon: XCircle, barClass: 'bg-red-600 dark:bg-red-500' },
   ];
+  const total = stats?.totalUploads ?? 0;
   return (
     <Card role="region" aria-labelledby="status-title">
       <CardHeader>
         <SectionTitle id="status-title" icon={BarChart3}>
           Status Overview
         </SectionTitle>
-        <CardDescription>Where your {stats.totalUploads} uploads stand.</CardDescription>
+        <CardDescription>{stats ? whereUploadsStand(total) : 'Where your uploads stand.'}</CardDescription>
       </CardHeader>
       <CardContent>
         <ul className="space-y-4">
           {rows.map(({ label, count, icon: Icon, barClass }) => {
-            const share = stats.totalUploads > 0 ? Math.round((count / stats.totalUploads) * 100) : 0;
+            const share = count !== undefined && total > 0 ? Math.round((count / total) * 100) : 0;
             return (
-              <li key={label} aria-label={`${label}: ${count}`}>
+              <li key={label} aria-label={count === undefined ? label : `${label}: ${count}`}>
                 <div className="flex items-center justify-between text-sm">
                   <span className="flex items-center gap-2">
                     <Icon className="size-4" aria-hidden="true" />
                     {label}
                   </span>
-                  <span className="font-semibold tabular-nums">{count}</span>
+                  <span className="font-semibold tabular-nums">
+                    <Figure value={count} lineClass="h-5" width="w-6" />
+                  </span>
                 </div>
                 <div className="mt-1 h-2 overflow-hidden rounded-full bg-muted" aria-hidden="true">
                   <div className={`h-full rounded-full ${barClass}`} style={{ width: `${share}%` }} />
@@ -196,16 +228,17 @@ function StatusOverview({ stats }: { stats: UserStats }) {
   );
 }
 
-function RatedPhotos({ stats }: { stats: UserStats }) {
+function RatedPhotos({ stats }: { stats: UserStats | undefined }) {
   return (
     <div className="grid gap-6 md:grid-cols-2">
-      <RatedPhotoCard title="Top Rated Photo" icon={Award} photo={stats.highestRatedPhoto} />
-      <RatedPhotoCard title="Lowest Rated Photo" icon={ThumbsDown} photo={stats.lowestRatedPhoto} />
+      <RatedPhotoCard title="Top Rated Photo" icon={Award} photo={stats && stats.highestRatedPhoto} />
+      <RatedPhotoCard title="Lowest Rated Photo" icon={ThumbsDown} photo={stats && stats.lowestRatedPhoto} />
     </div>
   );
 }
 
-function RatedPhotoCard({ title, icon, photo }: { title: string; icon: LucideIcon; photo: RatedPhoto | null }) {
+/** `photo` undefined: loading. Every state takes the thumbnail's height, so the cards below never move. */
+function RatedPhotoCard({ title, icon, photo }: { title: string; icon: LucideIcon; photo: RatedPhoto | null | undefined }) {
   const id = `${title.toLowerCase().replace(/\s+/g, '-')}-title`;
   return (
     <section aria-labelledby={id}>
@@ -215,14 +248,25 @@ function RatedPhotoCard({ title, icon, photo }: { title: string; icon: LucideIco
             {title}
           </SectionTitle>
         </CardHeader>
-        <CardContent>
-          {photo ? (
+        <CardContent className="min-h-24">
+          {photo === undefined ? (
+            <div className="flex gap-4" aria-hidden="true">
+              <Skeleton className="size-24 shrink-0 rounded-lg" />
+              <div className="flex flex-1 flex-col gap-2 pt-1">
+                <Skeleton className="h-4 w-3/4" />
+                <Skeleton className="mt-2 h-6 w-16" />
+                <Skeleton className="h-4 w-14" />
+              </div>
+            </div>
+          ) : photo ? (
             <div className="flex gap-4">
               <img
                 src={`${photoFileUrl(photo.filename)}?size=thumb`}
                 alt={photo.description || title}
                 loading="lazy"
-                className="size-24 shrink-0 rounded-lg border object-cover"
+                width={96}
+                height={96}
+                className="size-24 shrink-0 rounded-lg border bg-muted object-contain"
               />
               <div className="min-w-0">
                 <p className="line-clamp-2 font-medium">{photo.description || 'No description'}</p>
