@@ -32,7 +32,7 @@ function InlineLegalLink({ to, children }: { to: string; children: ReactNode }) 
 export function TermsAcceptancePage() {
   const navigate = useNavigate();
   const [isChecked, setIsChecked] = useState(false);
-  useDocumentTitle('Welcome');
+  useDocumentTitle('Accept the terms');
   const acceptTerms = useAcceptTermsMutation({
     onAccepted: () => {
       toast({ title: 'Terms Accepted', description: 'Welcome to Snap Cracks! Your account setup is complete.' });
@@ -60,7 +60,7 @@ export function TermsAcceptancePage() {
             <div className="mx-auto mb-2 flex size-14 items-center justify-center rounded-full bg-primary/10 text-primary">
               <PartyPopper className="size-7" aria-hidden="true" />
             </div>
-            <CardTitle className="text-2xl sm:text-3xl">
+            <CardTitle as="h1" className="text-2xl sm:text-3xl">
               Welcome to Snap Cracks!
             </CardTitle>
             <CardDescription className="max-w-xl text-base">

@@ -2,11 +2,13 @@ import { Camera } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { PageSkeleton } from '@/components/page-skeleton';
 import { useAuth } from '@/hooks/use-auth';
+import { useDocumentTitle } from '@/hooks/use-document-title';
 import { SignInButton } from './sign-in-button';
 
 /** The signed-out /upload screen. */
 export function UploadSignInCard() {
   const { isLoading } = useAuth();
+  useDocumentTitle('Sign in to upload');
   if (isLoading) return <PageSkeleton />;
   return (
     <div className="flex flex-1 items-center justify-center px-4 py-16">
@@ -15,7 +17,7 @@ export function UploadSignInCard() {
           <div className="mx-auto mb-2 flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
             <Camera className="size-6" aria-hidden="true" />
           </div>
-          <CardTitle>Snap Cracks</CardTitle>
+          <CardTitle as="h1">Snap Cracks</CardTitle>
           <CardDescription>You need to sign in to upload photos of the cracks you find.</CardDescription>
         </CardHeader>
         <CardContent className="flex flex-col gap-3">

@@ -2,7 +2,7 @@ import type { CSSProperties, SyntheticEvent } from 'react';
 import { Expand, LogIn } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { UserAvatar } from '@/components/user-avatar';
-import { LOGIN_URL } from '@/lib/browser';
+import { useLoginHref } from '@/hooks/use-login-href';
 import type { GalleryPhoto } from '@/lib/types';
 import { photoAlt, photoUploaderName } from './format';
 import { RatingSummary } from './rating-summary';
@@ -46,6 +46,7 @@ export interface PhotoCardProps {
 /** A gallery card: the thumbnail, description, uploader, average and vote count, View and (signed out) Sign In to Rate. */
 export function PhotoCard({ photo, isSignedIn, onView }: PhotoCardProps) {
   const uploader = photoUploaderName(photo);
+  const signInHref = useLoginHref();
   const hasSize = photo.width > 0 && photo.height > 0;
   const titleId = `photo-${photo.id}-title`;
   const description = photo.description?.trim();
@@ -125,7 +126,7 @@ export function PhotoCard({ photo, isSignedIn, onView }: PhotoCardProps) {
           </Button>
           {!isSignedIn && (
             <Button asChild size="sm">
-              <a href={LOGIN_URL}>
+              <a href={signInHref}>
                 <LogIn aria-hidden="true" />
                 Sign In to Rate
               </a>

@@ -3,7 +3,7 @@ import { ChevronLeft, ChevronRight, LogIn, PartyPopper } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { useAuth } from '@/hooks/use-auth';
-import { LOGIN_URL } from '@/lib/browser';
+import { useLoginHref } from '@/hooks/use-login-href';
 import type { GalleryPhoto, VoteResult } from '@/lib/types';
 import { photoAlt, photoUploaderName } from './format';
 import { PhotoVoteControl } from './photo-vote-control';
@@ -133,6 +133,7 @@ function PhotoDialogBody({
   onNavigated: () => void;
 }) {
   const { user } = useAuth();
+  const signInHref = useLoginHref();
   // The totals a vote answered: the gallery may drop the photo from its list (Need your Vote).
   const [voted, setVoted] = useState<VoteResult | null>(null);
   const averageRating = voted?.averageRating ?? photo.averageRating;
@@ -193,7 +194,7 @@ function PhotoDialogBody({
           />
         ) : (
           <Button asChild variant="outline">
-            <a href={LOGIN_URL}>
+            <a href={signInHref}>
               <LogIn aria-hidden="true" />
               Sign In to Rate
             </a>
