@@ -114,7 +114,7 @@ describe('user management: the list', () => {
     renderUsers();
     const ada = within(await findRow(/Ada the Cracker/));
     expect(ada.getByText('Ada Lovelace')).toBeInTheDocument(); // the sign-in name, under the display name
-    expect(ada.getByText('ada@example.com')).toBeInTheDocument();
+    expect(ada.getByRole('cell', { name: 'ada@example.com' })).toBeInTheDocument();
     expect(ada.getByRole('switch', { name: 'Account enabled: Ada the Cracker' })).toBeChecked();
     expect(ada.getByRole('switch', { name: 'Administrator: Ada the Cracker' })).not.toBeChecked();
     expect(ada.getByText('Jul 28, 2025')).toBeInTheDocument();

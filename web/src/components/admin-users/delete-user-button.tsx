@@ -70,7 +70,7 @@ export function DeleteUserButton({ user, onDeleted, className }: { user: AdminUs
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>Delete this user account?</AlertDialogTitle>
-          <AlertDialogDescription>
+          <AlertDialogDescription className="wrap-anywhere">
             {user.email ? `${name} (${user.email})` : name} will be signed out and their account permanently deleted, together with
             their photos and votes. This cannot be undone.
           </AlertDialogDescription>

@@ -55,7 +55,7 @@ export function EditUserDialog({
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Edit User</DialogTitle>
-          <DialogDescription>Change how {userLabel(user)} appears and what they may do.</DialogDescription>
+          <DialogDescription className="wrap-anywhere">Change how {userLabel(user)} appears and what they may do.</DialogDescription>
         </DialogHeader>
         {open && <EditUserForm user={user} isSelf={isSelf} currentUserId={currentUserId} onDone={() => setOpen(false)} />}
       </DialogContent>

@@ -10,30 +10,34 @@ interface UsersViewProps {
   onDeleted: (id: string) => void;
 }
 
-/** The users as a table, from tablet width up. */
+/**
+ * The users as a table, from tablet width up. Its layout is fixed, so a long name or email is cut with an ellipsis
+ * instead of widening the table; on a tablet the email moves under the name and the join date waits for more room.
+ */
 export function UsersTable({ users, currentUserId, onDeleted }: UsersViewProps) {
   return (
-    <div className="overflow-x-auto rounded-xl border bg-card text-card-foreground">
-      <table className="w-full text-sm">
+    // `relative`: what the cells position (their screen-reader hints) stays inside the scroll box.
+    <div className="relative overflow-x-auto rounded-xl border bg-card text-card-foreground">
+      <table className="w-full table-fixed text-sm">
         <caption className="sr-only">Users</caption>
         <thead className="border-b bg-muted/50 text-left text-xs tracking-wide text-muted-foreground uppercase">
           <tr>
             <th scope="col" className="px-4 py-3 font-medium">
               User
             </th>
-            <th scope="col" className="px-4 py-3 font-medium">
+            <th scope="col" className="hidden w-[26%] px-4 py-3 font-medium lg:table-cell">
               Email
             </th>
-            <th scope="col" className="px-4 py-3 font-medium">
+            <th scope="col" className="w-24 px-4 py-3 font-medium">
               Enabled
             </th>
-            <th scope="col" className="px-4 py-3 font-medium">
+            <th scope="col" className="w-20 px-4 py-3 font-medium">
               Admin
             </th>
-            <th scope="col" className="px-4 py-3 font-medium">
+            <th scope="col" className="hidden w-32 px-4 py-3 font-medium lg:table-cell">
               Joined
             </th>
-            <th scope="col" className="px-4 py-3 text-right font-medium">
+            <th scope="col" className="w-52 px-4 py-3 text-right font-medium">
               Actions
             </th>
           </tr>
@@ -41,19 +45,25 @@ export function UsersTable({ users, currentUserId, onDeleted }: UsersViewProps) 
         <tbody className="divide-y">
           {users.map((user) => {
             const isSelf = user.id === currentUserId;
+            const email = user.email ?? 'Not provided';
             return (
               <tr key={user.id} className={user.isEnabled ? undefined : 'bg-muted/40'}>
-                <th scope="row" className="max-w-64 px-4 py-3 text-left font-normal">
+                <th scope="row" className="px-4 py-3 text-left font-normal">
                   <UserIdentity user={user} isSelf={isSelf} />
+                  <p className="truncate pt-1 pl-12 text-xs text-muted-foreground lg:hidden">
+                    {email}
+                  </p>
                 </th>
-                <td className="max-w-64 truncate px-4 py-3 text-muted-foreground">{user.email ?? 'Not provided'}</td>
+                <td className="hidden truncate px-4 py-3 text-muted-foreground lg:table-cell" title={user.email ?? undefined}>
+                  {email}
+                </td>
                 <td className="px-4 py-3">
                   <UserFlagSwitch user={user} flag="isEnabled" isSelf={isSelf} currentUserId={currentUserId} />
                 </td>
                 <td className="px-4 py-3">
                   <UserFlagSwitch user={user} flag="isAdmin" isSelf={isSelf} currentUserId={currentUserId} />
                 </td>
-                <td className="px-4 py-3 whitespace-nowrap text-muted-foreground">{formatJoined(user.createdAt)}</td>
+                <td className="hidden px-4 py-3 whitespace-nowrap text-muted-foreground lg:table-cell">{formatJoined(user.createdAt)}</td>
                 <td className="px-4 py-3">
                   <UserActions user={user} currentUserId={currentUserId} onDeleted={onDeleted} />
                 </td>

@@ -34,7 +34,7 @@ export function AdminDeletePhotoDialog({
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>Delete this photo?</AlertDialogTitle>
-          <AlertDialogDescription>
+          <AlertDialogDescription className="wrap-anywhere">
             “{photoLabel}” will be permanently deleted with its files and ratings. This cannot be undone.
           </AlertDialogDescription>
         </AlertDialogHeader>

@@ -109,26 +109,20 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
         busy && 'opacity-70',
       )}
     >
-      {/* The badge sits over the button, not in it: its text would not be part of the button's name (WCAG 2.5.3). */}
-      <div className="relative">
-        <button
-          type="button"
-          tabIndex={-1}
-          className="block w-full cursor-zoom-in outline-none"
-          aria-label={`View ${label} large`}
-          onClick={() => onView(photo)}
-        >
-          <ContainedPhoto photo={photo} alt={label} />
-        </button>
-        <PhotoStatusBadge status={photo.status} className="pointer-events-none absolute top-3 left-3 shadow-sm" />
-      </div>
+      {/* Nothing lies over the photo (not even the status badge): the moderator sees every pixel of it. */}
+      <button type="button" tabIndex={-1} className="block w-full cursor-zoom-in outline-none" aria-label={`View ${label} large`} onClick={() => onView(photo)}>
+        <ContainedPhoto photo={photo} alt={label} />
+      </button>
 
       <div className="flex flex-1 flex-col gap-3 p-4">
         <div className="flex flex-col gap-1">
           <h3 id={headingId} className={photo.description ? 'font-medium break-words' : 'font-medium text-muted-foreground italic'}>
             {photo.description?.trim() || 'No description'}
           </h3>
-          <p className="text-xs text-muted-foreground">Photo #{photo.id}</p>
+          <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+            <PhotoStatusBadge status={photo.status} />
+            Photo #{photo.id}
+          </p>
         </div>
 
         <dl className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">

@@ -80,9 +80,9 @@ export function AdminReviewView({ photos, photo, contentRef, onNavigate, onClose
         {photo && (
           <>
             <div className="flex min-w-0 flex-col gap-1 pr-10">
-              <div className="flex min-w-0 items-center gap-2">
-                <PhotoStatusBadge status={photo.status} className="shrink-0" />
-                <DialogTitle className="truncate leading-normal">{photoLabel(photo)}</DialogTitle>
+              <div className="flex min-w-0 items-start gap-2">
+                <PhotoStatusBadge status={photo.status} className="mt-0.5 shrink-0" />
+                <DialogTitle className="line-clamp-2 leading-normal wrap-anywhere">{photoLabel(photo)}</DialogTitle>
               </div>
               <DialogDescription className="truncate">
                 Photo #{photo.id} by {getUploaderName(photo.user, photo.userId)}
@@ -104,14 +104,31 @@ export function AdminReviewView({ photos, photo, contentRef, onNavigate, onClose
               />
             </div>
 
-            <div className="flex flex-wrap items-center justify-between gap-2">
+            <div className="flex items-center justify-between gap-2">
+              {/* Phones: arrows only, so the moves and the decisions share one row. */}
               <div className="flex gap-2">
-                <Button variant="outline" size="sm" aria-keyshortcuts="ArrowLeft" disabled={!previous} onClick={() => previous && onNavigate(previous)}>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  className="min-w-11"
+                  aria-label="Previous photo"
+                  aria-keyshortcuts="ArrowLeft"
+                  disabled={!previous}
+                  onClick={() => previous && onNavigate(previous)}
+                >
                   <ChevronLeft aria-hidden="true" />
-                  Previous
+                  <span className="hidden sm:inline">Previous</span>
                 </Button>
-                <Button variant="outline" size="sm" aria-keyshortcuts="ArrowRight" disabled={!next} onClick={() => next && onNavigate(next)}>
-                  Next
+                <Button
+                  variant="outline"
+                  size="sm"
+                  className="min-w-11"
+                  aria-label="Next photo"
+                  aria-keyshortcuts="ArrowRight"
+                  disabled={!next}
+                  onClick={() => next && onNavigate(next)}
+                >
+                  <span className="hidden sm:inline">Next</span>
                   <ChevronRight aria-hidden="true" />
                 </Button>
               </div>
@@ -119,8 +136,8 @@ export function AdminReviewView({ photos, photo, contentRef, onNavigate, onClose
                 <Key>←</Key>
                 <Key>→</Key> move{isPending && <>, <Key>A</Key> approves, <Key>R</Key> rejects</>}, <Key>Esc</Key> closes
               </p>
-              <div className="flex flex-wrap gap-2">
-                <Button asChild variant="ghost" size="sm">
+              <div className="flex gap-2">
+                <Button asChild variant="ghost" size="sm" className="hidden sm:inline-flex">
                   <a href={photo.displayUrl} target="_blank" rel="noreferrer">
                     <ExternalLink aria-hidden="true" />
                     Open in a new tab

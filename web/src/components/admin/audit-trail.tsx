@@ -15,7 +15,7 @@ export function AuditTrail({ entries, currentUserId }: { entries: AdminAuditEntr
   if (entries.length === 0) return null;
   return (
     <details className="group rounded-md border bg-muted/40 text-sm">
-      <summary className="flex cursor-pointer items-center gap-2 px-3 py-2 font-medium text-muted-foreground select-none hover:text-foreground">
+      <summary className="flex min-h-11 cursor-pointer items-center gap-2 px-3 py-2 font-medium sm:min-h-0 text-muted-foreground select-none hover:text-foreground">
         <History className="size-4" aria-hidden="true" />
         Moderation history ({entries.length})
       </summary>

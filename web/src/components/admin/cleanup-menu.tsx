@@ -68,7 +68,13 @@ export function CleanupMenu() {
           {(Object.keys(CLEANUPS) as CleanupKind[]).map((id) => {
             const { item, icon: Icon } = CLEANUPS[id];
             return (
-              <DropdownMenuItem key={id} variant={id === 'rejected' ? 'destructive' : 'default'} onSelect={() => setKind(id)}>
+              <DropdownMenuItem
+                key={id}
+                variant={id === 'rejected' ? 'destructive' : 'default'}
+                // 44 px to tap on a phone (WCAG 2.5.5), the denser menu from `sm` up.
+                className="min-h-11 sm:min-h-0"
+                onSelect={() => setKind(id)}
+              >
                 <Icon aria-hidden="true" />
                 {item}
               </DropdownMenuItem>
