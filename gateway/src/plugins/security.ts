@@ -30,7 +30,9 @@ export default fp<SecurityOptions>(async (app, options) => {
       : {
           directives: {
             defaultSrc: ["'self'"],
-            scriptSrc: ["'self'", ...options.scriptSources],
+            // 'wasm-unsafe-eval' lets our own WebAssembly compile (the upload page's HEIC decoder, in a worker that
+            // gets this policy too); it allows no eval() or new Function() of JavaScript.
+            scriptSrc: ["'self'", ...options.scriptSources, "'wasm-unsafe-eval'"],
             styleSrc: ["'self'", "'unsafe-inline'"],
             imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
             connectSrc: ["'self'"],
