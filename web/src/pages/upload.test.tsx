@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { HeicPreviewMessage, HeicPreviewRequest } from '@/workers/heic-preview-protocol';
 import { redirectTo } from '@/lib/browser';
 import { getToasts } from '@/lib/toast';
 import { mockFetch, type MockHandler } from '@/test/fetch-mock';
@@ -27,7 +28,7 @@ function setup({
   return { requests, uploads, user, ...rendered };
 }
 
-const submitButton = () => screen.getByRole('button', { name: /^(Upload Photo|Save Privacy Bars)$/ });
+const submitButton = () => screen.getByRole('button', { name: /^(Upload Photo|Save Privacy Bars?)$/ });
 const location = () => screen.getByTestId('location').textContent;
 
 async function chooseFile(user: ReturnType<typeof userEvent.setup>, file = photoFile()) {
@@ -38,9 +39,58 @@ async function agreeToTerms(user: ReturnType<typeof userEvent.setup>) {
   await user.click(screen.getByRole('checkbox', { name: /I agree to the Terms of Service/ }));
 }
 
+/**
+ * Stands in for the HEIC preview worker (jsdom has no workers): answers each request with the stages and the
+ * outcome `answer` gives, a moment later, as the real worker does.
+ */
+function stubPreviewWorker(answer: (request: HeicPreviewRequest) => HeicPreviewMessage) {
+  const started: FakeWorker[] = [];
+  class FakeWorker {
+    onmessage: ((event: MessageEvent<HeicPreviewMessage>) => void) | null = null;
+    onerror: ((event: ErrorEvent) => void) | null = null;
+    requests: HeicPreviewRequest[] = [];
+    terminated = false;
+    constructor(
+      readonly url: URL | string,
+      readonly options?: WorkerOptions,
+    ) {
+      started.push(this);
+    }
+    postMessage(request: HeicPreviewRequest) {
+      this.requests.push(request);
+      const send = (message: HeicPreviewMessage) => {
+        if (!this.terminated) this.onmessage?.({ data: message } as MessageEvent<HeicPreviewMessage>);
+      };
+      setTimeout(() => send({ type: 'stage', stage: 'decoding' }), 10);
+      setTimeout(() => send(answer(request)), 60);
+    }
+    terminate() {
+      this.terminated = true;
+    }
+  }
+  vi.stubGlobal('Worker', FakeWorker);
+  return started;
+}
+
+const decodedPreview = (): HeicPreviewMessage => ({
+  type: 'done',
+  blob: new Blob(['jpeg'], { type: 'image/jpeg' }),
+  width: 1536,
+  height: 2048,
+  sourceWidth: 3024,
+  sourceHeight: 4032,
+  decoder: 'libheif',
+  timings: { load: 50, decode: 1000, scale: 100 },
+});
+
 beforeEach(() => {
-  URL.createObjectURL = vi.fn(() => 'blob:preview');
+  // A chosen file is shown as itself; a HEIC photo as the JPEG its worker made.
+  URL.createObjectURL = vi.fn((blob: Blob) => (blob instanceof File ? 'blob:preview' : 'blob:heic-preview'));
   URL.revokeObjectURL = vi.fn();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
 });
 
 describe('upload page', () => {
@@ -155,9 +205,11 @@ describe('upload page', () => {
       }),
     );
     expect(location()).toBe('/upload');
-    expect(within(screen.getByRole('alert')).getByText(/privacy bars were not saved/)).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Your photo was uploaded, but its privacy bar was not saved yet. Save it again, or go to My Dashboard',
+    );
 
-    await user.click(screen.getByRole('button', { name: 'Save Privacy Bars' }));
+    await user.click(screen.getByRole('button', { name: 'Save Privacy Bar' }));
     expect(await screen.findByRole('heading', { name: 'Dashboard stub' })).toBeInTheDocument();
     expect(uploads).toHaveLength(1);
     expect(barAttempts).toBe(2);
@@ -183,33 +235,125 @@ describe('upload page', () => {
     await waitFor(() => expect(redirectTo).toHaveBeenCalledWith('/api/login'));
   });
 
-  it("shows react-dropzone's messages for a rejected file", async () => {
+  it('says in plain words why a dropped or chosen file was refused', async () => {
     const { user } = setup();
     const zoneInput = await screen.findByLabelText('Photo file');
     const gif = photoFile('funny.gif', 'image/gif');
     await userEvent.setup({ applyAccept: false }).upload(zoneInput, gif);
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Only image files (PNG, JPG, JPEG) up to 10MB are accepted');
-    expect(alert).toHaveTextContent('funny.gif: File type must be');
+    expect(alert).toHaveTextContent('funny.gif: File type must be JPG, PNG, HEIC or WebP');
+    expect(alert).not.toHaveTextContent('image/');
     expect(submitButton()).toBeDisabled();
 
-    const huge = photoFile('huge.jpg');
+    const huge = photoFile('PXL_20251103_142233517.jpg');
     Object.defineProperty(huge, 'size', { value: 10 * 1024 * 1024 + 1 });
     await user.upload(zoneInput, huge);
-    expect(await screen.findByText('huge.jpg: File is larger than 10485760 bytes')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('PXL_20251103_142233517.jpg: File is larger than 10 MB'));
+    expect(screen.getByRole('alert')).not.toHaveTextContent('10485760');
+
+    await user.upload(zoneInput, new File([], 'empty.jpg', { type: 'image/jpeg' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('empty.jpg: File is smaller than 1 byte (it is empty)'));
 
     fireEvent.drop(screen.getByRole('group', { name: 'Photo drop zone' }), {
       dataTransfer: { files: [photoFile('a.jpg'), photoFile('b.jpg')], types: ['Files'] },
     });
-    expect(await screen.findByText('Too many files')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Too many files: choose one photo at a time'));
+    // Said once for the drop, not once per file.
+    expect(within(screen.getByRole('alert')).getAllByRole('listitem')).toHaveLength(1);
     expect(submitButton()).toBeDisabled();
   });
 
-  it('shows a placeholder with the file name for HEIC photos', async () => {
+  it('shows a long phone file name whole, breakable after its separators', async () => {
     const { user } = setup();
-    await chooseFile(user, photoFile('IMG_0042.HEIC', ''));
-    expect(await screen.findByRole('img', { name: 'IMG_0042.HEIC' })).toHaveTextContent('Preview not available');
-    expect(URL.createObjectURL).not.toHaveBeenCalled();
+    const name = 'IMG_20251103_142233_some_long_name_iphone_13_pro_max.jpg';
+    await chooseFile(user, photoFile(name));
+    const shown = await screen.findByTestId('chosen-file-name');
+    expect(shown).toHaveTextContent(name);
+    expect(shown.querySelectorAll('wbr').length).toBeGreaterThan(5);
+    expect(shown.firstElementChild).toHaveClass('wrap-anywhere');
+    // Both controls stay reachable by name beside it.
+    expect(screen.getByRole('button', { name: 'Change photo' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Remove photo' })).toBeEnabled();
+  });
+
+  it('decodes a HEIC photo in a worker, then draws bars on its preview and uploads the original file', async () => {
+    const workers = stubPreviewWorker(decodedPreview);
+    const { user, uploads, requests } = setup();
+    const heic = photoFile('IMG_0042.HEIC', '');
+    await chooseFile(user, heic);
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Preparing preview...');
+    const preview = await screen.findByRole('img', { name: 'Preview of IMG_0042.HEIC' });
+    expect(preview).toHaveAttribute('src', 'blob:heic-preview');
+    expect(screen.getByText('Drag on the photo to hide private details with black bars.')).toBeInTheDocument();
+
+    // One worker, asked for a bounded preview of the file itself, and ended once it answered.
+    expect(workers).toHaveLength(1);
+    expect(String(workers[0]?.url)).toMatch(/\/workers\/heic-preview\.worker\.ts\b/);
+    expect(workers[0]?.options).toMatchObject({ type: 'module' });
+    expect(workers[0]?.requests).toEqual([{ file: heic, maxSide: 2048, quality: 0.9 }]);
+    expect(workers[0]?.terminated).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'Add bar' }));
+    await agreeToTerms(user);
+    await user.click(submitButton());
+    expect(await screen.findByRole('heading', { name: 'Dashboard stub' })).toBeInTheDocument();
+    // The original bytes go up, not the preview: the server converts HEIC itself.
+    const sent = uploads[0]?.form?.get('photo') as File;
+    expect(sent.name).toBe('IMG_0042.HEIC');
+    expect(sent.size).toBe('crack'.length);
+    expect(sent.type).not.toBe('image/jpeg');
+    const barRequest = requests.find((request) => request.url === '/api/photos/5/privacy-bars');
+    expect(barRequest?.json).toEqual({ bars: [{ x: 35, y: 45, width: 30, height: 10 }] });
+    expect(URL.revokeObjectURL).toHaveBeenCalledWith('blob:heic-preview');
+  });
+
+  it('says when a HEIC photo cannot be previewed, and still uploads it', async () => {
+    stubPreviewWorker(() => ({ type: 'error', reason: 'unreadable', detail: 'No image found in the file' }));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { user, uploads } = setup();
+    await chooseFile(user, photoFile('IMG_20251103_142233_some_long_name_iphone_13_pro_max.HEIC', 'image/heic'));
+
+    const failure = await screen.findByRole('alert');
+    expect(failure).toHaveTextContent('Preview not available');
+    expect(failure).toHaveTextContent(
+      "This HEIC photo couldn't be read here, so privacy bars can't be drawn before the upload. You can still upload IMG_20251103_142233_some_long_name_iphone_13_pro_max.HEIC, then add bars from My Dashboard.",
+    );
+    expect(screen.queryByRole('button', { name: 'Add bar' })).not.toBeInTheDocument();
+    expect(warn).toHaveBeenCalledWith('No preview for this HEIC photo:', 'No image found in the file');
+
+    await agreeToTerms(user);
+    await user.click(submitButton());
+    expect(await screen.findByRole('heading', { name: 'Dashboard stub' })).toBeInTheDocument();
+    expect((uploads[0]?.form?.get('photo') as File).name).toBe('IMG_20251103_142233_some_long_name_iphone_13_pro_max.HEIC');
+  });
+
+  it('falls back the same way where the browser has no workers', async () => {
+    vi.stubGlobal('Worker', undefined);
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { user } = setup();
+    await chooseFile(user, photoFile('IMG_0042.heif', 'image/heif'));
+    expect(await screen.findByRole('alert')).toHaveTextContent("This browser couldn't prepare a preview");
     expect(submitButton()).toBeEnabled();
+  });
+
+  it('stops decoding the previous HEIC photo when another one is chosen', async () => {
+    const workers = stubPreviewWorker(decodedPreview);
+    const { user } = setup();
+    await chooseFile(user, photoFile('first.heic', 'image/heic'));
+    await screen.findByRole('status');
+    await user.click(screen.getByRole('button', { name: 'Remove photo' }));
+    expect(workers[0]?.terminated).toBe(true);
+    await chooseFile(user, photoFile('second.heic', 'image/heic'));
+    expect(await screen.findByRole('img', { name: 'Preview of second.heic' })).toBeInTheDocument();
+    expect(workers).toHaveLength(2);
+  });
+
+  it('has one heading for the page and names the tab after it', async () => {
+    setup();
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent('Snap a Crack');
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1);
+    await waitFor(() => expect(document.title).toBe('Snap a Crack · Snap Cracks'));
   });
 });

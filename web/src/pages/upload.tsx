@@ -1,17 +1,19 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router-dom';
-import { AlertTriangle, FileImage, ImageUp, RefreshCw, X } from 'lucide-react';
+import { AlertTriangle, ImageUp } from 'lucide-react';
 import { FormField } from '@/components/contact/form-field';
 import { PageContainer, PageHeader } from '@/components/page-header';
 import { suggestFaceBars } from '@/components/privacy-bars/face-suggestions';
 import { PrivacyBarEditor } from '@/components/privacy-bars/privacy-bar-editor';
+import { ChosenPhoto } from '@/components/upload/chosen-photo';
 import { DropzoneErrors, PhotoDropzone, usePhotoDropzone } from '@/components/upload/photo-dropzone';
+import { PreviewFailed, PreviewPreparing } from '@/components/upload/preview-status';
 import { UploadProgressBar } from '@/components/upload/upload-progress';
+import { usePhotoPreview } from '@/components/upload/use-photo-preview';
 import {
   PHOTO_DESCRIPTION_MAX_LENGTH,
-  formatFileSize,
   isHeicFile,
   uploadFormSchema,
   type UploadFormInput,
@@ -30,13 +32,6 @@ import { handleUnauthorizedError } from '@/lib/unauthorized';
 import { useSavePrivacyBarsMutation, useUploadPhotoMutation } from '@/queries/upload';
 
 type Phase = 'idle' | 'uploading' | 'saving-bars';
-
-/** A blob URL for previewing `file`, revoked when the file changes or the page goes away. */
-function useObjectUrl(file: File | null): string | null {
-  const url = useMemo(() => (file && typeof URL.createObjectURL === 'function' ? URL.createObjectURL(file) : null), [file]);
-  useEffect(() => (url ? () => URL.revokeObjectURL(url) : undefined), [url]);
-  return url;
-}
 
 function isAbortError(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
@@ -58,6 +53,7 @@ function InlineLegalLink({ to, children }: { to: string; children: string }) {
 /**
  * /upload (SPEC "Upload", §5, §8): pick one photo, preview it, optionally cover private details with
  * privacy bars, add a description, agree to the terms, then upload (with progress) and save the bars.
+ * A HEIC/HEIF photo is previewed from a JPEG decoded in a worker; the original file is what is uploaded.
  */
 export function UploadPage() {
   useDocumentTitle('Snap a Crack');
@@ -74,8 +70,7 @@ export function UploadPage() {
   const abortRef = useRef<AbortController | null>(null);
 
   const isBusy = phase !== 'idle';
-  const isHeic = file !== null && isHeicFile(file);
-  const objectUrl = useObjectUrl(file && !isHeic ? file : null);
+  const preview = usePhotoPreview(file);
 
   const dropzone = usePhotoDropzone({
     disabled: isBusy || uploaded !== null,
@@ -162,14 +157,25 @@ export function UploadPage() {
     dropzone.clearErrors();
   };
 
+  const barsNoun = bars.length === 1 ? 'privacy bar' : 'privacy bars';
   const submitLabel =
     phase === 'uploading'
       ? `Uploading... ${progress}%`
       : phase === 'saving-bars'
-        ? 'Saving privacy bars...'
+        ? `Saving ${barsNoun}...`
         : uploaded
-          ? 'Save Privacy Bars'
+          ? bars.length === 1
+            ? 'Save Privacy Bar'
+            : 'Save Privacy Bars'
           : 'Upload Photo';
+
+  const photoHint = !file
+    ? 'One photo, up to 10 MB.'
+    : preview.status === 'ready'
+      ? 'Drag on the photo to hide private details with black bars.'
+      : preview.status === 'failed'
+        ? 'Check the file, then fill in the details.'
+        : 'Getting the photo ready for privacy bars.';
 
   return (
     <PageContainer className="max-w-6xl">
@@ -181,71 +187,46 @@ export function UploadPage() {
         noValidate
         aria-label="Upload a photo"
         onSubmit={(event) => void handleSubmit(submit)(event)}
-        className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start"
+        // One column that may shrink below its content on phones (grid-cols-1 is minmax(0, 1fr)), so nothing in it,
+        // a long file name say, widens the page past the screen.
+        className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start"
       >
-        <Card>
-          <CardHeader>
+        <Card className="min-w-0">
+          <CardHeader className="p-4 sm:p-6">
             <CardTitle className="flex items-center gap-2">
               <ImageUp className="size-5 text-primary" aria-hidden="true" />
               Your photo
             </CardTitle>
-            <CardDescription>
-              {!file
-                ? 'One photo, up to 10 MB.'
-                : isHeic
-                  ? 'Check the file, then fill in the details.'
-                  : 'Drag on the photo to hide private details with black bars.'}
-            </CardDescription>
+            <CardDescription>{photoHint}</CardDescription>
           </CardHeader>
-          <CardContent className="flex flex-col gap-4">
+          <CardContent className="flex flex-col gap-4 p-4 pt-0 sm:p-6 sm:pt-0">
             {/* Stays mounted while a photo is chosen so "Change photo" can reopen the picker. */}
             <input {...dropzone.getInputProps({ 'aria-label': 'Photo file' })} />
             {file ? (
               <>
-                <div className="flex items-center gap-3 rounded-lg border bg-muted/40 px-3 py-2">
-                  <FileImage className="size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
-                  <div className="min-w-0 flex-1">
-                    <p className="truncate text-sm font-medium" title={file.name}>
-                      {file.name}
-                    </p>
-                    <p className="text-xs text-muted-foreground">{formatFileSize(file.size)}</p>
-                  </div>
-                  {!uploaded && (
-                    <div className="flex shrink-0 gap-1">
-                      <Button variant="ghost" size="sm" disabled={isBusy} onClick={dropzone.open}>
-                        <RefreshCw aria-hidden="true" />
-                        <span className="max-sm:sr-only">Change photo</span>
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        disabled={isBusy}
-                        onClick={removeFile}
-                        aria-label="Remove photo"
-                      >
-                        <X aria-hidden="true" />
-                      </Button>
-                    </div>
-                  )}
-                </div>
-                {isHeic || objectUrl ? (
+                <ChosenPhoto
+                  file={file}
+                  editable={!uploaded}
+                  disabled={isBusy}
+                  onChange={dropzone.open}
+                  onRemove={removeFile}
+                />
+                {preview.status === 'ready' ? (
                   <PrivacyBarEditor
-                    imageUrl={isHeic ? null : objectUrl}
-                    alt={isHeic ? file.name : `Preview of ${file.name}`}
+                    imageUrl={preview.url}
+                    alt={`Preview of ${file.name}`}
                     bars={bars}
                     onChange={setBars}
                     disabled={isBusy}
-                    suggestFaces={isHeic ? undefined : () => suggestFaceBars(file)}
+                    suggestFaces={() => suggestFaceBars(preview.image)}
                   />
+                ) : preview.status === 'failed' ? (
+                  <PreviewFailed fileName={file.name} reason={preview.reason} />
+                ) : isHeicFile(file) ? (
+                  <PreviewPreparing stage={preview.status === 'preparing' ? preview.stage : null} />
                 ) : (
                   // The blob URL is made right after the first render; hold the space until then.
                   <div aria-hidden="true" className="aspect-[4/3] w-full animate-pulse rounded-lg bg-muted" />
-                )}
-                {isHeic && (
-                  <p className="text-sm text-muted-foreground">
-                    HEIC photos can't be previewed in most browsers, so privacy bars can't be drawn here. Once the
-                    photo is uploaded you can add them from My Dashboard.
-                  </p>
                 )}
               </>
             ) : (
@@ -255,12 +236,12 @@ export function UploadPage() {
           </CardContent>
         </Card>
 
-        <Card>
-          <CardHeader>
+        <Card className="min-w-0">
+          <CardHeader className="p-4 sm:p-6">
             <CardTitle>Details</CardTitle>
             <CardDescription>New photos are reviewed by our moderators before they appear in the gallery.</CardDescription>
           </CardHeader>
-          <CardContent className="flex flex-col gap-5">
+          <CardContent className="flex flex-col gap-5 p-4 pt-0 sm:p-6 sm:pt-0">
             <FormField
               id="upload-description"
               label="Description (optional)"
@@ -285,7 +266,8 @@ export function UploadPage() {
                       ref={field.ref}
                       id="upload-terms"
                       name={field.name}
-                      className="mt-0.5"
+                      // A 20 px box that answers a tap anywhere in the 44 px square around it (phones).
+                      className="relative mt-0.5 after:absolute after:-inset-3 after:content-['']"
                       checked={field.value}
                       disabled={isBusy || uploaded !== null}
                       onCheckedChange={(checked) => field.onChange(checked === true)}
@@ -315,7 +297,8 @@ export function UploadPage() {
               >
                 <AlertTriangle className="mt-0.5 size-4 shrink-0 text-amber-600 dark:text-amber-400" aria-hidden="true" />
                 <p>
-                  Your photo was uploaded, but its privacy bars were not saved yet. Save them again, or{' '}
+                  Your photo was uploaded, but its {barsNoun} {bars.length === 1 ? 'was' : 'were'} not saved yet. Save{' '}
+                  {bars.length === 1 ? 'it' : 'them'} again, or{' '}
                   <Link to="/dashboard" className="font-medium text-primary underline underline-offset-4">
                     go to My Dashboard
                   </Link>{' '}

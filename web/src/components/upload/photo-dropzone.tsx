@@ -3,16 +3,34 @@ import { useDropzone, type FileRejection } from 'react-dropzone';
 import { ImageUp } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
-import { ACCEPTED_PHOTO_TYPES, MAX_UPLOAD_BYTES, UPLOAD_FILE_RULE } from './upload-rules';
+import { FileName } from './file-name';
+import {
+  ACCEPTED_PHOTO_TYPES,
+  MAX_UPLOAD_BYTES,
+  MAX_UPLOAD_FILES,
+  MIN_UPLOAD_BYTES,
+  UPLOAD_FILE_RULE,
+  fileProblemMessage,
+} from './upload-rules';
 
-/** react-dropzone's own messages (SPEC §5), one line per distinct problem. */
-export function rejectionMessages(rejections: readonly FileRejection[]): string[] {
-  const messages = rejections.flatMap((rejection) =>
-    rejection.errors.map((error) =>
-      error.code === 'too-many-files' ? error.message : `${rejection.file.name}: ${error.message}`,
-    ),
-  );
-  return [...new Set(messages)];
+/** One problem with a dropped or chosen file: which file (none for "Too many files") and what is wrong. */
+export interface FileProblem {
+  fileName?: string;
+  message: string;
+}
+
+/** What was wrong with the refused files (SPEC §5), one entry per distinct problem. */
+export function rejectionMessages(rejections: readonly FileRejection[]): FileProblem[] {
+  const problems = new Map<string, FileProblem>();
+  for (const rejection of rejections) {
+    for (const error of rejection.errors) {
+      const message = fileProblemMessage(String(error.code), error.message);
+      // Dropping several files refuses each one as "too many": that is said once, for all of them.
+      const problem = error.code === 'too-many-files' ? { message } : { fileName: rejection.file.name, message };
+      problems.set(`${problem.fileName ?? ''}\n${message}`, problem);
+    }
+  }
+  return [...problems.values()];
 }
 
 /**
@@ -20,12 +38,13 @@ export function rejectionMessages(rejections: readonly FileRejection[]): string[
  * photo is chosen, so "Change photo" (open) keeps working.
  */
 export function usePhotoDropzone({ onFile, disabled }: { onFile: (file: File) => void; disabled?: boolean }) {
-  const [errors, setErrors] = useState<string[]>([]);
+  const [errors, setErrors] = useState<FileProblem[]>([]);
   const dropzone = useDropzone({
     accept: ACCEPTED_PHOTO_TYPES,
-    maxFiles: 1,
+    maxFiles: MAX_UPLOAD_FILES,
     multiple: false,
     maxSize: MAX_UPLOAD_BYTES,
+    minSize: MIN_UPLOAD_BYTES,
     disabled,
     // The visible "Choose Photo" button is the keyboard path; the zone itself is not a focus stop.
     noKeyboard: true,
@@ -68,14 +87,22 @@ export function PhotoDropzone({ dropzone }: { dropzone: PhotoDropzoneState }) {
   );
 }
 
-export function DropzoneErrors({ errors }: { errors: readonly string[] }) {
+export function DropzoneErrors({ errors }: { errors: readonly FileProblem[] }) {
   if (errors.length === 0) return null;
   return (
-    <div role="alert" className="rounded-lg border border-destructive/40 bg-destructive/10 px-4 py-3 text-sm">
+    <div role="alert" className="min-w-0 rounded-lg border border-destructive/40 bg-destructive/10 px-4 py-3 text-sm">
       <p className="font-medium text-destructive">{UPLOAD_FILE_RULE}</p>
-      <ul className="mt-1 list-disc pl-5 break-words text-foreground">
-        {errors.map((message) => (
-          <li key={message}>{message}</li>
+      <ul className="mt-1 list-disc pl-5 text-foreground">
+        {errors.map(({ fileName, message }) => (
+          <li key={`${fileName ?? ''}\n${message}`}>
+            {fileName !== undefined && (
+              <>
+                <FileName name={fileName} className="font-medium" />
+                {': '}
+              </>
+            )}
+            {message}
+          </li>
         ))}
       </ul>
     </div>
