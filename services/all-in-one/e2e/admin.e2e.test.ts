@@ -63,8 +63,14 @@ describe('administration in Chromium', () => {
     await dialog.getByLabel('Reason for rejection').fill(REASON);
     await dialog.getByRole('button', { name: 'Reject Photo' }).click();
     await dialog.waitFor({ state: 'hidden' });
+    // A decision is held while its toast offers Undo (5 s), then sent; the approval's toast sends the rejection.
+    const approvalSent = admin.page.waitForResponse(
+      (response) => response.request().method() === 'PATCH' && response.request().postData() === JSON.stringify({ status: 'approved' }),
+      { timeout: 20_000 },
+    );
     await admin.page.getByRole('button', { name: `Approve ${TO_APPROVE}` }).click();
     await expect.poll(() => admin.page.getByRole('button', { name: `Approve ${TO_APPROVE}` }).count(), { timeout: 10_000 }).toBe(0);
+    expect((await approvalSent).status()).toBe(200);
 
     await owner.page.goto(`${product.url}/dashboard`);
     await expectText(owner.page, REASON);
