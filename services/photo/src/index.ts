@@ -14,6 +14,8 @@ import { RATING_EVENTS, applyRatingEvents } from './consumers/ratings.consumer.j
 import { USER_EVENTS, applyUserEvent } from './consumers/users.consumer.js';
 import { PgGalleryRepository } from './gallery.repository.js';
 import { GalleryService } from './gallery.service.js';
+import { MediumBackfill } from './medium-backfill.js';
+import { PgMediumBackfillStore } from './medium-backfill.repository.js';
 
 /** How often the top-rated prior's mean is compared with the votes cast (and, when it moved, photos rescored). */
 const PRIOR_REFRESH_MS = 10 * 60 * 1000;
@@ -41,9 +43,12 @@ export const photoService = defineService<PrismaClient>({
       );
     const timer = setInterval(refreshPrior, PRIOR_REFRESH_MS);
     timer.unref();
+    // Photos stored before there were medium images get theirs in the background, a few at a time (medium-backfill.ts).
+    const mediumBackfill = new MediumBackfill(new PgMediumBackfillStore(pool), storage, logger).start();
     return {
       async stop() {
         clearInterval(timer);
+        await mediumBackfill.stop();
       },
     };
   },

@@ -95,7 +95,12 @@ const errorOf = (promise: Promise<unknown>) =>
     (error: { code: number; details: string }) => error,
   );
 
-const keysOf = (row: { originalKey: string | null; displayKey: string | null; thumbnailKey: string | null }) => [row.originalKey!, row.displayKey!, row.thumbnailKey!];
+const keysOf = (row: { originalKey: string | null; displayKey: string | null; mediumKey: string | null; thumbnailKey: string | null }) => [
+  row.originalKey!,
+  row.displayKey!,
+  row.mediumKey!,
+  row.thumbnailKey!,
+];
 
 describe('the photo service over gRPC with the real storage service', () => {
   let uploaded: PhotoMessage;
@@ -129,7 +134,7 @@ describe('the photo service over gRPC with the real storage service', () => {
 
   it('hides a pending photo from other members and signed-out visitors, but not from its owner', async () => {
     for (const caller of [other, null]) {
-      for (const variant of [ImageVariant.IMAGE_VARIANT_DISPLAY, ImageVariant.IMAGE_VARIANT_THUMBNAIL, ImageVariant.IMAGE_VARIANT_ORIGINAL]) {
+      for (const variant of [ImageVariant.IMAGE_VARIANT_DISPLAY, ImageVariant.IMAGE_VARIANT_MEDIUM, ImageVariant.IMAGE_VARIANT_THUMBNAIL, ImageVariant.IMAGE_VARIANT_ORIGINAL]) {
         expect(await errorOf(gateway.call.resolveImage({ filename: uploaded.filename, variant }, { caller }))).toMatchObject({ code: status.NOT_FOUND, details: 'Photo not found' });
       }
       expect(await errorOf(gateway.call.getPhoto({ id: uploaded.id }, { caller }))).toMatchObject({ code: status.NOT_FOUND });
@@ -138,7 +143,7 @@ describe('the photo service over gRPC with the real storage service', () => {
     expect(await errorOf(moderation.call.resolveImage({ filename: uploaded.filename, variant: ImageVariant.IMAGE_VARIANT_DISPLAY }, { caller: owner }))).toMatchObject({ code: status.PERMISSION_DENIED });
   });
 
-  it('burns privacy bars into the display image and thumbnail, not into the original', async () => {
+  it('burns privacy bars into the display, medium and thumbnail images, not into the original', async () => {
     const before = (await db.prisma.photo.findUnique({ where: { id: uploaded.id } }))!;
     // The upright image is red in its top-left quarter; the bar covers most of it.
     const bars = [{ x: 5, y: 5, width: 40, height: 40 }];
@@ -150,7 +155,13 @@ describe('the photo service over gRPC with the real storage service', () => {
 
     const resolved = await gateway.call.resolveImage({ filename: uploaded.filename, variant: ImageVariant.IMAGE_VARIANT_DISPLAY }, { caller: owner });
     expect(resolved).toMatchObject({ blobKey: row.displayKey, etag: row.displayEtag, imageVersion: 2 });
-    for (const key of [row.displayKey!, row.thumbnailKey!]) {
+    expect(await gateway.call.resolveImage({ filename: uploaded.filename, variant: ImageVariant.IMAGE_VARIANT_MEDIUM }, { caller: owner })).toMatchObject({
+      blobKey: row.mediumKey,
+      etag: row.mediumEtag,
+      imageVersion: 2,
+      fallback: false,
+    });
+    for (const key of [row.displayKey!, row.mediumKey!, row.thumbnailKey!]) {
       const [r, g, b] = await pixelAt(await getBlob(key), 0.25, 0.25);
       expect(Math.max(r!, g!, b!)).toBeLessThan(24);
     }
@@ -160,6 +171,7 @@ describe('the photo service over gRPC with the real storage service', () => {
     // The replaced derivatives are gone.
     expect(await errorOf(getBlob(before.displayKey!))).toMatchObject({ code: status.NOT_FOUND });
     expect(await errorOf(getBlob(before.thumbnailKey!))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await errorOf(getBlob(before.mediumKey!))).toMatchObject({ code: status.NOT_FOUND });
     expect(await gateway.call.getPrivacyBars({ id: uploaded.id }, { caller: owner })).toEqual({ bars });
   });
 
@@ -192,6 +204,11 @@ describe('the photo service over gRPC with the real storage service', () => {
   it('serves an approved photo’s redacted images to everyone, and its original to the owner only', async () => {
     const display = await gateway.call.resolveImage({ filename: uploaded.filename, variant: ImageVariant.IMAGE_VARIANT_UNSPECIFIED }, { caller: null });
     expect(display).toMatchObject({ contentType: 'image/webp', public: true, imageVersion: 2 });
+    for (const caller of [null, other]) {
+      const medium = await gateway.call.resolveImage({ filename: uploaded.filename, variant: ImageVariant.IMAGE_VARIANT_MEDIUM }, { caller });
+      expect(medium).toMatchObject({ contentType: 'image/webp', public: true, imageVersion: 2, fallback: false });
+      expect(medium.blobKey).toMatch(/-medium\.webp$/);
+    }
     expect(await errorOf(gateway.call.resolveImage({ filename: uploaded.filename, variant: ImageVariant.IMAGE_VARIANT_ORIGINAL }, { caller: other }))).toMatchObject({ code: status.NOT_FOUND });
     expect(await gateway.call.resolveImage({ filename: uploaded.filename, variant: ImageVariant.IMAGE_VARIANT_ORIGINAL }, { caller: owner })).toMatchObject({ contentType: 'image/jpeg', public: false });
     expect(await errorOf(moderation.call.setPhotoStatus({ id: uploaded.id, status: PhotoStatus.PHOTO_STATUS_REJECTED, rejectionReason: 'No', actionId: 'a2' }, { caller: admin }))).toMatchObject({

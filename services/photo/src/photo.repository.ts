@@ -43,6 +43,9 @@ export type NewPhoto = Pick<
   | 'thumbnailKey'
   | 'thumbnailEtag'
   | 'thumbnailSize'
+  | 'mediumKey'
+  | 'mediumEtag'
+  | 'mediumSize'
   | 'width'
   | 'height'
   | 'contentSha256'
@@ -66,12 +69,15 @@ export type PhotoChanges = Partial<
     | 'thumbnailKey'
     | 'thumbnailEtag'
     | 'thumbnailSize'
+    | 'mediumKey'
+    | 'mediumEtag'
+    | 'mediumSize'
   >
 >;
 
 export interface UpdateOptions {
   /** Change the row only while it still has these values (one atomic UPDATE … WHERE); otherwise nothing changes and null is answered. */
-  when?: { status?: PhotoStatus; imageVersion?: number };
+  when?: { status?: PhotoStatus; imageVersion?: number; mediumKey?: string | null };
   /** The images changed: add 1 to `image_version` too. */
   newImages?: boolean;
 }
@@ -94,6 +100,7 @@ export interface PhotoImages {
   imageVersion: number;
   original: BlobRef | null;
   display: BlobRef | null;
+  medium: BlobRef | null;
   thumbnail: BlobRef | null;
 }
 
@@ -126,7 +133,7 @@ export interface PhotoRepository {
 
   /** The review marks (review-marks.ts) of those of these photos that have any. */
   reviewMarks(photoIds: number[]): Promise<Map<number, ReviewMarks>>;
-  /** The subset of `keys` (at most 1000) that some photo uses as its original, display image or thumbnail. */
+  /** The subset of `keys` (at most 1000) that some photo uses as its original, display, medium or thumbnail image. */
   referencedBlobKeys(keys: string[]): Promise<string[]>;
 }
 
@@ -196,6 +203,9 @@ const IMAGE_COLUMNS = {
   thumbnailKey: true,
   thumbnailEtag: true,
   thumbnailSize: true,
+  mediumKey: true,
+  mediumEtag: true,
+  mediumSize: true,
 } as const;
 
 const WEBP = 'image/webp';
@@ -224,6 +234,7 @@ export class PrismaPhotoRepository implements PhotoRepository {
       imageVersion: row.imageVersion,
       original: ref(row.originalKey, row.originalEtag, row.originalSize, row.originalType),
       display: ref(row.displayKey, row.displayEtag, row.displaySize, WEBP),
+      medium: ref(row.mediumKey, row.mediumEtag, row.mediumSize, WEBP),
       thumbnail: ref(row.thumbnailKey, row.thumbnailEtag, row.thumbnailSize, WEBP),
     };
   }
@@ -262,6 +273,7 @@ export class PrismaPhotoRepository implements PhotoRepository {
       id,
       ...(when.status !== undefined ? { status: when.status } : {}),
       ...(when.imageVersion !== undefined ? { imageVersion: when.imageVersion } : {}),
+      ...(when.mediumKey !== undefined ? { mediumKey: when.mediumKey } : {}),
     };
     const data: Prisma.PhotoUpdateInput = { ...changes, version: { increment: 1 }, ...(newImages ? { imageVersion: { increment: 1 } } : {}) };
     const row = await nullIfMissing(this.commit((tx) => tx.photo.update({ where, data, ...PHOTO_ROW }), eventOf));
@@ -335,11 +347,12 @@ export class PrismaPhotoRepository implements PhotoRepository {
 
   async referencedBlobKeys(keys: string[]): Promise<string[]> {
     if (keys.length === 0) return [];
-    // One index probe per key and column (photos_{original,display,thumbnail}_key_idx).
+    // One index probe per key and column (photos_{original,display,medium,thumbnail}_key_idx).
     const rows = await this.prisma.$queryRaw<{ key: string }[]>`
       SELECT k AS key FROM unnest(${keys}::text[]) AS k
       WHERE EXISTS (SELECT 1 FROM "photo"."photos" WHERE "original_key" = k)
          OR EXISTS (SELECT 1 FROM "photo"."photos" WHERE "display_key" = k)
+         OR EXISTS (SELECT 1 FROM "photo"."photos" WHERE "medium_key" = k)
          OR EXISTS (SELECT 1 FROM "photo"."photos" WHERE "thumbnail_key" = k)`;
     return rows.map((row) => row.key);
   }

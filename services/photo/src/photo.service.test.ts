@@ -61,7 +61,8 @@ describe('uploading', () => {
       imageVersion: 1,
     });
     expect(photo.filename).toMatch(/^[0-9a-f]{32}\.webp$/);
-    expect(storage.keys().sort()).toEqual([photo.originalKey, photo.displayKey, photo.thumbnailKey].sort());
+    expect(photo.mediumKey).toMatch(/-medium\.webp$/);
+    expect(storage.keys().sort()).toEqual([photo.originalKey, photo.displayKey, photo.mediumKey, photo.thumbnailKey].sort());
     expect(photos.eventTypes()).toEqual(['photo.photo.uploaded']);
     expect(decodeEvent(photos.events[0]!, PhotoUploaded).photo).toMatchObject({
       photoId: photo.id,
@@ -179,7 +180,8 @@ describe('privacy bars', () => {
     expect(storage.renders).toEqual([{ originalKey: photo.originalKey, bars }]);
     expect(changed).toMatchObject({ imageVersion: 2, version: 2, privacyBars: JSON.stringify(bars), originalKey: photo.originalKey });
     expect(changed.displayKey).not.toBe(photo.displayKey);
-    expect(storage.keys().sort()).toEqual([photo.originalKey, changed.displayKey, changed.thumbnailKey].sort());
+    expect(changed.mediumKey).not.toBe(photo.mediumKey);
+    expect(storage.keys().sort()).toEqual([photo.originalKey, changed.displayKey, changed.mediumKey, changed.thumbnailKey].sort());
     expect(decodeEvent(photos.events.at(-1)!, PhotoUpdated)).toMatchObject({ changedBy: 'owner', photo: { version: 2 } });
     expect(await service.getPrivacyBars(owner, photo.id)).toEqual(bars);
     expect(await service.getPrivacyBars(admin, photo.id)).toEqual(bars);
@@ -234,7 +236,39 @@ describe('privacy bars', () => {
     await expect(service.setPrivacyBars(owner, photo.id, [bar(1, 1, 10, 10)])).rejects.toEqual(code(status.ABORTED, 'The photo changed meanwhile. Please try again.'));
     const stored = (await photos.findById(photo.id))!;
     expect(stored).toMatchObject({ imageVersion: 2, privacyBars: JSON.stringify([bar(0, 0, 50, 50)]) });
-    expect(storage.keys().sort()).toEqual([stored.originalKey, stored.displayKey, stored.thumbnailKey].sort());
+    expect(storage.keys().sort()).toEqual([stored.originalKey, stored.displayKey, stored.mediumKey, stored.thumbnailKey].sort());
+  });
+
+  it('writes its images over a medium image the backfill stored meanwhile, and deletes that one too', async () => {
+    storage.withoutMedium = true;
+    const photo = await uploaded();
+    storage.withoutMedium = false;
+    expect(photo.mediumKey).toBeNull();
+    let backfilled = '';
+    storage.onRender = async () => {
+      storage.onRender = undefined;
+      // What the medium backfill does: a medium image with the old bars, the image version left alone.
+      const medium = await storage.renderMedium(null, photo.originalKey!, []);
+      backfilled = medium.key;
+      await photos.update(photo.id, { mediumKey: medium.key, mediumEtag: medium.etag, mediumSize: medium.size }, (p) =>
+        makeEvent('photo.photo.updated', PhotoUpdated, { photo: { photoId: p.id, userId: p.userId, filename: p.filename, status: PhotoStatusMessage.PHOTO_STATUS_PENDING, version: p.version } }, { source: 'test' }),
+      );
+    };
+    const { photo: changed } = await service.setPrivacyBars(owner, photo.id, [bar(1, 1, 10, 10)]);
+    expect(changed).toMatchObject({ imageVersion: 2, privacyBars: JSON.stringify([bar(1, 1, 10, 10)]) });
+    expect(changed.mediumKey).toMatch(/-medium\.webp$/);
+    expect(changed.mediumKey).not.toBe(backfilled);
+    expect(storage.keys().sort()).toEqual([photo.originalKey, changed.displayKey, changed.mediumKey, changed.thumbnailKey].sort());
+  });
+
+  it('leaves a photo without a medium image when storage renders none (the previous release), so no image keeps the old bars', async () => {
+    const photo = await uploaded();
+    storage.withoutMedium = true;
+    const { photo: changed } = await service.setPrivacyBars(owner, photo.id, [bar(1, 1, 10, 10)]);
+    expect(changed).toMatchObject({ mediumKey: null, mediumEtag: null, mediumSize: null });
+    expect(storage.keys().sort()).toEqual([photo.originalKey, changed.displayKey, changed.thumbnailKey].sort());
+    expect(await service.resolveImage(other, photo.filename, 'medium').catch(() => 'hidden')).toBe('hidden');
+    expect(await service.resolveImage(owner, photo.filename, 'medium')).toMatchObject({ blobKey: changed.displayKey, fallback: true });
   });
 
   it('only logs when the replaced images cannot be deleted', async () => {
@@ -271,7 +305,7 @@ describe('deleting', () => {
     await expect(service.delete(other, approved.id)).rejects.toEqual(denied);
     expect(photos.count()).toBe(2);
     expect(photos.events).toHaveLength(events);
-    expect(storage.keys()).toHaveLength(6);
+    expect(storage.keys()).toHaveLength(8);
   });
 
   it('only logs when the blobs cannot be deleted', async () => {
@@ -283,7 +317,7 @@ describe('deleting', () => {
 });
 
 describe('resolving images', () => {
-  const variants: ImageVariant[] = ['display', 'thumbnail', 'original'];
+  const variants: ImageVariant[] = ['display', 'medium', 'thumbnail', 'original'];
 
   it('serves a pending photo only to its owner and admins, privately', async () => {
     const photo = await uploaded();
@@ -306,6 +340,16 @@ describe('resolving images', () => {
         size: photo.displaySize,
         public: true,
         imageVersion: 1,
+        fallback: false,
+      });
+      expect(await service.resolveImage(viewer, photo.filename, 'medium')).toEqual({
+        blobKey: photo.mediumKey,
+        contentType: 'image/webp',
+        etag: photo.mediumEtag,
+        size: photo.mediumSize,
+        public: true,
+        imageVersion: 1,
+        fallback: false,
       });
       expect(await service.resolveImage(viewer, photo.filename, 'thumbnail')).toMatchObject({ blobKey: photo.thumbnailKey, public: true });
     }
@@ -329,6 +373,29 @@ describe('resolving images', () => {
     const photo = await approvedPhoto();
     const { photo: changed } = await service.setPrivacyBars(owner, photo.id, [{ x: 1, y: 1, width: 5, height: 5 }]);
     expect(await service.resolveImage(null, photo.filename, 'display')).toMatchObject({ blobKey: changed.displayKey, imageVersion: 2 });
+    expect(await service.resolveImage(null, photo.filename, 'medium')).toMatchObject({ blobKey: changed.mediumKey, imageVersion: 2, fallback: false });
+  });
+
+  it('answers the display image, marked fallback, for the medium image of a photo that has none yet, to whoever may see it', async () => {
+    storage.withoutMedium = true;
+    const pending = await uploaded();
+    const approved = await approvedPhoto();
+    for (const photo of [pending, approved]) expect(photo.mediumKey).toBeNull();
+    for (const viewer of [owner, admin]) {
+      expect(await service.resolveImage(viewer, pending.filename, 'medium')).toEqual({
+        blobKey: pending.displayKey,
+        contentType: 'image/webp',
+        etag: pending.displayEtag,
+        size: pending.displaySize,
+        public: false,
+        imageVersion: 1,
+        fallback: true,
+      });
+    }
+    for (const viewer of [other, null]) await expect(service.resolveImage(viewer, pending.filename, 'medium')).rejects.toEqual(notFound);
+    for (const viewer of [owner, admin, other, null]) {
+      expect(await service.resolveImage(viewer, approved.filename, 'medium')).toMatchObject({ blobKey: approved.displayKey, public: true, fallback: true });
+    }
   });
 });
 

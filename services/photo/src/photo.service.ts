@@ -13,7 +13,7 @@ import {
 import { PhotoStatus as PhotoStatusMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, type PhotoState } from '@snapcracks/proto/events/v1';
 import type { EventOf, Photo, PhotoChanges, PhotoImages, PhotoOwnerStore, PhotoRepository, PhotoStatus, ReviewQuery } from './photo.repository.js';
-import type { PhotoStorage } from './storage.client.js';
+import type { PhotoStorage, StoredBlob } from './storage.client.js';
 import { MAX_REFERENCE_KEYS, type ReviewMarks } from './review-marks.js';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
@@ -31,8 +31,10 @@ const MAX_PAGE_SIZE = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Storage deletes at most 1000 blobs per call. */
 const MAX_DELETE_KEYS = 1000;
+/** A privacy-bar change writes its images over a medium image the backfill stored meanwhile; more than twice is not that. */
+const MAX_BAR_ATTEMPTS = 3;
 
-export type ImageVariant = 'display' | 'thumbnail' | 'original';
+export type ImageVariant = 'display' | 'medium' | 'thumbnail' | 'original';
 export type ReviewList = 'pending' | 'approved_today' | 'rejected_today' | 'all' | 'rejected';
 /** A photo of an admin's review list: pending ones carry their repeat-upload marks (review-marks.ts), when any. */
 export type ReviewPhoto = Photo & { reviewMarks?: ReviewMarks };
@@ -51,6 +53,8 @@ export interface ResolvedImage {
   /** Anyone may see it (an approved photo's redacted derivative). */
   public: boolean;
   imageVersion: number;
+  /** The variant asked for is not made yet (a medium image the backfill has not reached): this is the display image. */
+  fallback: boolean;
 }
 
 /** The service's ABORTED: a concurrent change won; the caller may try again. */
@@ -81,7 +85,7 @@ export class PhotoService {
     const description = optionalDescription(header.description);
     const originalName = safeBasename(header.originalName);
     const image = await this.storage.storeImage(caller, chunks);
-    const keys = [image.original.key, image.display.key, image.thumbnail.key];
+    const keys = blobKeys(image.original, image.display, image.medium, image.thumbnail);
     try {
       return await this.photos.create(
         {
@@ -103,6 +107,7 @@ export class PhotoService {
           thumbnailKey: image.thumbnail.key,
           thumbnailEtag: image.thumbnail.etag,
           thumbnailSize: image.thumbnail.size,
+          ...mediumColumns(image.medium),
           width: image.width,
           height: image.height,
           contentSha256: image.contentSha256,
@@ -136,26 +141,37 @@ export class PhotoService {
   /**
    * Burns the bars into new derivatives before answering, so the acknowledged bars are in every image anyone else
    * can fetch. The row changes only if no other image change happened meanwhile; the replaced derivatives are
-   * deleted after the commit.
+   * deleted after the commit. A medium image the backfill stored meanwhile is no such change (it was rendered with
+   * the bars these replace, and leaves the image version alone): the row is written over it, and it is deleted too.
    */
   async setPrivacyBars(caller: Caller, id: number, rawBars: readonly PrivacyBar[]): Promise<{ bars: PrivacyBar[]; photo: Photo }> {
     const photo = await this.editable(caller, id);
     const bars = validateBars(rawBars);
     if (!photo.originalKey) throw new FailedPreconditionError('This photo has no stored original to redact');
     const rendered = await this.storage.renderDerivatives(caller, photo.originalKey, bars);
-    const newKeys = [rendered.display.key, rendered.thumbnail.key];
+    const newKeys = blobKeys(rendered.display, rendered.medium, rendered.thumbnail);
     const changes: PhotoChanges = {
       privacyBars: JSON.stringify(bars),
       displayKey: rendered.display.key,
       displayEtag: rendered.display.etag,
       displaySize: rendered.display.size,
+      // Without a new medium image (storage of the previous release), none: the old one shows the old bars.
+      ...mediumColumns(rendered.medium),
       thumbnailKey: rendered.thumbnail.key,
       thumbnailEtag: rendered.thumbnail.etag,
       thumbnailSize: rendered.thumbnail.size,
     };
-    let updated: Photo | null;
+    let updated: Photo | null = null;
+    let replaced: Photo = photo;
     try {
-      updated = await this.photos.update(id, changes, updatedEvent(caller), { when: { imageVersion: photo.imageVersion }, newImages: true });
+      for (let attempt = 1; ; attempt += 1) {
+        const when = { imageVersion: photo.imageVersion, mediumKey: replaced.mediumKey };
+        updated = await this.photos.update(id, changes, updatedEvent(caller), { when, newImages: true });
+        if (updated || attempt === MAX_BAR_ATTEMPTS) break;
+        const current = await this.photos.findById(id);
+        if (!current || current.imageVersion !== photo.imageVersion || current.mediumKey === replaced.mediumKey) break;
+        replaced = current;
+      }
     } catch (error) {
       await this.deleteBlobs(caller, newKeys, 'after a failed privacy-bar change');
       throw error;
@@ -164,7 +180,7 @@ export class PhotoService {
       await this.deleteBlobs(caller, newKeys, 'after a conflicting privacy-bar change');
       throw new AbortedError(CHANGED_MEANWHILE);
     }
-    const oldKeys = [photo.displayKey, photo.thumbnailKey].filter((key): key is string => !!key && !newKeys.includes(key));
+    const oldKeys = blobKeys(photo.displayKey, replaced.mediumKey, photo.thumbnailKey).filter((key) => !newKeys.includes(key));
     await this.deleteBlobs(caller, oldKeys, 'replaced by new privacy bars');
     return { bars, photo: updated };
   }
@@ -191,8 +207,7 @@ export class PhotoService {
         ),
       ),
     );
-    const keys = [deleted.originalKey, deleted.displayKey, deleted.thumbnailKey].filter((key): key is string => !!key);
-    await this.deleteBlobs(caller, keys, 'of a deleted photo');
+    await this.deleteBlobs(caller, imageKeys(deleted), 'of a deleted photo');
     return deleted;
   }
 
@@ -205,7 +220,7 @@ export class PhotoService {
    */
   async deleteAllOf(owners: PhotoOwnerStore, userId: string): Promise<{ photos: Photo[]; blobsDeleted: Promise<void> }> {
     const photos = await owners.deleteAllOf(userId, photoDeletedEvent(this.now()));
-    const keys = photos.flatMap((photo) => [photo.originalKey, photo.displayKey, photo.thumbnailKey].filter((key): key is string => !!key));
+    const keys = photos.flatMap(imageKeys);
     const blobsDeleted = (async () => {
       for (let start = 0; start < keys.length; start += MAX_DELETE_KEYS) {
         await this.deleteBlobs(null, keys.slice(start, start + MAX_DELETE_KEYS), 'of a deleted account');
@@ -217,6 +232,8 @@ export class PhotoService {
   /**
    * Which blob answers an image request. Approved photos' redacted images are for everyone; originals, and every
    * image of a photo not approved, only for the owner and admins. Anyone else learns nothing, not even that it exists.
+   * The medium image is seen by whoever may see the display image, and until the photo has one (a photo stored before
+   * there were any, which the medium backfill has not reached) the display image answers for it, marked `fallback`.
    */
   async resolveImage(caller: Caller | null, filename: string, variant: ImageVariant): Promise<ResolvedImage> {
     const images = filename.length > 0 && filename.length <= 255 ? await this.photos.findImages(filename) : null;
@@ -224,9 +241,10 @@ export class PhotoService {
     const privileged = isOwnerOrAdmin(images, caller);
     const isPublic = images.status === 'approved' && variant !== 'original';
     if (!isPublic && !privileged) throw new NotFoundError(PHOTO_NOT_FOUND);
-    const blob = imageOf(images, variant);
+    const fallback = variant === 'medium' && !images.medium;
+    const blob = fallback ? images.display : imageOf(images, variant);
     if (!blob) throw new NotFoundError(PHOTO_NOT_FOUND);
-    return { blobKey: blob.key, contentType: blob.contentType, etag: blob.etag, size: blob.size, public: isPublic, imageVersion: images.imageVersion };
+    return { blobKey: blob.key, contentType: blob.contentType, etag: blob.etag, size: blob.size, public: isPublic, imageVersion: images.imageVersion, fallback };
   }
 
   /** An admin's decision on a pending photo (through the moderation service, which passes its audit entry). */
@@ -342,7 +360,21 @@ function mayView(photo: { userId: string; status: PhotoStatus }, caller: Caller 
 }
 
 function imageOf(images: PhotoImages, variant: ImageVariant) {
-  return variant === 'original' ? images.original : variant === 'thumbnail' ? images.thumbnail : images.display;
+  return images[variant];
+}
+
+/** Every blob a photo's row names. */
+function imageKeys(photo: Pick<Photo, 'originalKey' | 'displayKey' | 'mediumKey' | 'thumbnailKey'>): string[] {
+  return blobKeys(photo.originalKey, photo.displayKey, photo.mediumKey, photo.thumbnailKey);
+}
+
+function blobKeys(...blobs: (string | { key: string } | null | undefined)[]): string[] {
+  return blobs.flatMap((blob) => (typeof blob === 'string' ? [blob] : blob ? [blob.key] : []));
+}
+
+/** The medium image's columns for a stored blob, or none. */
+function mediumColumns(medium: StoredBlob | null): { mediumKey: string | null; mediumEtag: string | null; mediumSize: number | null } {
+  return { mediumKey: medium?.key ?? null, mediumEtag: medium?.etag ?? null, mediumSize: medium?.size ?? null };
 }
 
 function found(photo: Photo | null): Photo {

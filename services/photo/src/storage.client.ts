@@ -1,6 +1,6 @@
 import type { Caller, ServiceClient } from '@snapcracks/kit';
 import { StorageType as StorageTypeMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
-import { ImagePurpose, type BlobInfo, type StorageServiceClient } from '@snapcracks/proto/storage/v1';
+import { Derivative, ImagePurpose, type BlobInfo, type StorageServiceClient } from '@snapcracks/proto/storage/v1';
 import type { StorageType } from './photo.repository.js';
 
 /** A blob as storage reports it. */
@@ -13,10 +13,15 @@ export interface StoredBlob {
   driveFileId: string | null;
 }
 
-/** A stored upload: the cleaned original and its two derivatives, and what storage learned about the bytes. */
+/** A stored upload: the cleaned original and its derivatives, and what storage learned about the bytes. */
 export interface StoredPhotoImage {
   original: StoredBlob;
   display: StoredBlob;
+  /**
+   * Null when a storage service of the previous release answered (during a rolling upgrade), which makes none: the
+   * medium backfill makes it later, and the display image answers for it meanwhile.
+   */
+  medium: StoredBlob | null;
   thumbnail: StoredBlob;
   width: number;
   height: number;
@@ -28,6 +33,8 @@ export interface StoredPhotoImage {
 
 export interface Derivatives {
   display: StoredBlob;
+  /** Null from a storage service of the previous release, as for an upload. */
+  medium: StoredBlob | null;
   thumbnail: StoredBlob;
 }
 
@@ -36,6 +43,8 @@ export interface PhotoStorage {
   /** Streams the upload to storage, honouring back-pressure; if reading `chunks` fails, the storage call is cancelled. */
   storeImage(caller: Caller, chunks: AsyncIterable<Buffer>): Promise<StoredPhotoImage>;
   renderDerivatives(caller: Caller, originalKey: string, bars: PrivacyBar[]): Promise<Derivatives>;
+  /** The medium image alone, with `bars` burned in (the medium backfill, which acts for no one: `caller` null). */
+  renderMedium(caller: Caller | null, originalKey: string, bars: PrivacyBar[]): Promise<StoredBlob>;
   deleteBlobs(caller: Caller | null, keys: string[]): Promise<void>;
 }
 
@@ -61,6 +70,7 @@ export class GrpcPhotoStorage implements PhotoStorage {
     return {
       original: toStoredBlob(image.original),
       display: toStoredBlob(image.display),
+      medium: image.medium ? toStoredBlob(image.medium) : null,
       thumbnail: toStoredBlob(image.thumbnail),
       width: image.width,
       height: image.height,
@@ -72,9 +82,20 @@ export class GrpcPhotoStorage implements PhotoStorage {
   }
 
   async renderDerivatives(caller: Caller, originalKey: string, bars: PrivacyBar[]): Promise<Derivatives> {
-    const { display, thumbnail } = await this.client.call.renderDerivatives({ originalKey, bars }, { caller, deadlineMs: RENDER_DEADLINE_MS });
+    const { display, medium, thumbnail } = await this.client.call.renderDerivatives({ originalKey, bars, derivatives: [] }, { caller, deadlineMs: RENDER_DEADLINE_MS });
     if (!display || !thumbnail) throw new Error('Storage answered without derivatives');
-    return { display: toStoredBlob(display), thumbnail: toStoredBlob(thumbnail) };
+    return { display: toStoredBlob(display), medium: medium ? toStoredBlob(medium) : null, thumbnail: toStoredBlob(thumbnail) };
+  }
+
+  async renderMedium(caller: Caller | null, originalKey: string, bars: PrivacyBar[]): Promise<StoredBlob> {
+    const { medium, display, thumbnail } = await this.client.call.renderDerivatives(
+      { originalKey, bars, derivatives: [Derivative.DERIVATIVE_MEDIUM] },
+      { caller, deadlineMs: RENDER_DEADLINE_MS },
+    );
+    if (medium) return toStoredBlob(medium);
+    // A storage service of the previous release rendered what it knows instead (a rolling upgrade): nobody needs those.
+    await this.deleteBlobs(caller, [display?.key, thumbnail?.key].filter((key): key is string => !!key)).catch(() => undefined);
+    throw new Error('Storage answered without the medium image');
   }
 
   async deleteBlobs(caller: Caller | null, keys: string[]): Promise<void> {

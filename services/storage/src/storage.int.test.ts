@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunksOf, createLogger, openDatabase, type Caller, type Database, type ServiceClient } from '@snapcracks/kit';
 import { createTestDatabase, startTestServices, type TestDatabase } from '@snapcracks/kit/testing';
 import { StorageType } from '@snapcracks/proto/common/v1';
-import { ImagePurpose, StorageServiceClient, type BlobInfo, type StoreImageResponse } from '@snapcracks/proto/storage/v1';
+import { Derivative, ImagePurpose, StorageServiceClient, type BlobInfo, type StoreImageResponse } from '@snapcracks/proto/storage/v1';
 import { FAKE_CLIENT, GOOD_CODE, REFRESH_TOKEN_FROM_CODE, startFakeGoogle, type FakeGoogle } from '../test/support/fake-google.js';
 import { makeJpeg } from '../test/support/images.js';
 import { startTestS3, type TestS3 } from '../test/support/s3.js';
@@ -108,8 +108,9 @@ describe.each(backends)('the storage service with STORAGE_TYPE=$name over gRPC',
     const month = `${new Date().getUTCFullYear()}/${String(new Date().getUTCMonth() + 1).padStart(2, '0')}`;
     expect(image!.original!.key).toMatch(new RegExp(`^${backend.prefix}photos/${month}/[0-9a-f-]{36}-original\\.jpg$`));
     expect(image!.display!.key).toMatch(/-display\.webp$/);
+    expect(image!.medium!.key).toMatch(/-medium\.webp$/);
     expect(image!.thumbnail!.key).toMatch(/-thumb\.webp$/);
-    for (const info of [image!.original!, image!.display!, image!.thumbnail!]) {
+    for (const info of [image!.original!, image!.display!, image!.medium!, image!.thumbnail!]) {
       expect(info.storageType).toBe(backend.storageType);
       if (backend.name === 'drive') expect(info.driveFileId).toMatch(/^file-/);
       else expect(info.driveFileId).toBeUndefined();
@@ -160,13 +161,29 @@ describe.each(backends)('the storage service with STORAGE_TYPE=$name over gRPC',
     expect(await storage.as.moderation.call.deleteBlobs({ keys: keys.slice(1) }, { caller: null })).toEqual({ deleted: 2 });
   });
 
-  it('renders new derivatives of a stored original', async () => {
+  it('renders new derivatives of a stored original: all three, or the medium image alone', async () => {
     const { image } = await storeImage(storage.as.photo, jpeg);
-    const { display, thumbnail } = await storage.as.photo.call.renderDerivatives({ originalKey: image!.original!.key, bars: [{ x: 0, y: 0, width: 50, height: 50 }] }, { caller: null });
+    const bars = [{ x: 0, y: 0, width: 50, height: 50 }];
+    const { display, medium, thumbnail } = await storage.as.photo.call.renderDerivatives({ originalKey: image!.original!.key, bars, derivatives: [] }, { caller: null });
     expect(display!.key).not.toBe(image!.display!.key);
     expect(display!.key.startsWith(backend.prefix)).toBe(true);
-    expect(thumbnail!.contentType).toBe('image/webp');
-    expect((await getBlob(storage.as.gateway, thumbnail!.key)).data.byteLength).toBe(thumbnail!.size);
+    for (const info of [display!, medium!, thumbnail!]) {
+      expect(info.contentType).toBe('image/webp');
+      expect((await getBlob(storage.as.gateway, info.key)).data.byteLength).toBe(info.size);
+    }
+    expect(medium!.key).toMatch(/-medium\.webp$/);
+
+    const alone = await storage.as.photo.call.renderDerivatives(
+      { originalKey: image!.original!.key, bars, derivatives: [Derivative.DERIVATIVE_MEDIUM] },
+      { caller: null },
+    );
+    expect(alone.display).toBeUndefined();
+    expect(alone.thumbnail).toBeUndefined();
+    expect(alone.medium!.key).toMatch(new RegExp(`^${backend.prefix}photos/.*-medium\\.webp$`));
+    const row = await db.prisma.blob.findUnique({ where: { key: alone.medium!.key } });
+    expect(row).toMatchObject({ size: alone.medium!.size, contentType: 'image/webp', etag: alone.medium!.etag });
+    expect((await getBlob(storage.as.gateway, alone.medium!.key)).data.byteLength).toBe(alone.medium!.size);
+    expect(await storage.as.photo.call.deleteBlobs({ keys: [display!.key, medium!.key, thumbnail!.key, alone.medium!.key] }, { caller: null })).toEqual({ deleted: 4 });
   });
 });
 
@@ -280,8 +297,8 @@ describe('changing STORAGE_TYPE', () => {
     const { image: newer } = await storeImage(second.as.photo, jpeg);
     expect(newer!.original!.key.startsWith('s3:')).toBe(true);
 
-    const keys = [image!.original!.key, image!.display!.key, image!.thumbnail!.key];
-    expect(await second.as.moderation.call.deleteBlobs({ keys }, { caller: null })).toEqual({ deleted: 3 });
+    const keys = [image!.original!.key, image!.display!.key, image!.medium!.key, image!.thumbnail!.key];
+    expect(await second.as.moderation.call.deleteBlobs({ keys }, { caller: null })).toEqual({ deleted: 4 });
     expect(await filesUnder(join(dataDir, 'uploads'))).toEqual([]);
     await second.stop();
   });

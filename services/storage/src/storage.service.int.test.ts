@@ -10,6 +10,7 @@ import { PrismaClient } from './generated/prisma/client.js';
 import { Backends, LocalBlobBackend, type BlobBackend } from './backends/index.js';
 import { BlobRepository } from './blob.repository.js';
 import { DriveAuthorization } from './drive-authorization.js';
+import type { DerivativeKind, EncodedImage } from './media/index.js';
 import { StorageService, type ImageWork } from './storage.service.js';
 
 const logger = createLogger('test', 'silent');
@@ -34,12 +35,14 @@ const images: ImageWork = {
   processPhoto: async () => ({
     original: encoded('image/jpeg'),
     display: encoded('image/webp'),
+    medium: encoded('image/webp'),
     thumbnail: encoded('image/webp'),
     sourceMimeType: 'image/jpeg',
     sha256: 'ignored',
     perceptualHash: '0123456789abcdef',
   }),
-  renderDerivatives: async () => ({ display: encoded('image/webp'), thumbnail: encoded('image/webp') }),
+  renderDerivatives: async <K extends DerivativeKind>(_original: Buffer, _bars: unknown, kinds: readonly K[]) =>
+    Object.fromEntries(kinds.map((kind) => [kind, encoded('image/webp')])) as Record<K, EncodedImage>,
   processAvatar: async () => ({ ...encoded('image/webp'), sourceMimeType: 'image/png', sha256: 'ignored' }),
 };
 
@@ -65,7 +68,7 @@ describe('StorageService storing parts', () => {
     const service = new StorageService(new BlobRepository(db.prisma), new Backends(config, { local: () => flaky }), images, new DriveAuthorization(undefined), logger);
 
     await expect(service.storeImage('photo', [], once(await makeJpeg()))).rejects.toThrow(UnavailableError);
-    expect(rowsSeenAtPut).toEqual([true, true, true]);
+    expect(rowsSeenAtPut).toEqual([true, true, true, true]);
     expect(await db.prisma.blob.count()).toBe(0);
     const files = await readdir(join(dir, 'uploads'), { recursive: true, withFileTypes: true }).catch(() => []);
     expect(files.filter((f) => f.isFile())).toEqual([]);

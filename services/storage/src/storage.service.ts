@@ -6,9 +6,11 @@ import { isStorageType, type Backends, type BlobBackend } from './backends/index
 import type { Blob, BlobCursor, BlobRepository } from './blob.repository.js';
 import type { DriveAuthorization } from './drive-authorization.js';
 import {
+  DERIVATIVE_KINDS,
   FaceDetectionUnavailableError,
   sniffImageType,
   UnsupportedImageError,
+  type DerivativeKind,
   type EncodedImage,
   type ImageProcessor,
   type PrivacyBar,
@@ -45,6 +47,7 @@ export interface StoredAvatar {
 export interface StoredImageResult {
   original: Blob;
   display?: Blob;
+  medium?: Blob;
   thumbnail?: Blob;
   width: number;
   height: number;
@@ -86,7 +89,7 @@ export class StorageService {
 
   /**
    * Reads an upload (at most 10 MB), refusing a non-image as soon as its first bytes are in, and stores it: a
-   * photo as its original, display and thumbnail; an avatar as one image.
+   * photo as its original, display, medium and thumbnail images; an avatar as one image.
    */
   async storeImage(purpose: ImagePurpose | undefined, rawBars: PrivacyBar[], chunks: AsyncIterable<Buffer>): Promise<StoredImageResult> {
     if (!purpose) throw new InvalidArgumentError('The image purpose is required');
@@ -109,14 +112,16 @@ export class StorageService {
       }
       const photo = await this.images.processPhoto(data, bars);
       const base = `${this.monthPrefix()}/${randomUUID()}`;
-      const [original, display, thumbnail] = await this.storeAll([
+      const [original, display, medium, thumbnail] = await this.storeAll([
         [`${base}-original${extensionOf(photo.original.contentType)}`, photo.original],
-        [`${base}-display${extensionOf(photo.display.contentType)}`, photo.display],
-        [`${base}-thumb${extensionOf(photo.thumbnail.contentType)}`, photo.thumbnail],
+        [`${base}${DERIVATIVE_SUFFIXES.display}${extensionOf(photo.display.contentType)}`, photo.display],
+        [`${base}${DERIVATIVE_SUFFIXES.medium}${extensionOf(photo.medium.contentType)}`, photo.medium],
+        [`${base}${DERIVATIVE_SUFFIXES.thumbnail}${extensionOf(photo.thumbnail.contentType)}`, photo.thumbnail],
       ]);
       return {
         original: original!,
         display: display!,
+        medium: medium!,
         thumbnail: thumbnail!,
         width: photo.original.width,
         height: photo.original.height,
@@ -175,24 +180,30 @@ export class StorageService {
     return (await this.deleteBlobs(STORAGE_PREFIXES.map((prefix) => `${prefix}:avatars/${name}`))) > 0;
   }
 
-  /** New display and thumbnail blobs of a stored original with `bars` burned in; the caller deletes the old ones. */
-  async renderDerivatives(originalKey: string, rawBars: PrivacyBar[]): Promise<{ display: Blob; thumbnail: Blob }> {
+  /**
+   * New blobs of the derivatives `kinds` (all three by default) of a stored original with `bars` burned in, all or
+   * none stored; the caller deletes the ones they replace.
+   */
+  async renderDerivatives<K extends DerivativeKind = DerivativeKind>(
+    originalKey: string,
+    rawBars: PrivacyBar[],
+    kinds: readonly K[] = DERIVATIVE_KINDS as readonly K[],
+  ): Promise<Record<K, Blob>> {
     const bars = checkBars(rawBars);
+    const wanted = [...new Set(kinds)];
+    if (wanted.length === 0) throw new InvalidArgumentError('No derivative asked for');
     const { content } = await this.open(originalKey);
     const original = await readAll(content.stream, MAX_UPLOAD_BYTES * 4);
-    let rendered: { display: EncodedImage; thumbnail: EncodedImage };
+    let rendered: Record<K, EncodedImage>;
     try {
-      rendered = await this.images.renderDerivatives(original, bars);
+      rendered = await this.images.renderDerivatives(original, bars, wanted);
     } catch (error) {
       if (error instanceof UnsupportedImageError) throw new InvalidArgumentError('The stored original is not a readable image');
       throw error;
     }
     const base = `${this.monthPrefix()}/${randomUUID()}`;
-    const [display, thumbnail] = await this.storeAll([
-      [`${base}-display${extensionOf(rendered.display.contentType)}`, rendered.display],
-      [`${base}-thumb${extensionOf(rendered.thumbnail.contentType)}`, rendered.thumbnail],
-    ]);
-    return { display: display!, thumbnail: thumbnail! };
+    const blobs = await this.storeAll(wanted.map((kind) => [`${base}${DERIVATIVE_SUFFIXES[kind]}${extensionOf(rendered[kind].contentType)}`, rendered[kind]]));
+    return Object.fromEntries(wanted.map((kind, index) => [kind, blobs[index]!])) as Record<K, Blob>;
   }
 
   /**
@@ -313,6 +324,9 @@ export class StorageService {
     return `photos/${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
   }
 }
+
+/** How a derivative's key ends, before its extension: `photos/2026/11/<uuid>-medium.webp`. */
+const DERIVATIVE_SUFFIXES: Record<DerivativeKind, string> = { display: '-display', medium: '-medium', thumbnail: '-thumb' };
 
 /** Every backend's key prefix. */
 const STORAGE_PREFIXES = ['local', 's3', 'drive'] as const;

@@ -33,12 +33,12 @@ beforeEach(() => {
   service = new PhotoService(photos, storage, recording.logger, () => NOW);
 });
 
-/** A stored photo with its three blobs in storage. */
+/** A stored photo with its four blobs in storage. */
 function photoOf(userId: string, status: 'pending' | 'approved' = 'approved') {
   const id = photos.seed({ userId }).id;
-  const keys = ['original', 'display', 'thumb'].map((kind) => `local:photos/${id}-${kind}`);
+  const keys = ['original', 'display', 'medium', 'thumb'].map((kind) => `local:photos/${id}-${kind}`);
   for (const key of keys) storage.blobs.set(key, { key, size: 1, contentType: 'image/webp', etag: key, storageType: 'local', driveFileId: null });
-  photos.seed({ id, userId, status, version: 3, originalKey: keys[0]!, displayKey: keys[1]!, thumbnailKey: keys[2]! });
+  photos.seed({ id, userId, status, version: 3, originalKey: keys[0]!, displayKey: keys[1]!, mediumKey: keys[2]!, thumbnailKey: keys[3]! });
   return { id, keys };
 }
 

@@ -32,6 +32,7 @@ const VARIANTS: Partial<Record<ImageVariantMessage, ImageVariant>> = {
   [ImageVariantMessage.IMAGE_VARIANT_DISPLAY]: 'display',
   [ImageVariantMessage.IMAGE_VARIANT_THUMBNAIL]: 'thumbnail',
   [ImageVariantMessage.IMAGE_VARIANT_ORIGINAL]: 'original',
+  [ImageVariantMessage.IMAGE_VARIANT_MEDIUM]: 'medium',
 };
 
 const REVIEW_LISTS: Partial<Record<ReviewListMessage, ReviewList>> = {

@@ -9,10 +9,14 @@ import type { Derivatives, PhotoStorage, StoredBlob, StoredPhotoImage } from '..
  */
 export class FakeStorage implements PhotoStorage {
   readonly blobs = new Map<string, StoredBlob>();
-  readonly renders: { originalKey: string; bars: PrivacyBar[] }[] = [];
+  readonly renders: { originalKey: string; bars: PrivacyBar[]; only?: 'medium' }[] = [];
   readonly calls: { method: string; caller: Caller | null }[] = [];
   refuseUpload: Error | undefined;
   failDeletes = false;
+  /** Answer uploads and renders without a medium image, as a storage service of the previous release does. */
+  withoutMedium = false;
+  /** The next medium render fails with this error. */
+  failNextMedium: Error | undefined;
   onRender: (() => Promise<void>) | undefined;
   /** Bytes the last upload streamed. */
   received = 0;
@@ -26,6 +30,7 @@ export class FakeStorage implements PhotoStorage {
     return {
       original: this.#put(`${base}-original.jpg`, 'image/jpeg', 5000),
       display: this.#put(`${base}-display.webp`, 'image/webp', 3000),
+      medium: this.withoutMedium ? null : this.#put(`${base}-medium.webp`, 'image/webp', 1200),
       thumbnail: this.#put(`${base}-thumb.webp`, 'image/webp', 500),
       width: 640,
       height: 480,
@@ -41,9 +46,25 @@ export class FakeStorage implements PhotoStorage {
     if (!this.blobs.has(originalKey)) throw new NotFoundError('Blob not found');
     this.renders.push({ originalKey, bars: structuredClone(bars) });
     const base = `local:photos/${randomUUID()}`;
-    const rendered = { display: this.#put(`${base}-display.webp`, 'image/webp', 3100), thumbnail: this.#put(`${base}-thumb.webp`, 'image/webp', 510) };
+    const rendered = {
+      display: this.#put(`${base}-display.webp`, 'image/webp', 3100),
+      medium: this.withoutMedium ? null : this.#put(`${base}-medium.webp`, 'image/webp', 1210),
+      thumbnail: this.#put(`${base}-thumb.webp`, 'image/webp', 510),
+    };
     await this.onRender?.();
     return rendered;
+  }
+
+  async renderMedium(caller: Caller | null, originalKey: string, bars: PrivacyBar[]): Promise<StoredBlob> {
+    this.calls.push({ method: 'renderMedium', caller });
+    const failure = this.failNextMedium;
+    this.failNextMedium = undefined;
+    if (failure) throw failure;
+    if (!this.blobs.has(originalKey)) throw new NotFoundError('Blob not found');
+    this.renders.push({ originalKey, bars: structuredClone(bars), only: 'medium' });
+    const medium = this.#put(`local:photos/${randomUUID()}-medium.webp`, 'image/webp', 1220);
+    await this.onRender?.();
+    return medium;
   }
 
   async deleteBlobs(caller: Caller | null, keys: string[]): Promise<void> {

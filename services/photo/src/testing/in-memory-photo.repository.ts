@@ -75,6 +75,7 @@ export class InMemoryPhotoRepository implements PhotoRepository {
       imageVersion: row.imageVersion,
       original: ref(row.originalKey, row.originalEtag, row.originalSize, row.originalType),
       display: ref(row.displayKey, row.displayEtag, row.displaySize, 'image/webp'),
+      medium: ref(row.mediumKey, row.mediumEtag, row.mediumSize, 'image/webp'),
       thumbnail: ref(row.thumbnailKey, row.thumbnailEtag, row.thumbnailSize, 'image/webp'),
     };
   }
@@ -114,6 +115,7 @@ export class InMemoryPhotoRepository implements PhotoRepository {
     if (!row) return null;
     if (when.status !== undefined && row.status !== when.status) return null;
     if (when.imageVersion !== undefined && row.imageVersion !== when.imageVersion) return null;
+    if (when.mediumKey !== undefined && row.mediumKey !== when.mediumKey) return null;
     const next: Row = {
       ...row,
       ...stripUndefined(changes),
@@ -175,7 +177,7 @@ export class InMemoryPhotoRepository implements PhotoRepository {
   }
 
   async referencedBlobKeys(keys: string[]): Promise<string[]> {
-    const used = new Set([...this.#rows.values()].flatMap((r) => [r.originalKey, r.displayKey, r.thumbnailKey]));
+    const used = new Set([...this.#rows.values()].flatMap((r) => [r.originalKey, r.displayKey, r.mediumKey, r.thumbnailKey]));
     return keys.filter((key) => used.has(key));
   }
 
@@ -255,6 +257,9 @@ function blankPhoto(userId: string, id: number): Row {
     thumbnailKey: null,
     thumbnailEtag: null,
     thumbnailSize: null,
+    mediumKey: null,
+    mediumEtag: null,
+    mediumSize: null,
     width: null,
     height: null,
     imageVersion: 1,

@@ -36,6 +36,9 @@ export function newPhoto(userId: string, more: Partial<NewPhoto> = {}): NewPhoto
     thumbnailKey: `local:photos/${id}-thumb.webp`,
     thumbnailEtag: 't-etag',
     thumbnailSize: 100,
+    mediumKey: `local:photos/${id}-medium.webp`,
+    mediumEtag: 'm-etag',
+    mediumSize: 300,
     width: 640,
     height: 480,
     contentSha256: 'ab'.repeat(32),
@@ -89,10 +92,14 @@ export function describePhotoRepositoryContract(name: string, subject: ContractS
         imageVersion: 1,
         original: { key: input.originalKey, etag: 'o-etag', size: 1200, contentType: 'image/jpeg' },
         display: { key: input.displayKey, etag: 'd-etag', size: 800, contentType: 'image/webp' },
+        medium: { key: input.mediumKey, etag: 'm-etag', size: 300, contentType: 'image/webp' },
         thumbnail: { key: input.thumbnailKey, etag: 't-etag', size: 100, contentType: 'image/webp' },
       });
       expect(await repo.findImages('0'.repeat(32) + '.webp')).toBeNull();
       expect((await subject.eventTypes()).sort()).toEqual(['photo.photo.uploaded']);
+      // A photo stored before there were medium images has none.
+      const older = await repo.create(newPhoto('u1', { mediumKey: null, mediumEtag: null, mediumSize: null }), uploaded);
+      expect((await repo.findImages(older.filename))?.medium).toBeNull();
     });
 
     it('updates with version + 1 and its event, and answers null for a missing photo', async () => {
@@ -116,6 +123,13 @@ export function describePhotoRepositoryContract(name: string, subject: ContractS
       expect(await repo.update(photo.id, { displayKey: 'local:stale.webp' }, updated, { when: { imageVersion: 1 }, newImages: true })).toBeNull();
       expect(await repo.findById(photo.id)).toMatchObject({ displayKey: 'local:new-display.webp', imageVersion: 2, version: 3 });
       expect(await subject.eventTypes()).toHaveLength(3);
+
+      // The medium image the row had when the change was rendered: null included.
+      const mediumKey = photo.mediumKey!;
+      expect(await repo.update(photo.id, { mediumKey: 'local:m2.webp' }, updated, { when: { imageVersion: 2, mediumKey: 'local:other.webp' } })).toBeNull();
+      expect(await repo.update(photo.id, { mediumKey: null }, updated, { when: { imageVersion: 2, mediumKey: null } })).toBeNull();
+      expect(await repo.update(photo.id, { mediumKey: null }, updated, { when: { imageVersion: 2, mediumKey } })).toMatchObject({ mediumKey: null, version: 4 });
+      expect(await repo.update(photo.id, { mediumKey: 'local:m3.webp' }, updated, { when: { mediumKey: null } })).toMatchObject({ mediumKey: 'local:m3.webp' });
     });
 
     it('deletes with its event, built from the row as it was', async () => {

@@ -97,8 +97,8 @@ export function describeReviewMarksContract(name: string, subject: ReviewMarksCo
 
     it('answers which blob keys a photo uses, among those asked', async () => {
       const photo = await create('u1');
-      const asked = [photo.originalKey!, photo.displayKey!, photo.thumbnailKey!, 'local:photos/nobody.jpg', 'local:avatars/x.webp'];
-      expect((await repo.referencedBlobKeys(asked)).sort()).toEqual([photo.originalKey, photo.displayKey, photo.thumbnailKey].sort());
+      const asked = [photo.originalKey!, photo.displayKey!, photo.mediumKey!, photo.thumbnailKey!, 'local:photos/nobody.jpg', 'local:avatars/x.webp'];
+      expect((await repo.referencedBlobKeys(asked)).sort()).toEqual([photo.originalKey, photo.displayKey, photo.mediumKey, photo.thumbnailKey].sort());
       expect(await repo.referencedBlobKeys([])).toEqual([]);
       await repo.delete(photo.id, event);
       expect(await repo.referencedBlobKeys(asked)).toEqual([]);

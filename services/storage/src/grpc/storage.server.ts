@@ -1,6 +1,16 @@
 import { InvalidArgumentError, readHeaderAndChunks, requireAdmin, requireMember, requireService, writeStream, chunksOf, type Handlers } from '@snapcracks/kit';
 import { StorageType as StorageTypeMessage } from '@snapcracks/proto/common/v1';
-import { ImagePurpose, type BlobInfo, type GetBlobResponse, type StorageServiceServer, type StoreAvatarRequest, type StoreImageRequest, type StoreImageRequest_Header } from '@snapcracks/proto/storage/v1';
+import {
+  Derivative,
+  ImagePurpose,
+  type BlobInfo,
+  type GetBlobResponse,
+  type StorageServiceServer,
+  type StoreAvatarRequest,
+  type StoreImageRequest,
+  type StoreImageRequest_Header,
+} from '@snapcracks/proto/storage/v1';
+import { DERIVATIVE_KINDS, type DerivativeKind } from '../media/index.js';
 import type { Blob } from '../blob.repository.js';
 import { AVATAR_REFUSED, MAX_AVATAR_BYTES, MAX_UPLOAD_BYTES, UPLOAD_REFUSED, type StorageService, type StoredImageResult } from '../storage.service.js';
 
@@ -45,8 +55,13 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
 
     async renderDerivatives(request, ctx) {
       requireService(ctx, 'photo', 'auth');
-      const { display, thumbnail } = await service.renderDerivatives(request.originalKey, request.bars);
-      return { display: toBlobInfo(display), thumbnail: toBlobInfo(thumbnail) };
+      const kinds = request.derivatives.length > 0 ? request.derivatives.map(toDerivativeKind) : DERIVATIVE_KINDS;
+      const rendered: Partial<Record<DerivativeKind, Blob>> = await service.renderDerivatives(request.originalKey, request.bars, kinds);
+      return {
+        display: rendered.display && toBlobInfo(rendered.display),
+        medium: rendered.medium && toBlobInfo(rendered.medium),
+        thumbnail: rendered.thumbnail && toBlobInfo(rendered.thumbnail),
+      };
     },
 
     async getBlob(call, ctx) {
@@ -101,6 +116,18 @@ async function* avatarChunks(stream: AsyncIterable<StoreAvatarRequest>): AsyncIt
   }
 }
 
+const DERIVATIVES: Partial<Record<Derivative, DerivativeKind>> = {
+  [Derivative.DERIVATIVE_DISPLAY]: 'display',
+  [Derivative.DERIVATIVE_MEDIUM]: 'medium',
+  [Derivative.DERIVATIVE_THUMBNAIL]: 'thumbnail',
+};
+
+function toDerivativeKind(derivative: Derivative): DerivativeKind {
+  const kind = DERIVATIVES[derivative];
+  if (!kind) throw new InvalidArgumentError('Unknown derivative');
+  return kind;
+}
+
 const STORAGE_TYPES: Record<string, StorageTypeMessage> = {
   local: StorageTypeMessage.STORAGE_TYPE_LOCAL,
   s3: StorageTypeMessage.STORAGE_TYPE_S3,
@@ -123,6 +150,7 @@ function toStoredImage(image: StoredImageResult) {
   return {
     original: toBlobInfo(image.original),
     display: image.display ? toBlobInfo(image.display) : undefined,
+    medium: image.medium ? toBlobInfo(image.medium) : undefined,
     thumbnail: image.thumbnail ? toBlobInfo(image.thumbnail) : undefined,
     width: image.width,
     height: image.height,

@@ -28,7 +28,7 @@ async function expectRefused(promise: Promise<unknown>): Promise<UnsupportedImag
 }
 
 async function expectClean(photo: ProcessedPhoto): Promise<void> {
-  for (const image of [photo.original, photo.display, photo.thumbnail]) {
+  for (const image of [photo.original, photo.display, photo.medium, photo.thumbnail]) {
     expect(await metadataLeftIn(image.data)).toEqual([]);
   }
 }
@@ -48,7 +48,7 @@ describe('ImageProcessor.processPhoto', { timeout: 30_000 }, () => {
     expect(photo.sourceMimeType).toBe(source);
     expect(photo.original.contentType).toBe(originalType);
     expect((await sharp(photo.original.data).metadata()).format).toBe(originalFormat);
-    for (const derived of [photo.display, photo.thumbnail]) {
+    for (const derived of [photo.display, photo.medium, photo.thumbnail]) {
       expect(derived.contentType).toBe('image/webp');
       expect((await sharp(derived.data).metadata()).format).toBe('webp');
     }
@@ -58,7 +58,7 @@ describe('ImageProcessor.processPhoto', { timeout: 30_000 }, () => {
   it('returns an EXIF-rotated JPEG upright', async () => {
     // Stored 160x240 with Orientation 6; upright it is 240x160, red top-left, green top-right, blue below.
     const photo = await processor.processPhoto(fixture('rotated-gps.jpg'));
-    for (const image of [photo.original, photo.display, photo.thumbnail]) {
+    for (const image of [photo.original, photo.display, photo.medium, photo.thumbnail]) {
       expect([image.width, image.height]).toEqual([240, 160]);
       const meta = await sharp(image.data).metadata();
       expect([meta.width, meta.height]).toEqual([240, 160]);
@@ -75,13 +75,13 @@ describe('ImageProcessor.processPhoto', { timeout: 30_000 }, () => {
     expect(hammingDistance(heic.perceptualHash, png.perceptualHash)).toBeLessThanOrEqual(6);
   });
 
-  it('burns privacy bars into display and thumbnail only, in upright coordinates, clamped to the image', async () => {
+  it('burns privacy bars into display, medium and thumbnail only, in upright coordinates, clamped to the image', async () => {
     const bars = [
       { x: 0, y: 0, width: 25, height: 25 }, // the red corner
       { x: 90, y: 80, width: 50, height: 50 }, // runs off the bottom-right edge
     ];
     const photo = await processor.processPhoto(fixture('rotated-gps.jpg'), bars);
-    for (const image of [photo.display, photo.thumbnail]) {
+    for (const image of [photo.display, photo.medium, photo.thumbnail]) {
       expect(isBlack(await pixel(image.data, 1, 1))).toBe(true);
       expect(isBlack(await pixel(image.data, 12, 12))).toBe(true);
       expect(isBlack(await pixel(image.data, 24, 24))).toBe(true);
@@ -96,18 +96,24 @@ describe('ImageProcessor.processPhoto', { timeout: 30_000 }, () => {
     expect(photo.perceptualHash).toBe(plain.perceptualHash);
   });
 
-  it('keeps long edges within 2048 (display) and 480 (thumbnail) and never enlarges', async () => {
+  it('keeps long edges within 2048 (display), 960 (medium) and 480 (thumbnail) and never enlarges', async () => {
     const wide = await processor.processPhoto(await generatedPhoto(3000, 1000));
     expect([wide.original.width, wide.original.height]).toEqual([3000, 1000]);
     expect([wide.display.width, wide.display.height]).toEqual([2048, 683]);
+    expect([wide.medium.width, wide.medium.height]).toEqual([960, 320]);
     expect([wide.thumbnail.width, wide.thumbnail.height]).toEqual([480, 160]);
     const tall = await processor.processPhoto(await generatedPhoto(600, 2400, 'png'));
     expect([tall.display.width, tall.display.height]).toEqual([512, 2048]);
+    expect([tall.medium.width, tall.medium.height]).toEqual([240, 960]);
     expect([tall.thumbnail.width, tall.thumbnail.height]).toEqual([120, 480]);
+    const between = await processor.processPhoto(await generatedPhoto(1200, 900));
+    expect([between.display.width, between.display.height, between.medium.width, between.medium.height]).toEqual([1200, 900, 960, 720]);
     const small = await processor.processPhoto(fixture('photo.webp'));
-    expect([small.display.width, small.display.height, small.thumbnail.width, small.thumbnail.height]).toEqual([320, 240, 320, 240]);
-    for (const photo of [wide, tall, small]) {
-      for (const image of [photo.original, photo.display, photo.thumbnail]) {
+    expect([small.display.width, small.display.height, small.medium.width, small.medium.height, small.thumbnail.width, small.thumbnail.height]).toEqual([
+      320, 240, 320, 240, 320, 240,
+    ]);
+    for (const photo of [wide, tall, between, small]) {
+      for (const image of [photo.original, photo.display, photo.medium, photo.thumbnail]) {
         const meta = await sharp(image.data).metadata();
         expect([meta.width, meta.height]).toEqual([image.width, image.height]);
       }
@@ -122,7 +128,7 @@ describe('ImageProcessor.processPhoto', { timeout: 30_000 }, () => {
     const { data: stored } = await sharp(input, { ignoreIcc: true }).raw().toBuffer({ resolveWithObject: true });
     expect(Math.abs(stored[0]! - srgb.r)).toBeGreaterThan(5);
     const photo = await processor.processPhoto(input);
-    for (const image of [photo.original, photo.display, photo.thumbnail]) {
+    for (const image of [photo.original, photo.display, photo.medium, photo.thumbnail]) {
       expect((await sharp(image.data).metadata()).icc).toBeUndefined();
       const [r, g, b] = await pixel(image.data, 50, 50);
       expect(Math.max(Math.abs(r - srgb.r), Math.abs(g - srgb.g), Math.abs(b - srgb.b))).toBeLessThanOrEqual(4);
@@ -138,7 +144,7 @@ describe('ImageProcessor.processPhoto', { timeout: 30_000 }, () => {
   it('reports the SHA-256 of the uploaded bytes, and an ETag of the bytes of each image', async () => {
     const photo = await processor.processPhoto(fixture('photo.png'));
     expect(photo.sha256).toBe(sha256(fixture('photo.png')));
-    for (const image of [photo.original, photo.display, photo.thumbnail]) expect(image.etag).toBe(sha256(image.data).slice(0, 32));
+    for (const image of [photo.original, photo.display, photo.medium, photo.thumbnail]) expect(image.etag).toBe(sha256(image.data).slice(0, 32));
   });
 
   it('gives a resized, re-encoded copy a nearby perceptual hash and a different picture a distant one', async () => {
@@ -198,10 +204,11 @@ describe('ImageProcessor.processPhoto', { timeout: 30_000 }, () => {
 });
 
 describe('ImageProcessor.renderDerivatives', { timeout: 30_000 }, () => {
-  it('re-renders display and thumbnail from a stored original with new bars', async () => {
+  it('re-renders display, medium and thumbnail from a stored original with new bars', async () => {
     const photo = await processor.processPhoto(fixture('rotated-gps.jpg'));
-    const { display, thumbnail } = await processor.renderDerivatives(photo.original.data, [{ x: 75, y: 0, width: 25, height: 25 }]);
-    for (const image of [display, thumbnail]) {
+    const rendered = await processor.renderDerivatives(photo.original.data, [{ x: 75, y: 0, width: 25, height: 25 }], ['display', 'medium', 'thumbnail']);
+    expect(Object.keys(rendered).sort()).toEqual(['display', 'medium', 'thumbnail']);
+    for (const image of [rendered.display, rendered.medium, rendered.thumbnail]) {
       expect(image.contentType).toBe('image/webp');
       expect([image.width, image.height]).toEqual([240, 160]);
       expect(isBlack(await pixel(image.data, 90, 10))).toBe(true);
@@ -210,9 +217,37 @@ describe('ImageProcessor.renderDerivatives', { timeout: 30_000 }, () => {
     }
   });
 
+  it('renders the medium image alone, 960 px on its long edge, with the bars burned in at its own size and no metadata', async () => {
+    const input = await generatedPhoto(4000, 3000);
+    const stored = await processor.processPhoto(input);
+    const bars = [{ x: 10, y: 20, width: 30, height: 40 }];
+    const rendered = await processor.renderDerivatives(stored.original.data, bars, ['medium']);
+    expect(Object.keys(rendered)).toEqual(['medium']);
+    const { medium } = rendered;
+    expect([medium.contentType, medium.width, medium.height]).toEqual(['image/webp', 960, 720]);
+    const meta = await sharp(medium.data).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['webp', 960, 720]);
+    expect(await metadataLeftIn(medium.data)).toEqual([]);
+    expect(medium.etag).toBe(sha256(medium.data).slice(0, 32));
+    // The bar covers 10–40 % across and 20–60 % down, to its edges; around it is the photo (percentages of the image).
+    for (const [x, y] of [[10.1, 20.1], [25, 40], [39.9, 59.9]] as const) expect(isBlack(await pixel(medium.data, x, y)), `${x},${y}`).toBe(true);
+    for (const [x, y] of [[9, 40], [41, 40], [25, 19], [25, 61]] as const) expect(isBlack(await pixel(medium.data, x, y)), `${x},${y}`).toBe(false);
+  });
+
+  it('makes the same medium image from the original as an upload makes from its display image', async () => {
+    const input = await generatedPhoto(3000, 2000);
+    const bars = [{ x: 50, y: 50, width: 20, height: 20 }];
+    const uploaded = await processor.processPhoto(input, bars);
+    const { medium } = await processor.renderDerivatives(uploaded.original.data, bars, ['medium']);
+    expect([medium.width, medium.height]).toEqual([uploaded.medium.width, uploaded.medium.height]);
+    for (const [x, y] of [[55, 55], [65, 65], [10, 10], [90, 90]] as const) {
+      expect(isBlack(await pixel(medium.data, x, y)), `${x},${y}`).toBe(isBlack(await pixel(uploaded.medium.data, x, y)));
+    }
+  });
+
   it('refuses what is not a stored original', async () => {
-    await expectRefused(processor.renderDerivatives(fixture('photo.heic'), []));
-    await expectRefused(processor.renderDerivatives(fixture('html.jpg'), []));
+    await expectRefused(processor.renderDerivatives(fixture('photo.heic'), [], ['display', 'medium', 'thumbnail']));
+    await expectRefused(processor.renderDerivatives(fixture('html.jpg'), [], ['medium']));
   });
 });
 

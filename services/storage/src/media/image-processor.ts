@@ -6,7 +6,7 @@ import type { MediaPoolName } from './media-pools.js';
 import { startMediaProcess, type MediaProcess } from './media-process.js';
 import type { MediaOutputs, MediaResult, MediaTask } from './protocol.js';
 import { sniffImageType } from './sniff.js';
-import type { EncodedImage, PrivacyBar, ProcessedPhoto } from './types.js';
+import type { DerivativeKind, EncodedImage, PrivacyBar, ProcessedPhoto } from './types.js';
 
 export interface ImageProcessorOptions {
   /** Images processed at once, each on its own worker thread. Default 2. */
@@ -53,14 +53,28 @@ export class ImageProcessor {
     const heic = sourceMimeType === 'image/heic' || sourceMimeType === 'image/heif';
     const task = { kind: 'photo', input, sourceMimeType, bars, maxInputPixels: this.maxInputPixels } as const;
     const photo = heic ? await this.heicQueue.run(() => this.run('heic', task)) : await this.run('images', task);
-    return { ...photo, original: asBuffers(photo.original), display: asBuffers(photo.display), thumbnail: asBuffers(photo.thumbnail) };
+    return {
+      ...photo,
+      original: asBuffers(photo.original),
+      display: asBuffers(photo.display),
+      medium: asBuffers(photo.medium),
+      thumbnail: asBuffers(photo.thumbnail),
+    };
   }
 
-  async renderDerivatives(original: Buffer, bars: PrivacyBar[]): Promise<{ display: EncodedImage; thumbnail: EncodedImage }> {
+  /** The derivatives `kinds` of a stored original with `bars` burned in, from one decode of it. */
+  async renderDerivatives<K extends DerivativeKind>(original: Buffer, bars: PrivacyBar[], kinds: readonly K[]): Promise<Record<K, EncodedImage>> {
     // Stored originals are always JPEG, PNG or WebP (processPhoto re-encodes HEIC to JPEG).
     this.accept(original, ['image/jpeg', 'image/png', 'image/webp']);
-    const result = await this.run('images', { kind: 'derivatives', input: original, bars, maxInputPixels: this.maxInputPixels });
-    return { display: asBuffers(result.display), thumbnail: asBuffers(result.thumbnail) };
+    if (kinds.length === 0) throw new RangeError('No derivative asked for');
+    const result = await this.run('images', { kind: 'derivatives', input: original, bars, derivatives: [...kinds], maxInputPixels: this.maxInputPixels });
+    const rendered: Partial<Record<K, EncodedImage>> = {};
+    for (const kind of kinds) {
+      const image = result[kind];
+      if (!image) throw new Error(`The media process answered without the ${kind} image`);
+      rendered[kind] = asBuffers(image);
+    }
+    return rendered as Record<K, EncodedImage>;
   }
 
   async processAvatar(input: Buffer): Promise<EncodedImage & { sourceMimeType: string; sha256: string }> {

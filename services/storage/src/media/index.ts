@@ -4,3 +4,4 @@ export { FaceDetectionUnavailableError, UnsupportedImageError } from './errors.j
 export { sniffImageType } from './sniff.js';
 export { hammingDistance } from './dhash.js';
 export { ImageProcessor, type ImageProcessorOptions } from './image-processor.js';
+export { DERIVATIVE_EDGES, DERIVATIVE_KINDS, type DerivativeKind } from './types.js';

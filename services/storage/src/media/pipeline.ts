@@ -4,12 +4,11 @@ import { barsToPixels } from './bars.js';
 import { DHASH_HEIGHT, DHASH_WIDTH, dHash } from './dhash.js';
 import { UnsupportedImageError } from './errors.js';
 import { decodeHeic, type RawImage } from './heic.js';
-import type { EncodedImage, PrivacyBar, ProcessedPhoto, SourceMimeType } from './types.js';
+import { DERIVATIVE_EDGES, DERIVATIVE_KINDS, type DerivativeKind, type EncodedImage, type PrivacyBar, type ProcessedPhoto, type SourceMimeType } from './types.js';
 
 // The sharp side of the media module; it runs only inside worker threads (see worker.ts).
 
-const DISPLAY_EDGE = 2048;
-const THUMBNAIL_EDGE = 480;
+const DISPLAY_EDGE = DERIVATIVE_EDGES.display;
 /** Every avatar is this square, so the navbar, cards and profile all get the same, small file. */
 const AVATAR_EDGE = 256;
 
@@ -21,7 +20,12 @@ const ORIGINAL_JPEG = { quality: 90, mozjpeg: false } as const;
 const ORIGINAL_WEBP = { quality: 90, effort: 2 } as const;
 const ORIGINAL_PNG = { compressionLevel: 6 } as const;
 const DISPLAY_WEBP = { quality: 80, effort: 2 } as const;
+// Shown at about one image pixel per device pixel (cards on screens of density 2–3), where q75 looks like q80 and is a
+// fifth smaller: ~140 kB for a textured 12 MP photo whose display image is ~650 kB, so a page of 9 cards stays under
+// 1.5 MB (`pnpm bench:images`). Effort 4, as the thumbnail: ~70 ms at 960 px, in parallel with the display encode.
+const MEDIUM_WEBP = { quality: 75, effort: 4 } as const;
 const THUMBNAIL_WEBP = { quality: 75, effort: 4 } as const;
+const DERIVATIVE_WEBP = { display: DISPLAY_WEBP, medium: MEDIUM_WEBP, thumbnail: THUMBNAIL_WEBP } as const;
 const AVATAR_WEBP = { quality: 80, effort: 4 } as const;
 
 export interface Limits {
@@ -29,7 +33,8 @@ export interface Limits {
 }
 
 export type PhotoOutput = ProcessedPhoto;
-export type DerivativesOutput = { display: EncodedImage; thumbnail: EncodedImage };
+export type DerivativesOutput<K extends DerivativeKind = DerivativeKind> = Record<K, EncodedImage>;
+export type { DerivativeKind };
 export type AvatarOutput = EncodedImage & { sourceMimeType: string; /** Hex SHA-256 of the uploaded bytes. */ sha256: string };
 
 type SharpFormat = keyof FormatEnum;
@@ -37,7 +42,8 @@ type SharpFormat = keyof FormatEnum;
 export async function processPhoto(input: Buffer, sourceMimeType: SourceMimeType, bars: PrivacyBar[], limits: Limits): Promise<PhotoOutput> {
   const sha256 = sha256Hex(input);
   // Decoded once, upright, at full size; the original and the display image are both made from these
-  // pixels, in parallel (libvips runs each pipeline on its own libuv thread).
+  // pixels, in parallel (libvips runs each pipeline on its own libuv thread), and the smaller derivatives from
+  // the display image's pixels.
   const upright =
     sourceMimeType === 'image/heic' || sourceMimeType === 'image/heif'
       ? await decodeHeic(input, limits.maxInputPixels)
@@ -46,12 +52,21 @@ export async function processPhoto(input: Buffer, sourceMimeType: SourceMimeType
   return { original, ...derived, sourceMimeType, sha256 };
 }
 
-/** Display and thumbnail again from a stored original, e.g. after the privacy bars changed. */
-export async function renderDerivatives(original: Buffer, bars: PrivacyBar[], limits: Limits): Promise<DerivativesOutput> {
+/**
+ * Derivatives again from a stored original: all of them after the privacy bars changed, the medium image alone for a
+ * photo stored before there was one (the photo service's backfill). The original is decoded once, at the size of the
+ * largest one asked for, and the others are resized from those pixels.
+ */
+export async function renderDerivatives<K extends DerivativeKind>(original: Buffer, bars: PrivacyBar[], limits: Limits, kinds: readonly K[]): Promise<DerivativesOutput<K>> {
+  const wanted = DERIVATIVE_KINDS.filter((kind): kind is K => (kinds as readonly DerivativeKind[]).includes(kind));
+  const largest = wanted[0];
+  if (!largest) throw new Error('No derivative asked for');
   // Resizing while decoding lets libvips shrink on load and stream, instead of holding the full image.
-  const display = await readUpright(original, limits, ['jpeg', 'png', 'webp'], (image) => image.resize(fitInside(DISPLAY_EDGE)));
-  const { display: displayImage, thumbnail } = await deriveFromDisplay(display, bars);
-  return { display: displayImage, thumbnail };
+  const base = await readUpright(original, limits, ['jpeg', 'png', 'webp'], (image) => image.resize(fitInside(DERIVATIVE_EDGES[largest])));
+  const encoded = await Promise.all(
+    wanted.map(async (kind) => [kind, await encodeDerivative(kind, kind === largest ? base : await resized(base, kind), bars)] as const),
+  );
+  return Object.fromEntries(encoded) as DerivativesOutput<K>;
 }
 
 export async function processAvatar(input: Buffer, limits: Limits): Promise<AvatarOutput> {
@@ -123,15 +138,25 @@ async function deriveFromUpright(upright: RawImage, bars: PrivacyBar[]) {
   return deriveFromDisplay(display, bars);
 }
 
-/** The thumbnail is resized from the display pixels, not the full image: 16x fewer pixels to read. */
+/** Medium and thumbnail are resized from the display pixels, not the full image: 4–16x fewer pixels to read. */
 async function deriveFromDisplay(display: RawImage, bars: PrivacyBar[]) {
-  const thumbnailPromise = toRaw(fromRaw(display).resize(fitInside(THUMBNAIL_EDGE)));
-  const [displayImage, thumbnail, perceptualHash] = await Promise.all([
-    encode(withBars(display, bars).webp(DISPLAY_WEBP), 'image/webp'),
-    thumbnailPromise.then((raw) => encode(withBars(raw, bars).webp(THUMBNAIL_WEBP), 'image/webp')),
+  const thumbnailPromise = resized(display, 'thumbnail');
+  const [displayImage, medium, thumbnail, perceptualHash] = await Promise.all([
+    encodeDerivative('display', display, bars),
+    resized(display, 'medium').then((raw) => encodeDerivative('medium', raw, bars)),
+    thumbnailPromise.then((raw) => encodeDerivative('thumbnail', raw, bars)),
     thumbnailPromise.then(perceptualHashOf),
   ]);
-  return { display: displayImage, thumbnail, perceptualHash };
+  return { display: displayImage, medium, thumbnail, perceptualHash };
+}
+
+function resized(image: RawImage, kind: DerivativeKind): Promise<RawImage> {
+  return toRaw(fromRaw(image).resize(fitInside(DERIVATIVE_EDGES[kind])));
+}
+
+/** A derivative: WebP, the bars burned in at its own size, no metadata. */
+function encodeDerivative(kind: DerivativeKind, image: RawImage, bars: PrivacyBar[]): Promise<EncodedImage> {
+  return encode(withBars(image, bars).webp(DERIVATIVE_WEBP[kind]), 'image/webp');
 }
 
 /**

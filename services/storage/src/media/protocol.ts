@@ -1,19 +1,19 @@
 import type { AvatarOutput, DerivativesOutput, PhotoOutput } from './pipeline.js';
 import type { FaceBox } from './face-bars.js';
-import type { PrivacyBar, SourceMimeType } from './types.js';
+import type { DerivativeKind, PrivacyBar, SourceMimeType } from './types.js';
 
 // What crosses between the storage service's thread and the media workers.
 
 export type MediaTask =
   | { kind: 'photo'; input: Uint8Array; sourceMimeType: SourceMimeType; bars: PrivacyBar[]; maxInputPixels: number }
-  | { kind: 'derivatives'; input: Uint8Array; bars: PrivacyBar[]; maxInputPixels: number }
+  | { kind: 'derivatives'; input: Uint8Array; bars: PrivacyBar[]; derivatives: DerivativeKind[]; maxInputPixels: number }
   | { kind: 'avatar'; input: Uint8Array; maxInputPixels: number }
   | { kind: 'faces'; input: Uint8Array; maxInputPixels: number }
   | { kind: 'face-boxes'; input: Uint8Array; maxInputPixels: number };
 
 export interface MediaOutputs {
   photo: PhotoOutput;
-  derivatives: DerivativesOutput;
+  derivatives: Partial<DerivativesOutput>;
   avatar: AvatarOutput;
   faces: number;
   'face-boxes': FaceBox[];

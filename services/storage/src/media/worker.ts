@@ -17,7 +17,7 @@ export default async function runMediaTask(task: MediaTask): Promise<MediaResult
       case 'photo':
         return { ok: true, value: await processPhoto(input, task.sourceMimeType, task.bars, limits) };
       case 'derivatives':
-        return { ok: true, value: await renderDerivatives(input, task.bars, limits) };
+        return { ok: true, value: await renderDerivatives(input, task.bars, limits, task.derivatives) };
       case 'avatar':
         return { ok: true, value: await processAvatar(input, limits) };
       case 'faces': {

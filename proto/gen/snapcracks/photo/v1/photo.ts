@@ -107,6 +107,11 @@ export enum ImageVariant {
   IMAGE_VARIANT_THUMBNAIL = 2,
   /** IMAGE_VARIANT_ORIGINAL - The cleaned, unredacted upload: owner and admins only. */
   IMAGE_VARIANT_ORIGINAL = 3,
+  /**
+   * IMAGE_VARIANT_MEDIUM - Up to 960 px, privacy bars burned in; seen by whoever may see the display image. A photo stored before medium
+   * images existed answers its display image until the backfill has made one (ResolveImageResponse.fallback).
+   */
+  IMAGE_VARIANT_MEDIUM = 4,
 }
 
 export function imageVariantFromJSON(object: any): ImageVariant {
@@ -123,6 +128,9 @@ export function imageVariantFromJSON(object: any): ImageVariant {
     case 3:
     case "IMAGE_VARIANT_ORIGINAL":
       return ImageVariant.IMAGE_VARIANT_ORIGINAL;
+    case 4:
+    case "IMAGE_VARIANT_MEDIUM":
+      return ImageVariant.IMAGE_VARIANT_MEDIUM;
     default:
       throw new globalThis.Error("Unrecognized enum value " + object + " for enum ImageVariant");
   }
@@ -138,6 +146,8 @@ export function imageVariantToJSON(object: ImageVariant): string {
       return "IMAGE_VARIANT_THUMBNAIL";
     case ImageVariant.IMAGE_VARIANT_ORIGINAL:
       return "IMAGE_VARIANT_ORIGINAL";
+    case ImageVariant.IMAGE_VARIANT_MEDIUM:
+      return "IMAGE_VARIANT_MEDIUM";
     default:
       throw new globalThis.Error("Unrecognized enum value " + object + " for enum ImageVariant");
   }
@@ -351,6 +361,11 @@ export interface ResolveImageResponse {
   /** Anyone may see it (an approved photo's redacted image): shared caches may keep it. */
   public: boolean;
   imageVersion: number;
+  /**
+   * The variant asked for does not exist yet (a medium image the backfill has not made): this is the display image
+   * in its place, so its answer must not be cached as the variant's for long.
+   */
+  fallback: boolean;
 }
 
 export interface SetPhotoStatusRequest {
@@ -2527,7 +2542,7 @@ export const ResolveImageRequest: MessageFns<ResolveImageRequest> = {
 };
 
 function createBaseResolveImageResponse(): ResolveImageResponse {
-  return { blobKey: "", contentType: "", etag: "", size: 0, public: false, imageVersion: 0 };
+  return { blobKey: "", contentType: "", etag: "", size: 0, public: false, imageVersion: 0, fallback: false };
 }
 
 export const ResolveImageResponse: MessageFns<ResolveImageResponse> = {
@@ -2549,6 +2564,9 @@ export const ResolveImageResponse: MessageFns<ResolveImageResponse> = {
     }
     if (message.imageVersion !== 0) {
       writer.uint32(48).int32(message.imageVersion);
+    }
+    if (message.fallback !== false) {
+      writer.uint32(56).bool(message.fallback);
     }
     return writer;
   },
@@ -2614,6 +2632,14 @@ export const ResolveImageResponse: MessageFns<ResolveImageResponse> = {
             message.imageVersion = reader.int32();
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.fallback = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2646,6 +2672,7 @@ export const ResolveImageResponse: MessageFns<ResolveImageResponse> = {
         : isSet(object.image_version)
         ? globalThis.Number(object.image_version)
         : 0,
+      fallback: isSet(object.fallback) ? globalThis.Boolean(object.fallback) : false,
     };
   },
 
@@ -2668,6 +2695,9 @@ export const ResolveImageResponse: MessageFns<ResolveImageResponse> = {
     }
     if (message.imageVersion !== 0) {
       obj.imageVersion = Math.round(message.imageVersion);
+    }
+    if (message.fallback !== false) {
+      obj.fallback = message.fallback;
     }
     return obj;
   },
@@ -3447,7 +3477,7 @@ export const PhotoServiceService = {
     responseDeserialize: (value: Buffer): ListPhotosForReviewResponse => ListPhotosForReviewResponse.decode(value),
   },
   /**
-   * Which of the given blob keys a photo uses (its original, display image or thumbnail). Called by the
+   * Which of the given blob keys a photo uses (its original, display, medium or thumbnail image). Called by the
    * moderation service only, for the orphaned-files cleanup.
    */
   findReferencedBlobs: {
@@ -3496,7 +3526,7 @@ export interface PhotoServiceServer extends UntypedServiceImplementation {
   setPhotoStatus: handleUnaryCall<SetPhotoStatusRequest, SetPhotoStatusResponse>;
   listPhotosForReview: handleUnaryCall<ListPhotosForReviewRequest, ListPhotosForReviewResponse>;
   /**
-   * Which of the given blob keys a photo uses (its original, display image or thumbnail). Called by the
+   * Which of the given blob keys a photo uses (its original, display, medium or thumbnail image). Called by the
    * moderation service only, for the orphaned-files cleanup.
    */
   findReferencedBlobs: handleUnaryCall<FindReferencedBlobsRequest, FindReferencedBlobsResponse>;
@@ -3694,7 +3724,7 @@ export interface PhotoServiceClient extends Client {
     callback: (error: ServiceError | null, response: ListPhotosForReviewResponse) => void,
   ): ClientUnaryCall;
   /**
-   * Which of the given blob keys a photo uses (its original, display image or thumbnail). Called by the
+   * Which of the given blob keys a photo uses (its original, display, medium or thumbnail image). Called by the
    * moderation service only, for the orphaned-files cleanup.
    */
   findReferencedBlobs(

@@ -31,7 +31,10 @@ export const protobufFileName = "snapcracks/storage/v1/storage.proto";
 
 export enum ImagePurpose {
   IMAGE_PURPOSE_UNSPECIFIED = 0,
-  /** IMAGE_PURPOSE_PHOTO - An original, a display image (2048 px at most) and a thumbnail (480 px at most). */
+  /**
+   * IMAGE_PURPOSE_PHOTO - An original, a display image (2048 px at most), a medium image (960 px at most) and a thumbnail (480 px at
+   * most), each derivative a WebP bounded on its long edge.
+   */
   IMAGE_PURPOSE_PHOTO = 1,
   /** IMAGE_PURPOSE_AVATAR - One square image. */
   IMAGE_PURPOSE_AVATAR = 2,
@@ -66,6 +69,51 @@ export function imagePurposeToJSON(object: ImagePurpose): string {
   }
 }
 
+/** A photo's images made from its original, with the privacy bars burned in. */
+export enum Derivative {
+  DERIVATIVE_UNSPECIFIED = 0,
+  /** DERIVATIVE_DISPLAY - WebP, 2048 px at most on its long edge. */
+  DERIVATIVE_DISPLAY = 1,
+  /** DERIVATIVE_MEDIUM - WebP, 960 px at most on its long edge. */
+  DERIVATIVE_MEDIUM = 2,
+  /** DERIVATIVE_THUMBNAIL - WebP, 480 px at most on its long edge. */
+  DERIVATIVE_THUMBNAIL = 3,
+}
+
+export function derivativeFromJSON(object: any): Derivative {
+  switch (object) {
+    case 0:
+    case "DERIVATIVE_UNSPECIFIED":
+      return Derivative.DERIVATIVE_UNSPECIFIED;
+    case 1:
+    case "DERIVATIVE_DISPLAY":
+      return Derivative.DERIVATIVE_DISPLAY;
+    case 2:
+    case "DERIVATIVE_MEDIUM":
+      return Derivative.DERIVATIVE_MEDIUM;
+    case 3:
+    case "DERIVATIVE_THUMBNAIL":
+      return Derivative.DERIVATIVE_THUMBNAIL;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum Derivative");
+  }
+}
+
+export function derivativeToJSON(object: Derivative): string {
+  switch (object) {
+    case Derivative.DERIVATIVE_UNSPECIFIED:
+      return "DERIVATIVE_UNSPECIFIED";
+    case Derivative.DERIVATIVE_DISPLAY:
+      return "DERIVATIVE_DISPLAY";
+    case Derivative.DERIVATIVE_MEDIUM:
+      return "DERIVATIVE_MEDIUM";
+    case Derivative.DERIVATIVE_THUMBNAIL:
+      return "DERIVATIVE_THUMBNAIL";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum Derivative");
+  }
+}
+
 export interface BlobInfo {
   /** e.g. "local:photos/2026/11/3f…c2-display.webp", "s3:photos/…", "drive:photos/…". */
   key: string;
@@ -93,6 +141,7 @@ export interface StoredImage {
   original?: BlobInfo | undefined;
   display?: BlobInfo | undefined;
   thumbnail?: BlobInfo | undefined;
+  medium?: BlobInfo | undefined;
   width: number;
   height: number;
   /** What the uploaded bytes really were, e.g. "image/heic". */
@@ -111,11 +160,15 @@ export interface StoreImageResponse {
 export interface RenderDerivativesRequest {
   originalKey: string;
   bars: PrivacyBar[];
+  /** Which to render; none asked for means all three. */
+  derivatives: Derivative[];
 }
 
 export interface RenderDerivativesResponse {
+  /** Each set when asked for. */
   display?: BlobInfo | undefined;
   thumbnail?: BlobInfo | undefined;
+  medium?: BlobInfo | undefined;
 }
 
 export interface GetBlobRequest {
@@ -529,6 +582,7 @@ function createBaseStoredImage(): StoredImage {
     original: undefined,
     display: undefined,
     thumbnail: undefined,
+    medium: undefined,
     width: 0,
     height: 0,
     sourceMimeType: "",
@@ -548,6 +602,9 @@ export const StoredImage: MessageFns<StoredImage> = {
     }
     if (message.thumbnail !== undefined) {
       BlobInfo.encode(message.thumbnail, writer.uint32(26).fork()).join();
+    }
+    if (message.medium !== undefined) {
+      BlobInfo.encode(message.medium, writer.uint32(82).fork()).join();
     }
     if (message.width !== 0) {
       writer.uint32(32).int32(message.width);
@@ -605,6 +662,14 @@ export const StoredImage: MessageFns<StoredImage> = {
             }
 
             message.thumbnail = BlobInfo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.medium = BlobInfo.decode(reader, reader.uint32());
             continue;
           }
           case 4: {
@@ -672,6 +737,7 @@ export const StoredImage: MessageFns<StoredImage> = {
       original: isSet(object.original) ? BlobInfo.fromJSON(object.original) : undefined,
       display: isSet(object.display) ? BlobInfo.fromJSON(object.display) : undefined,
       thumbnail: isSet(object.thumbnail) ? BlobInfo.fromJSON(object.thumbnail) : undefined,
+      medium: isSet(object.medium) ? BlobInfo.fromJSON(object.medium) : undefined,
       width: isSet(object.width) ? globalThis.Number(object.width) : 0,
       height: isSet(object.height) ? globalThis.Number(object.height) : 0,
       sourceMimeType: isSet(object.sourceMimeType)
@@ -707,6 +773,9 @@ export const StoredImage: MessageFns<StoredImage> = {
     }
     if (message.thumbnail !== undefined) {
       obj.thumbnail = BlobInfo.toJSON(message.thumbnail);
+    }
+    if (message.medium !== undefined) {
+      obj.medium = BlobInfo.toJSON(message.medium);
     }
     if (message.width !== 0) {
       obj.width = Math.round(message.width);
@@ -789,7 +858,7 @@ export const StoreImageResponse: MessageFns<StoreImageResponse> = {
 };
 
 function createBaseRenderDerivativesRequest(): RenderDerivativesRequest {
-  return { originalKey: "", bars: [] };
+  return { originalKey: "", bars: [], derivatives: [] };
 }
 
 export const RenderDerivativesRequest: MessageFns<RenderDerivativesRequest> = {
@@ -799,6 +868,13 @@ export const RenderDerivativesRequest: MessageFns<RenderDerivativesRequest> = {
     }
     for (const v of message.bars) {
       PrivacyBar.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.derivatives.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.derivatives) {
+        writer.int32(v);
+      }
+      writer.join();
     }
     return writer;
   },
@@ -832,6 +908,24 @@ export const RenderDerivativesRequest: MessageFns<RenderDerivativesRequest> = {
             message.bars.push(PrivacyBar.decode(reader, reader.uint32()));
             continue;
           }
+          case 3: {
+            if (tag === 24) {
+              message.derivatives.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.derivatives.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -852,6 +946,9 @@ export const RenderDerivativesRequest: MessageFns<RenderDerivativesRequest> = {
         ? globalThis.String(object.original_key)
         : "",
       bars: globalThis.Array.isArray(object?.bars) ? object.bars.map((e: any) => PrivacyBar.fromJSON(e)) : [],
+      derivatives: globalThis.Array.isArray(object?.derivatives)
+        ? object.derivatives.map((e: any) => derivativeFromJSON(e))
+        : [],
     };
   },
 
@@ -863,12 +960,15 @@ export const RenderDerivativesRequest: MessageFns<RenderDerivativesRequest> = {
     if (message.bars?.length) {
       obj.bars = message.bars.map((e) => PrivacyBar.toJSON(e));
     }
+    if (message.derivatives?.length) {
+      obj.derivatives = message.derivatives.map((e) => derivativeToJSON(e));
+    }
     return obj;
   },
 };
 
 function createBaseRenderDerivativesResponse(): RenderDerivativesResponse {
-  return { display: undefined, thumbnail: undefined };
+  return { display: undefined, thumbnail: undefined, medium: undefined };
 }
 
 export const RenderDerivativesResponse: MessageFns<RenderDerivativesResponse> = {
@@ -878,6 +978,9 @@ export const RenderDerivativesResponse: MessageFns<RenderDerivativesResponse> = 
     }
     if (message.thumbnail !== undefined) {
       BlobInfo.encode(message.thumbnail, writer.uint32(18).fork()).join();
+    }
+    if (message.medium !== undefined) {
+      BlobInfo.encode(message.medium, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -911,6 +1014,14 @@ export const RenderDerivativesResponse: MessageFns<RenderDerivativesResponse> = 
             message.thumbnail = BlobInfo.decode(reader, reader.uint32());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.medium = BlobInfo.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -927,6 +1038,7 @@ export const RenderDerivativesResponse: MessageFns<RenderDerivativesResponse> = 
     return {
       display: isSet(object.display) ? BlobInfo.fromJSON(object.display) : undefined,
       thumbnail: isSet(object.thumbnail) ? BlobInfo.fromJSON(object.thumbnail) : undefined,
+      medium: isSet(object.medium) ? BlobInfo.fromJSON(object.medium) : undefined,
     };
   },
 
@@ -937,6 +1049,9 @@ export const RenderDerivativesResponse: MessageFns<RenderDerivativesResponse> = 
     }
     if (message.thumbnail !== undefined) {
       obj.thumbnail = BlobInfo.toJSON(message.thumbnail);
+    }
+    if (message.medium !== undefined) {
+      obj.medium = BlobInfo.toJSON(message.medium);
     }
     return obj;
   },
@@ -2091,7 +2206,10 @@ export const StorageServiceService = {
     responseSerialize: (value: StoreImageResponse): Buffer => Buffer.from(StoreImageResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): StoreImageResponse => StoreImageResponse.decode(value),
   },
-  /** Renders new display and thumbnail derivatives of a stored original with the given bars burned in. */
+  /**
+   * Renders new derivatives of a stored original with the given bars burned in, from one decode of it: all three
+   * (new bars), or those asked for (a medium image for a photo stored before there were any).
+   */
   renderDerivatives: {
     path: "/snapcracks.storage.v1.StorageService/RenderDerivatives" as const,
     requestStream: false as const,
@@ -2202,7 +2320,10 @@ export interface StorageServiceServer extends UntypedServiceImplementation {
    * The first message is the header, the rest carry the file's bytes in order (10 MB at most).
    */
   storeImage: handleClientStreamingCall<StoreImageRequest, StoreImageResponse>;
-  /** Renders new display and thumbnail derivatives of a stored original with the given bars burned in. */
+  /**
+   * Renders new derivatives of a stored original with the given bars burned in, from one decode of it: all three
+   * (new bars), or those asked for (a medium image for a photo stored before there were any).
+   */
   renderDerivatives: handleUnaryCall<RenderDerivativesRequest, RenderDerivativesResponse>;
   /** The first message is the blob's info, the rest its bytes in order. */
   getBlob: handleServerStreamingCall<GetBlobRequest, GetBlobResponse>;
@@ -2247,7 +2368,10 @@ export interface StorageServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: StoreImageResponse) => void,
   ): ClientWritableStream<StoreImageRequest>;
-  /** Renders new display and thumbnail derivatives of a stored original with the given bars burned in. */
+  /**
+   * Renders new derivatives of a stored original with the given bars burned in, from one decode of it: all three
+   * (new bars), or those asked for (a medium image for a photo stored before there were any).
+   */
   renderDerivatives(
     request: RenderDerivativesRequest,
     callback: (error: ServiceError | null, response: RenderDerivativesResponse) => void,
