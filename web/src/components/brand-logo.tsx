@@ -10,7 +10,7 @@ export function BrandLogo({ className }: { className?: string }) {
     <Link
       to="/"
       className={cn(
-        'flex items-center gap-2 rounded-md text-lg font-bold tracking-tight outline-none focus-visible:ring-2 focus-visible:ring-ring',
+        'flex min-h-11 items-center gap-2 rounded-md text-lg font-bold tracking-tight outline-none focus-visible:ring-2 focus-visible:ring-ring',
         className,
       )}
     >

@@ -7,7 +7,7 @@ export function PageSkeleton({ label = 'Loading' }: { label?: string }) {
       <span className="sr-only">{label}…</span>
       <Skeleton className="h-9 w-64" />
       <Skeleton className="mt-3 h-5 w-96 max-w-full" />
-      <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+      <div className="mt-8 grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
         {Array.from({ length: 3 }, (_, index) => (
           <Skeleton key={index} className="h-48 w-full rounded-xl" />
         ))}

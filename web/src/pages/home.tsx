@@ -14,9 +14,10 @@ export function HomePage() {
   return (
     <>
       <section className="border-b bg-gradient-to-br from-orange-50 via-background to-amber-50 dark:from-orange-950/30 dark:via-background dark:to-amber-950/20">
-        <div className="mx-auto grid max-w-7xl items-center gap-8 px-4 py-12 sm:px-6 md:grid-cols-2 lg:px-8">
-          <div className="flex flex-col gap-4">
-            <h1 className="text-3xl font-extrabold tracking-tight sm:text-4xl">
+        <div className="mx-auto grid max-w-7xl grid-cols-1 items-center gap-8 px-4 py-12 sm:px-6 md:grid-cols-2 lg:px-8">
+          <div className="flex min-w-0 flex-col gap-4">
+            {/* A long name without spaces breaks rather than widening the page. */}
+            <h1 className="text-3xl font-extrabold tracking-tight wrap-anywhere sm:text-4xl">
               Welcome back, {getDisplayName(user, 'Snapper')}
             </h1>
             <p className="text-lg text-muted-foreground">

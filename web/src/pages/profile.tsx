@@ -19,7 +19,7 @@ function ProfileSkeleton() {
         <span className="sr-only">Loading profile…</span>
         <Skeleton className="h-9 w-48" />
         <Skeleton className="mt-3 h-5 w-80 max-w-full" />
-        <div className="mt-8 grid gap-6 lg:grid-cols-3">
+        <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-3">
           <div className="flex flex-col gap-6 lg:col-span-2">
             <Skeleton className="h-44 rounded-xl" />
             <Skeleton className="h-36 rounded-xl" />
@@ -48,7 +48,7 @@ export function ProfilePage() {
   return (
     <PageContainer className="max-w-5xl">
       <PageHeader title="My Profile" description={`Signed in as ${getDisplayName(user)}${user.email ? ` (${user.email})` : ''}.`} />
-      <div className="mt-8 grid gap-6 lg:grid-cols-3">
+      <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-3">
         <div className="flex flex-col gap-6 lg:col-span-2">
           <SettingsSection icon={ImageIcon} title="Avatar" description="Shown next to your name across Snap Cracks.">
             <AvatarUpload user={user} />

@@ -37,7 +37,7 @@ export function ContactForm({
   return (
     // The resolver hands over the trimmed values.
     <form noValidate onSubmit={handleSubmit((values) => onSubmit(values))} className="flex flex-col gap-5">
-      <div className="grid gap-5 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
         <FormField id="contact-name" label="Full Name" error={errors.name?.message}>
           <Input autoComplete="name" placeholder="Your name" {...register('name')} />
         </FormField>

@@ -45,7 +45,7 @@ export function MyUploadsSection() {
       ) : photos.length === 0 ? (
         <MyUploadsEmpty />
       ) : (
-        <ul aria-label="My uploads" className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+        <ul aria-label="My uploads" className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {photos.map((photo) => (
             <UserPhotoCard key={photo.id} photo={photo} />
           ))}
@@ -62,7 +62,7 @@ function sortNewestFirst(photos: UserPhoto[]): UserPhoto[] {
 
 function MyUploadsSkeleton() {
   return (
-    <div role="status" aria-label="Loading your uploads" className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+    <div role="status" aria-label="Loading your uploads" className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
       {Array.from({ length: SKELETON_COUNT }, (_, index) => (
         <div key={index} className="overflow-hidden rounded-xl border bg-card">
           <Skeleton className="aspect-[4/3] w-full rounded-none" />

@@ -20,7 +20,7 @@ export function RatingCharts() {
   const rated = photos.data ? ratedPhotos(Array.isArray(photos.data) ? photos.data : []) : undefined;
   const stars = stats.data ? (votesPerStar(stats.data.ratingDistribution) ?? NO_VOTES) : undefined;
   return (
-    <div className="grid gap-6 lg:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
       <RatingsOverTime photos={photos.isError ? [] : rated} />
       <StarDistribution counts={stats.isError ? NO_VOTES : stars} />
     </div>

@@ -49,7 +49,7 @@ function Sections({ stats }: { stats: UserStats | undefined }) {
         </span>
       )}
       <StatCards stats={stats} />
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Rankings stats={stats} />
         <Performance stats={stats} />
         <StatusOverview stats={stats} />
@@ -88,7 +88,7 @@ function StatCards({ stats }: { stats: UserStats | undefined }) {
   ];
   return (
     <section aria-label="Your numbers">
-      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {cards.map(({ label, value, hint, icon: Icon }) => (
           <li key={label} aria-label={value === undefined ? label : `${label}: ${value}`}>
             <Card className="h-full">
@@ -230,7 +230,7 @@ function StatusOverview({ stats }: { stats: UserStats | undefined }) {
 
 function RatedPhotos({ stats }: { stats: UserStats | undefined }) {
   return (
-    <div className="grid gap-6 md:grid-cols-2">
+    <div className="grid grid-cols-1 gap-6 md:grid-cols-2">
       <RatedPhotoCard title="Top Rated Photo" icon={Award} photo={stats && stats.highestRatedPhoto} />
       <RatedPhotoCard title="Lowest Rated Photo" icon={ThumbsDown} photo={stats && stats.lowestRatedPhoto} />
     </div>

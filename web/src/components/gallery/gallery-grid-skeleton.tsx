@@ -5,7 +5,7 @@ export const GALLERY_SKELETON_COUNT = 3;
 
 export function GalleryGridSkeleton() {
   return (
-    <div role="status" aria-label="Loading photos" className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+    <div role="status" aria-label="Loading photos" className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3">
       {Array.from({ length: GALLERY_SKELETON_COUNT }, (_, index) => (
         <div key={index} className="overflow-hidden rounded-xl border bg-card shadow-sm">
           <Skeleton className="aspect-[4/3] w-full rounded-none" />

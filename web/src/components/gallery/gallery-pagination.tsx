@@ -35,6 +35,7 @@ export function GalleryPagination({ page, totalPages, onPageChange, className }:
             onClick={() => onPageChange(page - 1)}
             disabled={page <= 1}
             aria-label="Previous page"
+            className="min-w-11"
           >
             <ChevronLeft aria-hidden="true" />
             <span className="hidden sm:inline">Previous</span>
@@ -47,7 +48,7 @@ export function GalleryPagination({ page, totalPages, onPageChange, className }:
               <Button
                 variant={isCurrent ? 'default' : 'outline'}
                 size="sm"
-                className="min-w-9"
+                className="min-w-11 sm:min-w-9"
                 aria-label={`Page ${number}`}
                 aria-current={isCurrent ? 'page' : undefined}
                 onClick={() => {
@@ -66,6 +67,7 @@ export function GalleryPagination({ page, totalPages, onPageChange, className }:
             onClick={() => onPageChange(page + 1)}
             disabled={page >= totalPages}
             aria-label="Next page"
+            className="min-w-11"
           >
             <span className="hidden sm:inline">Next</span>
             <ChevronRight aria-hidden="true" />

@@ -25,7 +25,7 @@ export function FeatureSection() {
       <h2 id="features-title" className="text-center text-3xl font-bold tracking-tight">
         How Snap Cracks works
       </h2>
-      <div className="mt-10 grid gap-6 md:grid-cols-3">
+      <div className="mt-10 grid grid-cols-1 gap-6 md:grid-cols-3">
         {FEATURES.map(({ icon: Icon, title, description }) => (
           <Card key={title} className="transition-shadow hover:shadow-md">
             <CardContent className="flex flex-col items-center gap-3 pt-6 text-center">

@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from './browser.js';
+import { COMMUNITY, seedCommunity, type Community } from './community.js';
+import { startProduct, type RunningProduct } from './product.js';
+
+/** A small phone, a common phone, a tablet held upright. */
+const WIDTHS = [320, 390, 768] as const;
+const THEMES = ['light', 'dark'] as const;
+
+let product: RunningProduct;
+let browser: Browser;
+let community: Community;
+
+beforeAll(async () => {
+  [product, browser] = await Promise.all([startProduct({ ADMIN_EMAILS: COMMUNITY.admin.email }), launchBrowser()]);
+  community = await seedCommunity(browser, product.url);
+});
+afterAll(async () => {
+  await community?.close();
+  await browser?.close();
+  await product?.stop();
+});
+
+/** Waits for the page's data and images, and for animations (a skeleton's pulse aside) to end. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => animation.playState !== 'running' || (animation as CSSAnimation).animationName === 'pulse'),
+  );
+}
+
+/** How far the document is wider than the viewport, with the elements sticking out furthest. */
+async function sidewaysScroll(page: Page): Promise<{ overflow: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const viewport = document.documentElement.clientWidth;
+    const overflow = document.documentElement.scrollWidth - viewport;
+    const culprits = Array.from(document.body.querySelectorAll<HTMLElement>('*'))
+      .filter((element) => element.getBoundingClientRect().right > viewport + 1)
+      // Inside a container that scrolls sideways on purpose (the filter row) is fine.
+      .filter((element) => !element.parentElement?.closest('[class*="overflow-x-auto"], [class*="overflow-hidden"], [class*="truncate"]'))
+      .map((element) => `<${element.tagName.toLowerCase()} class="${element.className}"> right=${Math.round(element.getBoundingClientRect().right)}`);
+    return { overflow, culprits: culprits.slice(0, 5) };
+  });
+}
+
+/** Every route's width at every size and theme: one load per route, then the viewport and theme change in place. */
+async function checkWidths(context: BrowserContext, paths: string[]): Promise<string[]> {
+  const page = await context.newPage();
+  const problems: string[] = [];
+  for (const path of paths) {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${product.url}${path}`);
+    await settle(page);
+    for (const theme of THEMES) {
+      await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 844 });
+        await settle(page);
+        const { overflow, culprits } = await sidewaysScroll(page);
+        if (overflow > 0) problems.push(`${path} at ${width} px (${theme}): ${overflow} px wider, ${culprits.join(', ')}`);
+      }
+    }
+  }
+  await page.close();
+  return problems;
+}
+
+describe('no page is wider than a phone', () => {
+  it('for a visitor, on every route', async () => {
+    const context = await browser.newContext();
+    const problems = await checkWidths(context, [
+      '/',
+      '/legal',
+      '/contact',
+      '/terms-acceptance',
+      '/google-drive-setup',
+      '/upload',
+      '/dashboard',
+      '/admin',
+      '/profile',
+      '/settings',
+    ]);
+    await context.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('for a member with a 60-character name whose photos sit beside "User <id>" ones', async () => {
+    const problems = await checkWidths(community.contexts.longName, [
+      '/',
+      '/upload',
+      '/dashboard',
+      '/profile',
+      '/settings',
+      '/legal',
+      '/contact',
+      '/google-drive-setup',
+      '/admin',
+      '/no-such-page',
+    ]);
+    expect(problems).toEqual([]);
+  });
+
+  it('for an admin on the admin pages', async () => {
+    const problems = await checkWidths(community.contexts.admin, ['/admin', '/admin/users', '/admin/support']);
+    expect(problems).toEqual([]);
+  });
+
+  it('with the photo viewer open on a photo by "User <id>"', async () => {
+    const page = await community.contexts.voter.newPage();
+    const problems: string[] = [];
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto(`${product.url}/`);
+      await page.getByRole('button', { name: /View photo by User / }).first().click();
+      await page.getByRole('dialog').waitFor();
+      await settle(page);
+      const { overflow, culprits } = await sidewaysScroll(page);
+      if (overflow > 0) problems.push(`viewer at ${width} px: ${overflow} px wider, ${culprits.join(', ')}`);
+      const dialog = await page.getByRole('dialog').boundingBox();
+      if (!dialog || dialog.x < 0 || dialog.x + dialog.width > width) problems.push(`viewer at ${width} px: the dialog is not within the screen`);
+    }
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('targets a finger can hit', () => {
+  /**
+   * Buttons, links that are controls (not words inside a sentence), stars, switches and checkboxes whose hit area is
+   * under 44×44 px at 390 px: each is probed with elementFromPoint 21.5 px out from its centre in four directions, so a
+   * hit area widened by a pseudo-element counts and one covered by a neighbour does not. A checkbox or switch counts
+   * with its label, which toggles it too.
+   */
+  async function smallTargets(page: Page): Promise<string[]> {
+    return page.evaluate(() => {
+      const REACH = 21.5;
+      const controls = document.querySelectorAll<HTMLElement>('button, a[href], [role="radio"], [role="switch"], [role="checkbox"], [role="tab"], select');
+      const small: string[] = [];
+      for (const control of Array.from(controls)) {
+        const style = getComputedStyle(control);
+        if (control.getClientRects().length === 0 || style.visibility === 'hidden' || control.closest('[aria-hidden="true"], .sr-only')) continue;
+        // Nothing to hit while it is disabled (it lets taps through).
+        if (control.matches(':disabled, [aria-disabled="true"]')) continue;
+        // A link inside running text is exempt (WCAG 2.5.8 "inline").
+        if (control.tagName === 'A' && style.display === 'inline') continue;
+        control.scrollIntoView({ block: 'center', inline: 'center' });
+        const box = control.getBoundingClientRect();
+        const label = control.id ? document.querySelector<HTMLElement>(`label[for="${CSS.escape(control.id)}"]`) : null;
+        const hits = (x: number, y: number) => {
+          const element = document.elementFromPoint(x, y);
+          return element !== null && (control.contains(element) || (label !== null && label.contains(element)));
+        };
+        if (label) {
+          // The label and the control together make the target.
+          const labelBox = label.getBoundingClientRect();
+          const height = Math.max(box.bottom, labelBox.bottom) - Math.min(box.top, labelBox.top);
+          if (height >= 2 * REACH && box.width + labelBox.width >= 2 * REACH) continue;
+        }
+        const [x, y] = [box.left + box.width / 2, box.top + box.height / 2];
+        const reached = [hits(x, y - REACH), hits(x, y + REACH), hits(x - REACH, y), hits(x + REACH, y)];
+        if (reached.every(Boolean)) continue;
+        const name = control.getAttribute('aria-label') ?? control.textContent?.trim().slice(0, 30) ?? '';
+        small.push(`${control.tagName.toLowerCase()} "${name}" ${Math.round(box.width)}×${Math.round(box.height)}`);
+      }
+      return small;
+    });
+  }
+
+  it('on every page a member and an admin use, at 390 px', async () => {
+    const found: string[] = [];
+    for (const [who, paths] of [
+      ['longName', ['/', '/upload', '/dashboard', '/profile', '/settings', '/contact', '/legal']],
+      ['admin', ['/admin', '/admin/users', '/admin/support']],
+    ] as const) {
+      const page = await community.contexts[who].newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const path of paths) {
+        await page.goto(`${product.url}${path}`);
+        await settle(page);
+        for (const target of await smallTargets(page)) found.push(`${path}: ${target}`);
+      }
+      await page.close();
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('in the photo viewer: the stars, the steps and Close', async () => {
+    const page = await community.contexts.voter.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${product.url}/`);
+    await page.getByRole('button', { name: /View photo by / }).first().click();
+    await page.getByRole('radiogroup', { name: 'Your rating' }).waitFor();
+    await settle(page);
+    expect(await smallTargets(page)).toEqual([]);
+    await page.close();
+  });
+});
