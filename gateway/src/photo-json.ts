@@ -2,8 +2,16 @@ import { z } from 'zod';
 import { PhotoStatus, StorageType, type PrivacyBar, type UserSummary } from '@snapcracks/proto/common/v1';
 import { ImageVariant, type Photo } from '@snapcracks/proto/photo/v1';
 
-/** The gateway's names for a photo's images (`?size=`), and the variant each one asks for. */
-export const IMAGE_SIZES = { thumb: ImageVariant.IMAGE_VARIANT_THUMBNAIL, display: ImageVariant.IMAGE_VARIANT_DISPLAY, original: ImageVariant.IMAGE_VARIANT_ORIGINAL } as const;
+/**
+ * The gateway's names for a photo's images (`?size=`), and the variant each one asks for: the 480 px thumbnail, the
+ * 960 px medium image (the display image until the photo has one), the 2048 px display image and the original.
+ */
+export const IMAGE_SIZES = {
+  thumb: ImageVariant.IMAGE_VARIANT_THUMBNAIL,
+  medium: ImageVariant.IMAGE_VARIANT_MEDIUM,
+  display: ImageVariant.IMAGE_VARIANT_DISPLAY,
+  original: ImageVariant.IMAGE_VARIANT_ORIGINAL,
+} as const;
 export type ImageSize = keyof typeof IMAGE_SIZES;
 
 const STATUS_NAMES: Record<PhotoStatus, 'pending' | 'approved' | 'rejected' | null> = {
@@ -66,6 +74,7 @@ export const photoJson = z.object({
   height: z.number(),
   imageVersion: z.number(),
   thumbnailUrl: z.string(),
+  mediumUrl: z.string(),
   displayUrl: z.string(),
   originalUrl: z.string(),
   user: uploaderJson.nullable(),
@@ -111,6 +120,7 @@ export function toPhotoJson(photo: Photo): PhotoJson {
     height: photo.height,
     imageVersion: photo.imageVersion,
     thumbnailUrl: imageUrl(photo.filename, 'thumb', photo.imageVersion),
+    mediumUrl: imageUrl(photo.filename, 'medium', photo.imageVersion),
     displayUrl: imageUrl(photo.filename, 'display', photo.imageVersion),
     originalUrl: imageUrl(photo.filename, 'original', photo.imageVersion),
     user: toUploader(photo.user),
@@ -143,6 +153,7 @@ export interface GalleryPhotoJson {
   height: number;
   imageVersion: number;
   thumbnailUrl: string;
+  mediumUrl: string;
   displayUrl: string;
   user: z.infer<typeof uploaderJson> | null;
 }
@@ -162,6 +173,7 @@ export function toGalleryPhotoJson(photo: Photo): GalleryPhotoJson {
     height: photo.height,
     imageVersion: photo.imageVersion,
     thumbnailUrl: imageUrl(photo.filename, 'thumb', photo.imageVersion),
+    mediumUrl: imageUrl(photo.filename, 'medium', photo.imageVersion),
     displayUrl: imageUrl(photo.filename, 'display', photo.imageVersion),
     user: toUploader(photo.user),
   };

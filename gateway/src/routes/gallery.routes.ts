@@ -82,6 +82,7 @@ export default async function galleryRoutes(app: FastifyInstance, { clients, cac
         id: p.id,
         filename: p.filename,
         thumbnailUrl: imageUrl(p.filename, 'thumb', p.imageVersion),
+        mediumUrl: imageUrl(p.filename, 'medium', p.imageVersion),
         displayUrl: imageUrl(p.filename, 'display', p.imageVersion),
       }));
     });

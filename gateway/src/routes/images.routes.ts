@@ -25,7 +25,9 @@ const imageQuery = z
 /**
  * GET /api/uploads/{filename}: the photo service decides, in one small call, which blob this caller may see
  * (approved photos to everyone with their bars burned in, the rest and every original only to the owner and
- * admins, 404 for anyone else); the bytes then stream from storage through here once.
+ * admins, 404 for anyone else); the bytes then stream from storage through here once. `size=medium` of a photo that
+ * has no medium image yet answers its display image, revalidated every time (never cached for good under the
+ * versioned URL), so browsers get the medium image as soon as the backfill has made it.
  */
 export default async function imageRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
   const route = app.withTypeProvider<ZodTypeProvider>();
@@ -37,7 +39,7 @@ export default async function imageRoutes(app: FastifyInstance, { clients }: { c
     const image = await clients.photo.call.resolveImage({ filename, variant: IMAGE_SIZES[request.query.size] }, { caller });
 
     const etag = `"${image.etag}"`;
-    const versioned = request.query.v === image.imageVersion;
+    const versioned = request.query.v === image.imageVersion && !image.fallback;
     // A versioned URL names these exact bytes forever; an unversioned one is checked again each time (cheap: 304).
     const cacheControl = `${image.public ? 'public' : 'private'}, ${versioned ? `max-age=${ONE_YEAR}, immutable` : 'no-cache'}`;
     reply.header('cache-control', cacheControl).header('etag', etag).header('vary', 'Cookie');

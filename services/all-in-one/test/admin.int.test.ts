@@ -42,6 +42,7 @@ interface AdminPhoto {
   averageRating: number;
   voteCount: number;
   thumbnailUrl: string;
+  mediumUrl: string;
   displayUrl: string;
   originalUrl: string;
   user: { id: string; firstName: string | null; lastName: string | null; displayName: string | null } | null;
@@ -118,7 +119,7 @@ async function storeBlobs(purpose: ImagePurpose): Promise<string[]> {
   await stream.send({ part: { $case: 'header', value: { purpose, bars: [] } } });
   await stream.send({ part: { $case: 'chunk', value: fixture('rotated-gps.jpg') } });
   const { image } = await stream.finish();
-  return [image!.original!.key, ...(image!.display ? [image!.display.key, image!.thumbnail!.key] : [])];
+  return [image!.original!.key, ...(image!.display ? [image!.display.key, image!.medium!.key, image!.thumbnail!.key] : [])];
 }
 
 /** Makes blobs look `hours` old (the orphan cleanup only touches blobs older than an hour). */
@@ -190,7 +191,7 @@ describe('who may use the admin calls', () => {
     }
     const after = { all: await list('all'), files: orphan.map(onDisk) };
     expect(after).toEqual(before);
-    expect(after.files).toEqual([true, true, true]);
+    expect(after.files).toEqual([true, true, true, true]);
     expect(after.all.photos.find((p) => p.id === toReject)?.status).toBe('rejected');
     expect(after.all.photos.find((p) => p.id === pendingId)?.status).toBe('pending');
 
@@ -323,7 +324,7 @@ describe('the file cleanups', () => {
     for (const key of [avatar!, ...fresh]) expect(onDisk(key), key).toBe(true);
     expect((await send(anonymous, 'GET', `/uploads/${avatarName}`)).status).toBe(200);
     for (const photo of [keptPhoto!, rejectedPhoto!]) {
-      for (const url of [photo.thumbnailUrl, photo.displayUrl, photo.originalUrl]) expect((await send(admin, 'GET', url)).status, url).toBe(200);
+      for (const url of [photo.thumbnailUrl, photo.mediumUrl, photo.displayUrl, photo.originalUrl]) expect((await send(admin, 'GET', url)).status, url).toBe(200);
     }
     // Nothing of any photo anywhere was touched: every listed photo's images are still served.
     for (const photo of (await list('all')).photos) expect((await send(admin, 'GET', photo.originalUrl)).status, photo.originalUrl).toBe(200);

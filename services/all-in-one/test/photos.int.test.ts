@@ -13,9 +13,12 @@ interface SharpImage {
   metadata(): Promise<{ width?: number; height?: number; exif?: Buffer; orientation?: number }>;
   removeAlpha(): SharpImage;
   raw(): SharpImage;
+  jpeg(options: { quality: number }): SharpImage;
+  toBuffer(): Promise<Buffer>;
   toBuffer(options: { resolveWithObject: true }): Promise<{ data: Buffer; info: { width: number; height: number; channels: number } }>;
 }
-const sharp = createRequire(import.meta.resolve('@snapcracks/storage'))('sharp') as (input: Buffer) => SharpImage;
+type SharpInput = Buffer | { create: { width: number; height: number; channels: 3; background: { r: number; g: number; b: number } } };
+const sharp = createRequire(import.meta.resolve('@snapcracks/storage'))('sharp') as (input: SharpInput) => SharpImage;
 const fixture = (name: string) => readFileSync(new URL(`../../storage/test/fixtures/${name}`, import.meta.url));
 const UPLOAD_REFUSED = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
 
@@ -28,6 +31,7 @@ interface PhotoJson {
   privacyBars: { x: number; y: number; width: number; height: number }[];
   imageVersion: number;
   thumbnailUrl: string;
+  mediumUrl: string;
   displayUrl: string;
   originalUrl: string;
   mimeType: string;
@@ -205,7 +209,7 @@ describe('the life of a photo', () => {
   });
 
   it('shows a pending photo only to its owner and admins', async () => {
-    for (const size of ['thumb', 'display', 'original']) {
+    for (const size of ['thumb', 'medium', 'display', 'original']) {
       const path = `/api/uploads/${photo.filename}?size=${size}`;
       expect((await get(alice, path)).status, `owner ${size}`).toBe(200);
       expect((await get(admin, path)).status, `admin ${size}`).toBe(200);
@@ -247,7 +251,7 @@ describe('the life of a photo', () => {
     const updated = (await myPhotos(alice)).find((p) => p.id === photo.id)!;
     expect(updated.imageVersion).toBeGreaterThan(photo.imageVersion);
     photo = updated;
-    for (const size of ['thumb', 'display']) {
+    for (const size of ['thumb', 'medium', 'display']) {
       const image = Buffer.from(await (await get(alice, `/api/uploads/${photo.filename}?size=${size}`)).arrayBuffer());
       expect(isBlack(await pixelAt(image, 0.2, 0.2)), size).toBe(true);
       expect(isBlack(await pixelAt(image, 0.8, 0.8)), size).toBe(false);
@@ -309,6 +313,85 @@ describe('the life of a photo', () => {
     expect((await send(bob, 'DELETE', `/api/admin/photos/${id}`)).status).toBe(403);
     expect((await send(admin, 'DELETE', `/api/admin/photos/${id}`)).status).toBe(204);
     expect((await myPhotos(bob)).some((p) => p.id === id)).toBe(false);
+  });
+});
+
+describe('the medium image (size=medium)', () => {
+  /** pg, through the kit that depends on it: the test takes a photo back to before it had a medium image. */
+  const pg = createRequire(import.meta.resolve('@snapcracks/kit'))('pg') as {
+    Client: new (options: { connectionString: string }) => { connect(): Promise<void>; query(sql: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>; end(): Promise<void> };
+  };
+  async function sql(text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+    const db = new pg.Client({ connectionString: system.database.url });
+    await db.connect();
+    try {
+      return (await db.query(text, values)).rows;
+    } finally {
+      await db.end();
+    }
+  }
+  const widthOf = async (response: Response) => (await sharp(Buffer.from(await response.arrayBuffer())).metadata()).width;
+
+  let photo: PhotoJson;
+  beforeAll(async () => {
+    // 2400 × 1600: the display image is 2048 px wide, the medium image 960 and the thumbnail 480.
+    const large = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: { r: 120, g: 110, b: 100 } } }).jpeg({ quality: 90 }).toBuffer();
+    const response = await upload(alice, large, 'PXL_20261126_101010.jpg', 'A long crack');
+    const { id } = (await response.json()) as { id: number };
+    expect((await send(admin, 'PATCH', `/api/admin/photos/${id}/status`, { status: 'approved' })).status).toBe(200);
+    photo = (await myPhotos(alice)).find((p) => p.id === id)!;
+  });
+
+  it('is in every photo JSON: the owner’s, the gallery’s cards and the landing previews', async () => {
+    expect(photo.mediumUrl).toBe(`/api/uploads/${photo.filename}?size=medium&v=${photo.imageVersion}`);
+    const gallery = (await (await get(anonymous, '/api/gallery/all-snaps?limit=50')).json()) as { photos: PhotoJson[] };
+    expect(gallery.photos.find((p) => p.id === photo.id)?.mediumUrl).toBe(photo.mediumUrl);
+    const previews = (await (await get(anonymous, '/api/photos?limit=50')).json()) as PhotoJson[];
+    expect(previews.find((p) => p.id === photo.id)?.mediumUrl).toBe(photo.mediumUrl);
+  });
+
+  it('serves the 960 px image to whoever may see the display image, cached by version', async () => {
+    const medium = await get(anonymous, photo.mediumUrl);
+    expect(medium.status).toBe(200);
+    expect(medium.headers.get('content-type')).toBe('image/webp');
+    expect(medium.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await widthOf(medium)).toBe(960);
+    expect(await widthOf(await get(anonymous, photo.displayUrl))).toBe(2048);
+    expect(await widthOf(await get(anonymous, photo.thumbnailUrl))).toBe(480);
+  });
+
+  it('answers the display image, revalidated each time, for a photo that has no medium image yet', async () => {
+    const [saved] = await sql(`SELECT "medium_key", "medium_etag", "medium_size" FROM "photo"."photos" WHERE "id" = $1`, [photo.id]);
+    await sql(`UPDATE "photo"."photos" SET "medium_key" = NULL, "medium_etag" = NULL, "medium_size" = NULL WHERE "id" = $1`, [photo.id]);
+    try {
+      const display = await get(anonymous, photo.displayUrl);
+      const standIn = await get(anonymous, photo.mediumUrl);
+      expect(standIn.status).toBe(200);
+      // Not for good under its versioned URL: once the backfill has made the medium image, browsers get it.
+      expect(standIn.headers.get('cache-control')).toBe('public, no-cache');
+      expect(standIn.headers.get('etag')).toBe(display.headers.get('etag'));
+      expect(await widthOf(standIn)).toBe(2048);
+      expect((await get(anonymous, photo.mediumUrl, { 'if-none-match': display.headers.get('etag')! })).status).toBe(304);
+    } finally {
+      await sql(`UPDATE "photo"."photos" SET "medium_key" = $2, "medium_etag" = $3, "medium_size" = $4 WHERE "id" = $1`, [
+        photo.id,
+        saved!.medium_key,
+        saved!.medium_etag,
+        saved!.medium_size,
+      ]);
+    }
+    const medium = await get(anonymous, photo.mediumUrl);
+    expect(medium.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await widthOf(medium)).toBe(960);
+  });
+
+  it('hides a pending photo’s medium image like its display image', async () => {
+    const { id } = (await (await upload(alice, fixture('photo.png'), 'pending.png')).json()) as { id: number };
+    const pending = (await myPhotos(alice)).find((p) => p.id === id)!;
+    expect((await get(alice, pending.mediumUrl)).headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    expect((await get(admin, pending.mediumUrl)).status).toBe(200);
+    expect((await get(bob, pending.mediumUrl)).status).toBe(404);
+    expect((await get(anonymous, pending.mediumUrl)).status).toBe(404);
   });
 });
 
