@@ -17,7 +17,6 @@ import { isPlainKey, isTextEntry } from './keyboard';
 import { discardDecision } from './review-decisions';
 import { ReviewMarks } from './review-marks';
 
-export { STATUS_UPDATE_FAILED } from './review-decisions';
 export const DELETE_FAILED = 'Failed to delete photo. Please try again.';
 
 /** "1 privacy bar", "3 privacy bars". */
