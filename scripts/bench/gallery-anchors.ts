@@ -76,6 +76,7 @@ function toJson(row: Row) {
     height: row.height ?? 0,
     imageVersion: row.image_version,
     thumbnailUrl: imageUrl(row.filename, 'thumb', row.image_version),
+    mediumUrl: imageUrl(row.filename, 'medium', row.image_version),
     displayUrl: imageUrl(row.filename, 'display', row.image_version),
     user: row.uploader_id
       ? {

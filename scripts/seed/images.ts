@@ -1,6 +1,6 @@
 /**
  * A handful of real photos for the seeded rows to point at, so the gallery's images load: generated cracked-concrete
- * pictures, processed by the storage service's own pipeline (upright, cleaned, WebP display and thumbnail, dHash) and
+ * pictures, processed by the storage service's own pipeline (upright, cleaned, WebP display, medium and thumbnail, dHash) and
  * written where and as storage writes them (the local backend, keys `local:photos/<yyyy>/<mm>/<uuid>-<kind>.<ext>`),
  * with their `storage.blobs` rows. Many photo rows share one set of blobs.
  */
@@ -23,6 +23,7 @@ export interface StoredBlob {
 export interface ImageSet {
   original: StoredBlob;
   display: StoredBlob;
+  medium: StoredBlob;
   thumbnail: StoredBlob;
   width: number;
   height: number;
@@ -117,10 +118,12 @@ export async function storeImageSets(client: Client, storageDir: string, count: 
     const base = `${month}/${randomUUID()}`;
     const original = await store(`${base}-original${EXTENSIONS[photo.original.contentType] ?? ''}`, photo.original.data, photo.original.contentType);
     const display = await store(`${base}-display.webp`, photo.display.data, photo.display.contentType);
+    const medium = await store(`${base}-medium.webp`, photo.medium.data, photo.medium.contentType);
     const thumbnail = await store(`${base}-thumb.webp`, photo.thumbnail.data, photo.thumbnail.contentType);
     sets.push({
       original,
       display,
+      medium,
       thumbnail,
       width: photo.original.width,
       height: photo.original.height,

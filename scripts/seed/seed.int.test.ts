@@ -104,6 +104,9 @@ describe('pnpm seed at a small size', () => {
     const keys = await pool.query<{ key: string }>(`SELECT DISTINCT display_key AS key FROM photo.photos`);
     expect(keys.rows.length).toBe(1);
     expect(existsSync(join(storageDir, keys.rows[0]!.key.replace(/^local:/, '')))).toBe(true);
+    const medium = await pool.query<{ key: string }>(`SELECT DISTINCT medium_key AS key FROM photo.photos`);
+    expect(medium.rows.map((row) => row.key)).toEqual([expect.stringMatching(/^local:photos\/.*-medium\.webp$/)]);
+    expect(existsSync(join(storageDir, medium.rows[0]!.key.replace(/^local:/, '')))).toBe(true);
   });
 
   it('refuses a database that already has photos, and adds to it with force, still consistent', async () => {

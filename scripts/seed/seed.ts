@@ -248,8 +248,9 @@ async function defineHelpers(context: SeedContext, sets: ImageSet[]): Promise<vo
   await client.query(
     `CREATE TEMP TABLE "seed_images" ON COMMIT DROP AS
      SELECT * FROM json_to_recordset($1::json) AS x("idx" int, "original_key" text, "original_etag" text, "original_size" int, "original_type" text,
-       "display_key" text, "display_etag" text, "display_size" int, "thumbnail_key" text, "thumbnail_etag" text, "thumbnail_size" int,
-       "width" int, "height" int, "source_size" int, "content_sha256" text, "perceptual_hash" text)`,
+       "display_key" text, "display_etag" text, "display_size" int, "medium_key" text, "medium_etag" text, "medium_size" int,
+       "thumbnail_key" text, "thumbnail_etag" text, "thumbnail_size" int, "width" int, "height" int, "source_size" int, "content_sha256" text,
+       "perceptual_hash" text)`,
     [
       JSON.stringify(
         sets.map((s, idx) => ({
@@ -261,6 +262,9 @@ async function defineHelpers(context: SeedContext, sets: ImageSet[]): Promise<vo
           display_key: s.display.key,
           display_etag: s.display.etag,
           display_size: s.display.size,
+          medium_key: s.medium.key,
+          medium_etag: s.medium.etag,
+          medium_size: s.medium.size,
           thumbnail_key: s.thumbnail.key,
           thumbnail_etag: s.thumbnail.etag,
           thumbnail_size: s.thumbnail.size,
@@ -471,13 +475,14 @@ async function insertPhotos({ client, seed, userBase }: SeedContext): Promise<nu
     '"photo"."photos"',
     `INSERT INTO "photo"."photos" ("id", "user_id", "filename", "original_name", "mime_type", "size", "description", "status", "approved_by", "approved_at",
        "rejection_reason", "privacy_bars", "drive_file_id", "storage_type", "created_at", "updated_at", "original_key", "original_etag", "original_size",
-       "original_type", "display_key", "display_etag", "display_size", "thumbnail_key", "thumbnail_etag", "thumbnail_size", "width", "height",
-       "image_version", "version", "content_sha256", "perceptual_hash", "reviewed_at")
+       "original_type", "display_key", "display_etag", "display_size", "medium_key", "medium_etag", "medium_size", "thumbnail_key", "thumbnail_etag",
+       "thumbnail_size", "width", "height", "image_version", "version", "content_sha256", "perceptual_hash", "reviewed_at")
      SELECT p."id", p."owner_id", md5($1 || ':photo:' || p."id") || '.webp', 'IMG_' || lpad((p."id" * 7919 % 10000)::text, 4, '0') || '.jpg', 'image/jpeg',
             i."source_size", CASE WHEN p."text_draw" < 0.9 THEN ${pick(DESCRIPTIONS, '(p."text_draw" / 0.9)')} END, p."status"::"photo"."PhotoStatus",
             CASE WHEN p."status" = 'approved' THEN pg_temp.user_id($2) END, p."approved_at", p."rejection_reason", NULL, NULL, 'local'::"photo"."StorageType",
             p."created_at", COALESCE(p."reviewed_at", p."created_at"), i."original_key", i."original_etag", i."original_size", i."original_type",
-            i."display_key", i."display_etag", i."display_size", i."thumbnail_key", i."thumbnail_etag", i."thumbnail_size", i."width", i."height",
+            i."display_key", i."display_etag", i."display_size", i."medium_key", i."medium_etag", i."medium_size", i."thumbnail_key", i."thumbnail_etag",
+            i."thumbnail_size", i."width", i."height",
             1, p."version", i."content_sha256", i."perceptual_hash", p."reviewed_at"
      FROM "seed_photos" p JOIN "seed_images" i ON i."idx" = p."image_idx"
      ORDER BY p."id"`,

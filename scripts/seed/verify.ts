@@ -143,6 +143,7 @@ const CHECKS: CheckQuery[] = [
           FROM "photo"."photos" p
           CROSS JOIN LATERAL (VALUES ('original', p."original_key", p."original_etag", p."original_size"),
                                      ('display', p."display_key", p."display_etag", p."display_size"),
+                                     ('medium', p."medium_key", p."medium_etag", p."medium_size"),
                                      ('thumbnail', p."thumbnail_key", p."thumbnail_etag", p."thumbnail_size")) i("kind", "key", "etag", "size")
           LEFT JOIN "storage"."blobs" b ON b."key" = i."key"
           WHERE i."key" IS NULL OR b."key" IS NULL OR b."etag" <> i."etag" OR b."size" <> i."size"`,
