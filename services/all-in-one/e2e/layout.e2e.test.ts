@@ -196,3 +196,43 @@ describe('targets a finger can hit', () => {
     await page.close();
   });
 });
+
+describe('pages that do not jump', () => {
+  /**
+   * The dashboard's layout shift while its two calls answer late, in either order: the sum of the layout-shift
+   * entries (as Cumulative Layout Shift counts them) once everything is shown.
+   */
+  async function dashboardShift(width: number, delays: { stats: number; photos: number }): Promise<number> {
+    const page = await community.contexts.longName.newPage();
+    await page.setViewportSize({ width, height: 900 });
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { __shifts: number[] }).__shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+          if (!entry.hadRecentInput) shifts.push(entry.value);
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    const later = (ms: number) => (route: import('playwright-core').Route) => setTimeout(() => void route.continue(), ms);
+    await page.route('**/api/user/stats', later(delays.stats));
+    await page.route('**/api/user/photos', later(delays.photos));
+    await page.goto(`${product.url}/dashboard`);
+    await page.getByRole('listitem', { name: /^Total Uploads: \d+$/ }).waitFor();
+    await page.getByRole('list', { name: 'My uploads' }).waitFor();
+    await page.getByRole('img', { name: /^Average rating of \d+ photos? by approval date$/ }).waitFor();
+    await settle(page);
+    const shift = await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts.reduce((sum, value) => sum + value, 0));
+    await page.close();
+    return shift;
+  }
+
+  it('keeps the dashboard still while its figures and photos arrive (layout shift ≤ 0.05)', async () => {
+    const shifts: Record<string, number> = {};
+    for (const width of [1280, 390]) {
+      shifts[`${width} px, stats last`] = await dashboardShift(width, { stats: 800, photos: 200 });
+      shifts[`${width} px, photos last`] = await dashboardShift(width, { stats: 200, photos: 800 });
+    }
+    for (const [label, shift] of Object.entries(shifts)) expect(shift, label).toBeLessThanOrEqual(0.05);
+  });
+});
