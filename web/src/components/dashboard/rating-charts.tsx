@@ -102,7 +102,7 @@ function RatingsOverTime({ photos }: { photos: RatedPoint[] | undefined }) {
         <path d={path} fill="none" stroke="var(--primary)" strokeWidth={2} />
         {photos.map((p) => (
           <circle key={p.id} cx={x(p.at)} cy={y(p.average)} r={3.5} fill="var(--primary)">
-            <title>{`${p.label}: ${formatRating(p.average)} (${p.votes} votes)`}</title>
+            <title>{`${p.label}: ${formatRating(p.average)} (${votesText(p.votes)})`}</title>
           </circle>
         ))}
         <text x={PAD.left} y={HEIGHT - 4} fontSize={9} fill="var(--muted-foreground)">
