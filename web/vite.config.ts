@@ -72,6 +72,9 @@ export default defineConfig({
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
+  // The HEIC decoder's glue (CommonJS) is imported only by a worker, which the dev server's first scan does not
+  // follow: found on the first HEIC photo, it would be bundled then and the page reloaded, losing the chosen file.
+  optimizeDeps: { include: ['libheif-js/libheif-wasm/libheif.js'] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -266,8 +266,8 @@ export function UploadPage() {
                       ref={field.ref}
                       id="upload-terms"
                       name={field.name}
-                      // A 20 px box that answers a tap anywhere in the 44 px square around it (phones).
-                      className="relative mt-0.5 after:absolute after:-inset-3 after:content-['']"
+                      // A 20 px box that answers a tap anywhere in the 44 px square around it (13 px beyond its 1 px border).
+                      className="relative mt-0.5 after:absolute after:-inset-[13px] after:content-['']"
                       checked={field.value}
                       disabled={isBusy || uploaded !== null}
                       onCheckedChange={(checked) => field.onChange(checked === true)}
@@ -284,7 +284,7 @@ export function UploadPage() {
                 </Label>
               </div>
               {errors.agreeToTerms && (
-                <p id="upload-terms-error" className="pl-8 text-sm font-medium text-destructive">
+                <p id="upload-terms-error" className="pl-8 text-sm font-medium text-destructive dark:text-red-400">
                   {errors.agreeToTerms.message}
                 </p>
               )}

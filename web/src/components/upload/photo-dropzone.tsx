@@ -91,7 +91,7 @@ export function DropzoneErrors({ errors }: { errors: readonly FileProblem[] }) {
   if (errors.length === 0) return null;
   return (
     <div role="alert" className="min-w-0 rounded-lg border border-destructive/40 bg-destructive/10 px-4 py-3 text-sm">
-      <p className="font-medium text-destructive">{UPLOAD_FILE_RULE}</p>
+      <p className="font-medium text-destructive dark:text-red-400">{UPLOAD_FILE_RULE}</p>
       <ul className="mt-1 list-disc pl-5 text-foreground">
         {errors.map(({ fileName, message }) => (
           <li key={`${fileName ?? ''}\n${message}`}>
