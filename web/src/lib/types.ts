@@ -22,6 +22,8 @@ export interface PhotoPreview {
   filename: string;
   /** At most 480 px wide (WebP), versioned: `/api/uploads/{filename}?size=thumb&v=3`. */
   thumbnailUrl: string;
+  /** At most 960 px wide (WebP), versioned; the display image until the photo has one. */
+  mediumUrl: string;
   /** At most 2048 px wide (WebP), versioned. */
   displayUrl: string;
 }
@@ -55,6 +57,11 @@ export interface GalleryPhoto {
   imageVersion: number;
   /** At most 480 px wide (WebP); the URL already carries `?size=thumb&v={imageVersion}`. */
   thumbnailUrl: string;
+  /**
+   * At most 960 px wide (WebP), for cards on dense screens; the display image until the photo has one. Which of the
+   * three a card uses: web/src/components/photo/image-sources.ts.
+   */
+  mediumUrl: string;
   /** At most 2048 px wide (WebP). */
   displayUrl: string;
   user: PhotoUploader | null;
@@ -138,8 +145,9 @@ export interface UserPhoto {
   width: number;
   height: number;
   imageVersion: number;
-  /** Served by the gateway, e.g. `/api/uploads/{filename}?size=thumb&v=3`. */
+  /** Served by the gateway, e.g. `/api/uploads/{filename}?size=thumb&v=3`; sizes as on GalleryPhoto. */
   thumbnailUrl: string;
+  mediumUrl: string;
   displayUrl: string;
   originalUrl: string;
 }

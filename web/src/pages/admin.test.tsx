@@ -50,6 +50,7 @@ function makePhoto(overrides: Partial<AdminPhoto> = {}): AdminPhoto {
     height: 600,
     imageVersion: 1,
     thumbnailUrl: `/api/uploads/${id}.webp?size=thumb&v=1`,
+    mediumUrl: `/api/uploads/${id}.webp?size=medium&v=1`,
     displayUrl: `/api/uploads/${id}.webp?size=display&v=1`,
     originalUrl: `/api/uploads/${id}.webp?size=original&v=1`,
     user: { id: `user-${id}`, firstName: 'Alice', lastName: 'Example', displayName: null, profileImageUrl: null, customProfileImage: null },

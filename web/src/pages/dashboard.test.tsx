@@ -55,6 +55,7 @@ function makePhoto(overrides: Partial<UserPhoto> = {}): UserPhoto {
     height: 900,
     imageVersion: 1,
     thumbnailUrl: `/api/uploads/thumb-${id}.webp`,
+    mediumUrl: `/api/uploads/medium-${id}.webp`,
     displayUrl: `/api/uploads/display-${id}.webp`,
     originalUrl: `/api/uploads/original-${id}.jpg`,
     ...overrides,

@@ -24,6 +24,7 @@ function preview(index: number) {
     id: index,
     filename: `p${index}.jpg`,
     thumbnailUrl: `/api/uploads/p${index}.jpg?size=thumb&v=1`,
+    mediumUrl: `/api/uploads/p${index}.jpg?size=medium&v=1`,
     displayUrl: `/api/uploads/p${index}.jpg?size=display&v=1`,
   };
 }

@@ -17,6 +17,7 @@ export function makeGalleryPhoto(overrides: Partial<GalleryPhoto> = {}): Gallery
     height: 900,
     imageVersion: 1,
     thumbnailUrl: `/api/uploads/crack-${id}.jpg?size=thumb&v=1`,
+    mediumUrl: `/api/uploads/crack-${id}.jpg?size=medium&v=1`,
     displayUrl: `/api/uploads/crack-${id}.jpg?size=display&v=1`,
     user: {
       id: 'u2',

@@ -1,0 +1,165 @@
+import type { GalleryPhoto } from '@/lib/types';
+import type { ImageSource } from './retrying-image';
+
+/**
+ * Which of a photo's images a card loads. Storage makes three of every photo, each a WebP bounded on its longest edge
+ * (it fits inside a square of that side and is never enlarged; services/storage/src/media/types.ts): the thumbnail
+ * (480 px), the medium image (960 px) and the display image (2048 px). A card gives the browser all three with the
+ * width each really has (`photoImageSources`), and the width the photo takes on screen (`cardSizes`), so it loads the
+ * smallest one that is sharp there: the medium image for a card on a dense screen (a 390 px phone at 3×, a laptop at
+ * 2×), the thumbnail on an ordinary one, never the display image in a grid.
+ */
+
+/** The longest edge of each image storage makes, in pixels. */
+export const DERIVATIVE_EDGES = { thumbnail: 480, medium: 960, display: 2048 } as const;
+
+/** What every photo JSON (GalleryPhoto, UserPhoto, AdminPhoto) says about its images. */
+export type PhotoImages = Pick<GalleryPhoto, 'thumbnailUrl' | 'mediumUrl' | 'displayUrl' | 'width' | 'height'>;
+
+type Size = Pick<GalleryPhoto, 'width' | 'height'>;
+
+const hasSize = ({ width, height }: Size) => width > 0 && height > 0;
+
+/** The width in pixels of the derivative of `photo` bounded by `edge` (storage rounds as this does, to the pixel). */
+export function derivativeWidth(photo: Size, edge: number): number {
+  if (!hasSize(photo)) return edge;
+  const longest = Math.max(photo.width, photo.height);
+  return longest <= edge ? photo.width : Math.max(1, Math.round((photo.width * edge) / longest));
+}
+
+/**
+ * The srcset candidates of a photo, smallest first: its thumbnail, medium and display images, each with its real
+ * width (a portrait's medium image is 720 px wide, not 960), so the browser's arithmetic is right for every shape. A
+ * photo of unknown size (0 × 0) is taken as landscape (480, 960, 2048). An image no wider than the one before it (a
+ * photo under 960 or 2048 px, which storage does not enlarge) is left out: the smaller file shows the same pixels.
+ * Until the backfill has made a photo's medium image, its URL answers the display image; that only makes a card
+ * sharper for a while.
+ */
+export function photoImageSources(photo: PhotoImages): ImageSource[] {
+  const candidates: ImageSource[] = [
+    { url: photo.thumbnailUrl, width: derivativeWidth(photo, DERIVATIVE_EDGES.thumbnail) },
+    { url: photo.mediumUrl, width: derivativeWidth(photo, DERIVATIVE_EDGES.medium) },
+    { url: photo.displayUrl, width: derivativeWidth(photo, DERIVATIVE_EDGES.display) },
+  ];
+  return candidates.filter((candidate, index) => index === 0 || candidate.width > candidates[index - 1]!.width);
+}
+
+/** The shape of the box a card contains its photo in (object-contain): a width / height ratio, or the photo's own within bounds. */
+export type CardFrame = number | { min: number; max: number };
+
+/** How a grid shows its cards in one band of viewport widths. */
+export interface CardBand {
+  /** The band's media condition; none for the last band, which takes every other viewport. */
+  media?: string;
+  /** The card's width: fixed CSS pixels, or (100vw − offset) / columns. */
+  width: { px: number } | { offset: number; columns: number };
+  frame: CardFrame;
+}
+
+/** A grid of photo cards, its bands widest first. */
+export interface CardGrid {
+  bands: readonly CardBand[];
+}
+
+/** The pages' container: max-w-7xl (1280 px) with px-4, sm:px-6 and lg:px-8 (page-header.tsx, gallery-section.tsx). */
+const CONTAINER = 1280;
+const PADDING = [
+  { from: 1024, px: 32 },
+  { from: 640, px: 24 },
+  { from: 0, px: 16 },
+] as const;
+/** Tailwind's sm, lg and xl, where the pages' padding and the grids' columns change. */
+const BREAKPOINTS = [1280, 1024, 640] as const;
+
+/**
+ * Phones (one column, below 640 px) choose as if their card were at most this wide, by density, so that every browser
+ * takes the medium image there, landscape or portrait. Safari and Firefox take the first image at least as dense as
+ * the screen, and a 960 px image over a 358 px card at 3× (1,074 device px) is 2.7×, so they would fetch the 2048 px
+ * display image (~650 kB) for every card. The medium image is then 12% short of a 390 px phone's pixels at 3× (a
+ * portrait's, 720 px wide, 49%; 66% on a 430 px phone), where the thumbnail was 2.2–3× short. Each cap is about 720 px
+ * (a portrait's medium width) over the band's highest density; Chrome weighs the two nearest candidates (it moves up
+ * once the screen's density reaches the geometric mean of theirs), which a cap must not push below the medium image
+ * for a landscape: hence a band of its own for 2.6–2.9 (Android phones at 2.625 and 2.75).
+ */
+const PHONE_CAPS = [
+  { media: '(min-resolution: 2.9dppx)', px: 236 },
+  { media: '(min-resolution: 2.6dppx)', px: 260 },
+  { media: '(min-resolution: 1.9dppx)', px: 355 },
+] as const;
+
+/**
+ * A grid of the pages' container: `gap` px between cards, `columns` from each breakpoint up (one below the first), each
+ * card containing its photo in `frame` (in one column, `phoneFrame`).
+ */
+export function cardGrid({ gap, columns, frame, phoneFrame = frame }: { gap: number; columns: Record<number, number>; frame: CardFrame; phoneFrame?: CardFrame }): CardGrid {
+  const columnsAt = (viewport: number) =>
+    Object.entries(columns)
+      .map(([from, count]) => [Number(from), count] as const)
+      .filter(([from]) => viewport >= from)
+      .sort(([a], [b]) => b - a)[0]?.[1] ?? 1;
+  const paddingAt = (viewport: number) => PADDING.find((p) => viewport >= p.from)!.px;
+  const bands: CardBand[] = BREAKPOINTS.filter((from) => columnsAt(from) > 1).map((from) => {
+    const count = columnsAt(from);
+    const offset = 2 * paddingAt(from) + (count - 1) * gap;
+    const width = from >= CONTAINER ? { px: Math.round((CONTAINER - offset) / count) } : { offset, columns: count };
+    return { media: `(min-width: ${from}px)`, width, frame };
+  });
+  for (const cap of PHONE_CAPS) bands.push({ media: cap.media, width: { px: cap.px }, frame: phoneFrame });
+  bands.push({ width: { offset: 2 * paddingAt(0), columns: 1 }, frame: phoneFrame });
+  return { bands };
+}
+
+/**
+ * The public gallery (gallery-photo-grid.tsx, photo-card.tsx): gap-6, two columns from sm, three from lg, each card a
+ * 4:3 frame; in one column the frame takes the photo's own shape, kept between 3:4 and 16:9.
+ */
+export const GALLERY_GRID = cardGrid({ gap: 24, columns: { 640: 2, 1024: 3 }, frame: 4 / 3, phoneFrame: { min: 3 / 4, max: 16 / 9 } });
+/** My Uploads on the dashboard (my-uploads-section.tsx, user-photo-card.tsx): the gallery's grid, 4:3 frames everywhere. */
+export const DASHBOARD_GRID = cardGrid({ gap: 24, columns: { 640: 2, 1024: 3 }, frame: 4 / 3 });
+/** The admin review list (admin-review-list.tsx, contained-photo.tsx): gap-4, two columns from sm, three from xl, 4:3 frames. */
+export const ADMIN_GRID = cardGrid({ gap: 16, columns: { 640: 2, 1280: 3 }, frame: 4 / 3 });
+
+/** How much of its card's width a photo takes when contained in `frame` (1 when its shape is unknown). */
+export function shareOfCard(photo: Size, frame: CardFrame): number {
+  if (!hasSize(photo)) return 1;
+  const ratio = photo.width / photo.height;
+  const box = typeof frame === 'number' ? frame : Math.min(frame.max, Math.max(frame.min, ratio));
+  return Math.min(1, ratio / box);
+}
+
+const decimal = (value: number) => String(Number(value.toFixed(4)));
+
+function bandWidth(width: CardBand['width'], share: number): string {
+  if ('px' in width) return `${Math.round(width.px * share)}px`;
+  const perColumn = share / width.columns;
+  return perColumn === 1 ? `calc(100vw - ${width.offset}px)` : share === 1 ? `calc((100vw - ${width.offset}px) / ${width.columns})` : `calc((100vw - ${width.offset}px) * ${decimal(perColumn)})`;
+}
+
+/**
+ * The `sizes` of a card's image in `grid`: with a photo, the width its picture takes in each band (a portrait in a 4:3
+ * frame takes 56% of the card, and a 2× laptop then needs its 480 px thumbnail, not a 1536 px display image); without
+ * one, the card's width, which suits any photo and errs on the large side.
+ */
+export function cardSizes(grid: CardGrid, photo?: Size): string {
+  return grid.bands
+    .map((band) => {
+      const width = bandWidth(band.width, photo ? shareOfCard(photo, band.frame) : 1);
+      return band.media ? `${band.media} ${width}` : width;
+    })
+    .join(', ');
+}
+
+/** The gallery's cards' width, whatever their photo (prefer `cardSizes(GALLERY_GRID, photo)`). */
+export const GALLERY_CARD_SIZES = cardSizes(GALLERY_GRID);
+/** My Uploads' cards' width, whatever their photo (prefer `cardSizes(DASHBOARD_GRID, photo)`). */
+export const DASHBOARD_CARD_SIZES = cardSizes(DASHBOARD_GRID);
+/** The admin review cards' width, whatever their photo (prefer `cardSizes(ADMIN_GRID, photo)`). */
+export const ADMIN_CARD_SIZES = cardSizes(ADMIN_GRID);
+
+/**
+ * What a card passes to RetryingImage for `photo` in `grid`: `<RetryingImage {...cardImage(photo, GALLERY_GRID)} alt=… />`.
+ * `src` (the fallback, and what a browser without srcset would show) is the medium image.
+ */
+export function cardImage(photo: PhotoImages, grid: CardGrid): { src: string; sources: ImageSource[]; sizes: string } {
+  return { src: photo.mediumUrl, sources: photoImageSources(photo), sizes: cardSizes(grid, photo) };
+}
