@@ -1,5 +1,6 @@
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -64,11 +65,45 @@ function precompress(): Plugin {
   };
 }
 
+/** Packages whose code the build ships under a licence that asks for its notice and terms to travel with it. */
+const NOTICED_PACKAGES = ['libheif-js'];
+const THIRD_PARTY_NOTICES = 'third-party-notices.txt';
+
+/**
+ * Writes `third-party-notices.txt` into the build: for each package in NOTICED_PACKAGES its name, version, licence,
+ * source repository and licence text, read from the installed package so they always match what was bundled. The
+ * HEIC decoder (libheif with libde265, LGPL-3.0) runs in the browser, so its terms and sources are offered there
+ * (linked from /legal).
+ */
+function thirdPartyNotices(): Plugin {
+  return {
+    name: 'snapcracks:third-party-notices',
+    apply: 'build',
+    async generateBundle() {
+      const require = createRequire(import.meta.url);
+      const sections = await Promise.all(
+        NOTICED_PACKAGES.map(async (name) => {
+          const root = dirname(require.resolve(`${name}/package.json`));
+          const pkg = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { version: string; license: string; repository?: { url?: string } };
+          const text = await readFile(join(root, 'LICENSE'), 'utf8');
+          const source = (pkg.repository?.url ?? '').replace(/^git\+/, '').replace(/\.git$/, '');
+          return `${name} ${pkg.version}\nLicence: ${pkg.license}\nSource: ${source}\n\n${text.trim()}\n`;
+        }),
+      );
+      this.emitFile({
+        type: 'asset',
+        fileName: THIRD_PARTY_NOTICES,
+        source: `Snap Cracks ships the following third-party software in its web app.\n\n${sections.join('\n' + '-'.repeat(78) + '\n\n')}`,
+      });
+    },
+  };
+}
+
 // In development the gateway runs Vite in middleware mode and serves /api and /uploads itself,
 // so no dev-server proxy is configured here.
 export default defineConfig({
   base: '/',
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [react(), tailwindcss(), thirdPartyNotices(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -100,6 +100,19 @@ describe('route availability', () => {
     await context.close();
   });
 
+  it('offers the notices, licence and sources of the HEIC decoder the web app ships, linked from /legal', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${product.url}/legal`);
+    const link = page.getByRole('link', { name: 'notices, licence and sources' });
+    const response = await page.request.get(new URL((await link.getAttribute('href'))!, product.url).href);
+    expect(response.status()).toBe(200);
+    const text = await response.text();
+    expect(text).toContain('libheif-js');
+    expect(text).toContain('GNU LESSER GENERAL PUBLIC LICENSE');
+    expect(text).toMatch(/Source: https:\/\/github\.com\//);
+    await page.close();
+  });
+
   it('signed in without accepted terms: legal, contact and terms only; everything else asks for acceptance', async () => {
     const { context, page } = await newSignedInPage('pending@example.com', 'Penny Pending');
     await expectScreen(page, '/legal', SCREEN.legal);

@@ -82,6 +82,14 @@ export function LegalPage() {
           );
         })}
       </div>
+      <p className="mt-8 text-sm text-muted-foreground">
+        Photos in the HEIC format are previewed in your browser with libheif and libde265, free software under the GNU
+        Lesser General Public License 3.0:{' '}
+        <a href="/third-party-notices.txt" className="font-medium text-primary underline underline-offset-4">
+          notices, licence and sources
+        </a>
+        .
+      </p>
     </PageContainer>
   );
 }

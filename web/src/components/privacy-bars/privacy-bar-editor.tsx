@@ -315,7 +315,7 @@ export function PrivacyBarEditor({ imageUrl, alt, bars, onChange, disabled = fal
               type="button"
               aria-label={`Delete privacy bar ${selectedIndex + 1}`}
               tabIndex={-1}
-              className="absolute z-10 flex size-7 -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full bg-destructive text-destructive-foreground shadow-md ring-2 ring-background outline-none hover:bg-destructive/90 focus-visible:ring-ring"
+              className="absolute z-10 flex size-7 after:absolute after:-inset-2 after:content-[''] -translate-x-1/2 -translate-y-1/2 items-center justify-center rounded-full bg-destructive text-destructive-foreground shadow-md ring-2 ring-background outline-none hover:bg-destructive/90 focus-visible:ring-ring"
               style={{ left: percent(selectedBar.x + selectedBar.width), top: percent(selectedBar.y) }}
               onPointerDown={(event) => event.stopPropagation()}
               onClick={() => removeBar(selectedIndex)}
