@@ -184,6 +184,8 @@ describe.each(backends)('the storage service with STORAGE_TYPE=$name over gRPC',
     expect(row).toMatchObject({ size: alone.medium!.size, contentType: 'image/webp', etag: alone.medium!.etag });
     expect((await getBlob(storage.as.gateway, alone.medium!.key)).data.byteLength).toBe(alone.medium!.size);
     expect(await storage.as.photo.call.deleteBlobs({ keys: [display!.key, medium!.key, thumbnail!.key, alone.medium!.key] }, { caller: null })).toEqual({ deleted: 4 });
+    const unknown = storage.as.photo.call.renderDerivatives({ originalKey: image!.original!.key, bars, derivatives: [99 as Derivative] }, { caller: null });
+    expect(await errorOf(unknown)).toMatchObject({ code: status.INVALID_ARGUMENT });
   });
 });
 
