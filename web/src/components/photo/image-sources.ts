@@ -51,8 +51,11 @@ export type CardFrame = number | { min: number; max: number };
 export interface CardBand {
   /** The band's media condition; none for the last band, which takes every other viewport. */
   media?: string;
-  /** The card's width: fixed CSS pixels, or (100vw − offset) / columns. */
-  width: { px: number } | { offset: number; columns: number };
+  /**
+   * The card's width: fixed CSS pixels, or (100vw − offset) / columns; or, on phones, the width at which the photo's
+   * medium image is as dense as `mediumAt` (see PHONE_BANDS).
+   */
+  width: { px: number } | { offset: number; columns: number } | { mediumAt: number };
   frame: CardFrame;
 }
 
@@ -72,20 +75,21 @@ const PADDING = [
 const BREAKPOINTS = [1280, 1024, 640] as const;
 
 /**
- * Phones (one column, below 640 px) choose as if their card were at most this wide, by density, so that every browser
- * takes the medium image there, landscape or portrait. Safari and Firefox take the first image at least as dense as
- * the screen, and a 960 px image over a 358 px card at 3× (1,074 device px) is 2.7×, so they would fetch the 2048 px
- * display image (~650 kB) for every card. The medium image is then 12% short of a 390 px phone's pixels at 3× (a
- * portrait's, 720 px wide, 49%; 66% on a 430 px phone), where the thumbnail was 2.2–3× short. Each cap is about 720 px
- * (a portrait's medium width) over the band's highest density; Chrome weighs the two nearest candidates (it moves up
- * once the screen's density reaches the geometric mean of theirs), which a cap must not push below the medium image
- * for a landscape: hence a band of its own for 2.6–2.9 (Android phones at 2.625 and 2.75).
+ * Phones (one column, below 640 px) of density 1.9 and more take the medium image, whatever the photo's shape. Browsers
+ * take the first image at least as dense as the screen (Chromium 156, WebKit and Gecko alike), and a 960 px image over
+ * a 358 px card at 3× (1,074 device px) is 2.7×: by the card's width they would fetch the 2048 px display image
+ * (~650 kB) for every card. So in each band of densities a card is declared as wide as its photo's medium image is at
+ * the band's highest density: the medium image is dense enough there, and the thumbnail, half as wide, is not. A 390 px
+ * phone at 3× then shows it enlarged 1.12× (a portrait's, 720 px wide, 1.49×; at most 1.85×, a portrait on a 412 px
+ * phone at 3.5×), where it enlarged the thumbnail 2.2–3×.
  */
-const PHONE_CAPS = [
-  { media: '(min-resolution: 2.9dppx)', px: 236 },
-  { media: '(min-resolution: 2.6dppx)', px: 260 },
-  { media: '(min-resolution: 1.9dppx)', px: 355 },
+const PHONE_BANDS = [
+  { media: '(min-resolution: 2.9dppx)', upTo: 3.6 }, // 3×, 3.5×
+  { media: '(min-resolution: 2.4dppx)', upTo: 2.9 }, // 2.5×, 2.625×, 2.75× (Android)
+  { media: '(min-resolution: 1.9dppx)', upTo: 2.4 }, // 2×
 ] as const;
+/** Without a photo, the narrowest medium image a usual photo has: a 3:4 portrait's. */
+const NARROW_MEDIUM = { width: 3000, height: 4000 };
 
 /**
  * A grid of the pages' container: `gap` px between cards, `columns` from each breakpoint up (one below the first), each
@@ -104,7 +108,7 @@ export function cardGrid({ gap, columns, frame, phoneFrame = frame }: { gap: num
     const width = from >= CONTAINER ? { px: Math.round((CONTAINER - offset) / count) } : { offset, columns: count };
     return { media: `(min-width: ${from}px)`, width, frame };
   });
-  for (const cap of PHONE_CAPS) bands.push({ media: cap.media, width: { px: cap.px }, frame: phoneFrame });
+  for (const band of PHONE_BANDS) bands.push({ media: band.media, width: { mediumAt: band.upTo }, frame: phoneFrame });
   bands.push({ width: { offset: 2 * paddingAt(0), columns: 1 }, frame: phoneFrame });
   return { bands };
 }
@@ -129,21 +133,24 @@ export function shareOfCard(photo: Size, frame: CardFrame): number {
 
 const decimal = (value: number) => String(Number(value.toFixed(4)));
 
-function bandWidth(width: CardBand['width'], share: number): string {
+function bandWidth(width: CardBand['width'], photo: Size | undefined, share: number): string {
+  if ('mediumAt' in width) return `${Math.floor(derivativeWidth(photo && hasSize(photo) ? photo : NARROW_MEDIUM, DERIVATIVE_EDGES.medium) / width.mediumAt)}px`;
   if ('px' in width) return `${Math.round(width.px * share)}px`;
   const perColumn = share / width.columns;
-  return perColumn === 1 ? `calc(100vw - ${width.offset}px)` : share === 1 ? `calc((100vw - ${width.offset}px) / ${width.columns})` : `calc((100vw - ${width.offset}px) * ${decimal(perColumn)})`;
+  if (perColumn === 1) return `calc(100vw - ${width.offset}px)`;
+  return share === 1 ? `calc((100vw - ${width.offset}px) / ${width.columns})` : `calc((100vw - ${width.offset}px) * ${decimal(perColumn)})`;
 }
 
 /**
- * The `sizes` of a card's image in `grid`: with a photo, the width its picture takes in each band (a portrait in a 4:3
- * frame takes 56% of the card, and a 2× laptop then needs its 480 px thumbnail, not a 1536 px display image); without
- * one, the card's width, which suits any photo and errs on the large side.
+ * The `sizes` of a card's image in `grid`. With a photo: the width its picture takes in each band (a portrait in a 4:3
+ * frame takes 56% of the card, so an ordinary screen loads its thumbnail, not its medium image) and, on phones, the
+ * width that makes its medium image the one loaded. Without one: the card's width, and on phones a 3:4 portrait's
+ * figures (an even taller photo may then get its display image on a phone).
  */
 export function cardSizes(grid: CardGrid, photo?: Size): string {
   return grid.bands
     .map((band) => {
-      const width = bandWidth(band.width, photo ? shareOfCard(photo, band.frame) : 1);
+      const width = bandWidth(band.width, photo, photo ? shareOfCard(photo, band.frame) : 1);
       return band.media ? `${band.media} ${width}` : width;
     })
     .join(', ');
