@@ -143,7 +143,7 @@ function bandWidth(width: CardBand['width'], photo: Size | undefined, share: num
 
 /**
  * The `sizes` of a card's image in `grid`. With a photo: the width its picture takes in each band (a portrait in a 4:3
- * frame takes 56% of the card, so an ordinary screen loads its thumbnail, not its medium image) and, on phones, the
+ * frame takes 56% of the card, so a 1.5× laptop loads its thumbnail, not its medium image) and, on phones, the
  * width that makes its medium image the one loaded. Without one: the card's width, and on phones a 3:4 portrait's
  * figures (an even taller photo may then get its display image on a phone).
  */
