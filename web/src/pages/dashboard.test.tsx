@@ -152,10 +152,13 @@ describe('dashboard: My Uploads', () => {
     expect(screen.queryAllByText('Rejection reason')).toHaveLength(1);
   });
 
-  it('shows lazy thumbnails sized to the photo, newest first', async () => {
+  it('shows lazy images sized to the photo, the browser choosing among its three sizes, newest first', async () => {
     renderDashboard();
     const image = within(await findCard('Approved crack')).getByRole('img', { name: 'Approved crack' });
-    expect(image).toHaveAttribute('src', '/api/uploads/thumb-2.webp');
+    expect(image).toHaveAttribute('src', '/api/uploads/medium-2.webp');
+    // A 1200 px photo: its display image is 1200 px wide, not 2048.
+    expect(image).toHaveAttribute('srcset', '/api/uploads/thumb-2.webp 480w, /api/uploads/medium-2.webp 960w, /api/uploads/display-2.webp 1200w');
+    expect(image.getAttribute('sizes')).toMatch(/min-resolution/);
     expect(image).toHaveAttribute('loading', 'lazy');
     expect(image).toHaveAttribute('width', '1200');
     expect(image).toHaveAttribute('height', '900');

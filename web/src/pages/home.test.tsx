@@ -100,16 +100,13 @@ describe('gallery home', () => {
       },
     });
     const image = await screen.findByRole('img', { name: 'A crack shaped like a river' });
-    expect(image).toHaveAttribute('src', '/api/uploads/crack-7.jpg?size=thumb&v=1');
-    // Phones get the thumbnail; from two columns up the browser picks between thumbnail and display image.
-    expect(image).not.toHaveAttribute('srcset');
-    const source = image.closest('picture')?.querySelector('source');
-    expect(source).toHaveAttribute('media', '(min-width: 640px)');
-    expect(source).toHaveAttribute(
+    // The browser picks among the thumbnail, medium and display images by the card's size (image-sources.ts).
+    expect(image).toHaveAttribute('src', '/api/uploads/crack-7.jpg?size=medium&v=1');
+    expect(image).toHaveAttribute(
       'srcset',
-      '/api/uploads/crack-7.jpg?size=thumb&v=1 480w, /api/uploads/crack-7.jpg?size=display&v=1 2048w',
+      '/api/uploads/crack-7.jpg?size=thumb&v=1 480w, /api/uploads/crack-7.jpg?size=medium&v=1 960w, /api/uploads/crack-7.jpg?size=display&v=1 1200w',
     );
-    expect(source?.getAttribute('sizes')).toMatch(/390px/);
+    expect(image.getAttribute('sizes')).toMatch(/\(min-width: 1280px\) \d+px/);
     expect(image).toHaveAttribute('width', '1200');
     expect(image).toHaveAttribute('height', '900');
     // Cards sit below the hero and the filters: all lazy, none competing with the hero for bandwidth.

@@ -1,3 +1,4 @@
+import { ADMIN_GRID, cardImage } from '@/components/photo/image-sources';
 import { RetryingImage } from '@/components/photo/retrying-image';
 import { cn } from '@/lib/utils';
 import type { AdminPhoto } from '@/queries/admin';
@@ -19,7 +20,8 @@ export function ContainedPhoto({ photo, alt, className }: { photo: AdminPhoto; a
   return (
     <span className={cn('flex aspect-[4/3] w-full items-center justify-center overflow-hidden', NEUTRAL_BACKDROP, className)}>
       <RetryingImage
-        src={photo.thumbnailUrl}
+        // Thumbnail, medium or display image, whichever is sharp enough at the card's size (image-sources.ts).
+        {...cardImage(photo, ADMIN_GRID)}
         alt={alt}
         width={hasSize ? photo.width : undefined}
         height={hasSize ? photo.height : undefined}

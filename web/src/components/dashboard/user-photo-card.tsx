@@ -1,4 +1,5 @@
 import { CalendarDays, Pencil, Star } from 'lucide-react';
+import { cardImage, DASHBOARD_GRID } from '@/components/photo/image-sources';
 import { Button } from '@/components/ui/button';
 import type { UserPhoto } from '@/lib/types';
 import { DeletePhotoButton } from './delete-photo-button';
@@ -6,6 +7,12 @@ import { EditPhotoDialog } from './edit-photo-dialog';
 import { formatRating, formatUploadDate, formatVoteCount } from './format';
 import { PhotoStatusBadge } from './photo-status-badge';
 import { photoLabel } from './photo-label';
+
+/** The thumbnail, medium or display image, whichever is sharp enough at the card's size (image-sources.ts). */
+function cardImageAttributes(photo: UserPhoto) {
+  const { src, sources, sizes } = cardImage(photo, DASHBOARD_GRID);
+  return { src, srcSet: sources.map((source) => `${source.url} ${source.width}w`).join(', '), sizes };
+}
 
 /** One entry of My Uploads: thumbnail, status, description, rating, date and the owner's actions. */
 export function UserPhotoCard({ photo }: { photo: UserPhoto }) {
@@ -18,7 +25,7 @@ export function UserPhotoCard({ photo }: { photo: UserPhoto }) {
     <li aria-labelledby={headingId} className="flex flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm">
       <div className="relative aspect-[4/3] w-full overflow-hidden bg-muted">
         <img
-          src={photo.thumbnailUrl}
+          {...cardImageAttributes(photo)}
           alt={label}
           width={hasSize ? photo.width : undefined}
           height={hasSize ? photo.height : undefined}

@@ -5,28 +5,9 @@ import { UserAvatar } from '@/components/user-avatar';
 import { useLoginHref } from '@/hooks/use-login-href';
 import type { GalleryPhoto } from '@/lib/types';
 import { photoAlt, photoUploaderName } from './format';
+import { cardImage, GALLERY_GRID } from './image-sources';
 import { RatingSummary } from './rating-summary';
 import { RetryingImage } from './retrying-image';
-
-/**
- * Where a card may use the display image. A phone's single column is 350–400 CSS px, which at its pixel
- * density (2–3) always "needs" more than the 480 px thumbnail, so the browser would fetch the 2048 px
- * display image (about 1 MB) for every card: several megabytes per gallery page on a mobile connection,
- * competing with the page's own files (Lighthouse: 3–7 MB of "properly size images" on a phone). Phones
- * get the thumbnail, slightly soft at 3× density; from two columns up the browser picks by density as usual.
- * A medium derivative in storage (about 960 px) would serve both; until then this is the lighter trade.
- */
-export const PHOTO_CARD_SOURCES_MEDIA = '(min-width: 640px)';
-
-/**
- * The width a card's image takes in the gallery grid (max-w-7xl, px-4/6/8, gap-6, 1/2/3 columns), so the
- * browser picks the 480 px thumbnail unless the screen is dense enough to need the display image.
- */
-export const PHOTO_CARD_SIZES =
-  '(min-width: 1280px) 390px, (min-width: 1024px) calc((100vw - 112px) / 3), (min-width: 640px) calc((100vw - 72px) / 2), calc(100vw - 32px)';
-
-const THUMBNAIL_WIDTH = 480;
-const DISPLAY_WIDTH = 2048;
 
 const preventDefault = (event: SyntheticEvent) => event.preventDefault();
 
@@ -66,13 +47,8 @@ export function PhotoCard({ photo, isSignedIn, onView }: PhotoCardProps) {
         onClick={() => onView(photo)}
       >
         <RetryingImage
-          src={photo.thumbnailUrl}
-          sources={[
-            { url: photo.thumbnailUrl, width: THUMBNAIL_WIDTH },
-            { url: photo.displayUrl, width: DISPLAY_WIDTH },
-          ]}
-          sourcesMedia={PHOTO_CARD_SOURCES_MEDIA}
-          sizes={PHOTO_CARD_SIZES}
+          // Thumbnail, medium or display image, whichever is sharp enough at the card's size (image-sources.ts).
+          {...cardImage(photo, GALLERY_GRID)}
           alt={photoAlt(photo)}
           width={hasSize ? photo.width : undefined}
           height={hasSize ? photo.height : undefined}
