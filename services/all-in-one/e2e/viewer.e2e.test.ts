@@ -149,3 +149,32 @@ describe('the photo viewer in Chromium', () => {
     await page.close();
   });
 });
+
+describe('card images in Chromium', () => {
+  /** Which image (`?size=`) each card of a signed-out visitor's first gallery page shows. */
+  async function cardImages(viewport: { width: number; height: number }, deviceScaleFactor: number) {
+    const context = await browser.newContext({ viewport, deviceScaleFactor });
+    const page = await context.newPage();
+    await page.goto(`${product.url}/`);
+    const cards = page.locator('#gallery article img');
+    await expect.poll(() => cards.count()).toBe(9);
+    // Cards load lazily: bring each one to the screen and wait until its image is in.
+    for (let index = 0; index < 9; index += 1) {
+      await cards.nth(index).scrollIntoViewIfNeeded();
+      await expect.poll(() => cards.nth(index).evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
+    }
+    const chosen = await cards.evaluateAll((images) => images.map((image) => new URL((image as HTMLImageElement).currentSrc).searchParams.get('size')));
+    await context.close();
+    return { chosen };
+  }
+
+  it('loads the 960 px medium image, never the display image, for every card at 1280 px and device pixel ratio 2', async () => {
+    const { chosen } = await cardImages({ width: 1280, height: 800 }, 2);
+    expect(chosen).toEqual(Array(9).fill('medium'));
+  });
+
+  it('gives a phone at 3× the medium image (not an enlarged thumbnail), and a 1× laptop the thumbnail', async () => {
+    expect((await cardImages({ width: 390, height: 844 }, 3)).chosen).toEqual(Array(9).fill('medium'));
+    expect((await cardImages({ width: 1280, height: 800 }, 1)).chosen).toEqual(Array(9).fill('thumb'));
+  });
+});
