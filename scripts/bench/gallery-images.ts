@@ -32,7 +32,7 @@ const photoCount = Number(values.photos);
 if (!Number.isInteger(photoCount) || photoCount < 1 || photoCount > 50) throw new Error(`--photos must be a whole number from 1 to 50, not ${values.photos}`);
 /**
  * How much the concrete's texture varies at each scale (coarse to fine, ± of 128 levels). `typical` gives 3.5–3.7 MB
- * JPEGs and 2048 px display images of ~650 kB, the ~6 MB per 9-card page reported in issue 16; `rough` is the upload
+ * JPEGs and 2048 px display images of ~650 kB, what a 9-card page of phone photos weighed (~6 MB) when cards loaded display images; `rough` is the upload
  * benchmark's surface, as detailed at every scale (display images of ~975 kB, a worst case for every derivative).
  */
 const TEXTURES = { typical: [0.5, 0.3, 0.15, 0.1], rough: [0.5, 0.35, 0.25, 0.2] } as const;
