@@ -3,6 +3,7 @@ import {
   ADMIN_CARD_SIZES,
   ADMIN_GRID,
   DASHBOARD_CARD_SIZES,
+  viewerImageUrl,
   DASHBOARD_GRID,
   GALLERY_CARD_SIZES,
   GALLERY_GRID,
@@ -205,5 +206,26 @@ describe('what browsers load for a card', () => {
         }
       }
     }
+  });
+});
+
+describe('viewerImageUrl', () => {
+  const photo = (width: number, height: number) => ({
+    width,
+    height,
+    thumbnailUrl: 'thumb',
+    mediumUrl: 'medium',
+    displayUrl: 'display',
+  });
+
+  it('shows a phone the medium image and a dense laptop the display image', () => {
+    expect(viewerImageUrl(photo(4032, 3024), { width: 390, height: 844, density: 3 })).toBe('medium');
+    expect(viewerImageUrl(photo(3024, 4032), { width: 390, height: 844, density: 3 })).toBe('medium');
+    expect(viewerImageUrl(photo(4032, 3024), { width: 1440, height: 900, density: 2 })).toBe('display');
+    expect(viewerImageUrl(photo(4032, 3024), { width: 1280, height: 800, density: 1 })).toBe('medium');
+  });
+
+  it('falls back to the display image when the photo has no size', () => {
+    expect(viewerImageUrl(photo(0, 0), { width: 390, height: 844, density: 3 })).toBe('display');
   });
 });

@@ -170,3 +170,26 @@ export const ADMIN_CARD_SIZES = cardSizes(ADMIN_GRID);
 export function cardImage(photo: PhotoImages, grid: CardGrid): { src: string; sources: ImageSource[]; sizes: string } {
   return { src: photo.mediumUrl, sources: photoImageSources(photo), sizes: cardSizes(grid, photo) };
 }
+
+/** The viewer's frame (photo-dialog.tsx): max-w-3xl less its padding, 42vh tall on phones, else 90vh less 20rem within 16–40rem. */
+export function viewerFrame(viewport: { width: number; height: number }): { width: number; height: number } {
+  const phone = viewport.width < 640;
+  const dialog = Math.min(768, viewport.width - 32);
+  const width = dialog - (phone ? 32 : 48);
+  const height = phone ? 0.42 * viewport.height : Math.max(256, Math.min(640, 0.9 * viewport.height - 320));
+  return { width, height };
+}
+
+/**
+ * The image the viewer shows: the medium image when, contained in the frame at the screen's density, the photo needs
+ * no more than its pixels (a phone: it loads and is watermarked a quarter as many pixels faster), else the display
+ * image.
+ */
+export function viewerImageUrl(photo: PhotoImages, viewport: { width: number; height: number; density: number }): string {
+  if (!hasSize(photo)) return photo.displayUrl;
+  const frame = viewerFrame(viewport);
+  const scale = Math.min(frame.width / photo.width, frame.height / photo.height);
+  const devicePixelsWide = photo.width * scale * viewport.density;
+  // Enlarged by at most 15 %: a 3024×4032 portrait on a 390 px phone at 3× (797 device px over its 720).
+  return devicePixelsWide <= derivativeWidth(photo, DERIVATIVE_EDGES.medium) * 1.15 ? photo.mediumUrl : photo.displayUrl;
+}

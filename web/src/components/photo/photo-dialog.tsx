@@ -6,6 +6,7 @@ import { useAuth } from '@/hooks/use-auth';
 import { useLoginHref } from '@/hooks/use-login-href';
 import type { GalleryPhoto, VoteResult } from '@/lib/types';
 import { photoAlt, photoUploaderName } from './format';
+import { viewerImageUrl } from './image-sources';
 import { PhotoVoteControl } from './photo-vote-control';
 import { ProtectedImage } from './protected-image';
 import { RatingSummary } from './rating-summary';
@@ -163,7 +164,7 @@ function PhotoDialogBody({
       </DialogHeader>
       <div className="relative" {...swipe}>
         <ProtectedImage
-          src={photo.displayUrl}
+          src={viewerImage(photo)}
           alt={photoAlt(photo)}
           width={photo.width}
           height={photo.height}
@@ -270,9 +271,14 @@ function useSwipe({ onPrevious, onNext }: { onPrevious?: () => void; onNext?: ()
   };
 }
 
-/** Starts fetching these photos' display images, so the viewer shows them at once when reached. */
+/** The image the viewer shows on this screen (image-sources.ts: the medium one when it is sharp enough). */
+function viewerImage(photo: GalleryPhoto): string {
+  return viewerImageUrl(photo, { width: window.innerWidth, height: window.innerHeight, density: window.devicePixelRatio || 1 });
+}
+
+/** Starts fetching these photos' viewer images, so the viewer shows them at once when reached. */
 function usePreloadedImages(photos: GalleryPhoto[]): void {
-  const urls = photos.map((photo) => photo.displayUrl).join('\n');
+  const urls = photos.map(viewerImage).join('\n');
   useEffect(() => {
     if (!urls) return;
     // Not cancelled on change: the photo moved to is usually one of these, already on its way.
