@@ -13,7 +13,10 @@ export function AppLayout({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <Navbar />
-      <main id="main-content" tabIndex={-1} className="flex flex-1 flex-col outline-none">
+      {/* At least a screen tall below the navbar (h-16 and its border), so the footer starts below the fold: a page that
+          loads shorter than its placeholder never pulls the footer up into view, nor makes the scrollbar come and go
+          (which moved everything sideways). */}
+      <main id="main-content" tabIndex={-1} className="flex min-h-[calc(100dvh-4rem-1px)] flex-1 flex-col outline-none">
         {children}
       </main>
       <Footer />
