@@ -235,4 +235,32 @@ describe('pages that do not jump', () => {
     }
     for (const [label, shift] of Object.entries(shifts)) expect(shift, label).toBeLessThanOrEqual(0.05);
   });
+
+  /** Layout shift on `path` at a laptop's size while every data call (not the session's) answers 600 ms late. */
+  async function pageShift(context: BrowserContext, path: string): Promise<number> {
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 1350, height: 940 });
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      (window as unknown as { __shifts: number[] }).__shifts = shifts;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+          if (!entry.hadRecentInput) shifts.push(entry.value);
+        }
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.route(/\/api\/(?!auth\/user|uploads\/)/, (route) => setTimeout(() => void route.continue(), 600));
+    await page.goto(`${product.url}${path}`);
+    await settle(page);
+    const shift = await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts.reduce((sum, value) => sum + value, 0));
+    await page.close();
+    return shift;
+  }
+
+  it('keeps the member and admin pages still while their data arrives late (layout shift ≤ 0.05)', async () => {
+    const shifts: Record<string, number> = {};
+    for (const path of ['/', '/upload', '/profile', '/settings', '/contact']) shifts[path] = await pageShift(community.contexts.longName, path);
+    for (const path of ['/admin', '/admin/users', '/admin/support']) shifts[path] = await pageShift(community.contexts.admin, path);
+    for (const [path, shift] of Object.entries(shifts)) expect(shift, path).toBeLessThanOrEqual(0.05);
+  });
 });
