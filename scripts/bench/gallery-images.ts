@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Request } from 'playwright-core';
+import { cracksSvg, seededRandom } from '../lib/synthetic-photos.js';
 import { signedInCookie, startBenchProduct, type RunningProduct } from './lib.js';
 
 /** sharp belongs to the storage service; the benchmark only uses it to make its photos. */
@@ -55,16 +56,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // ---------------------------------------------------------------------------------------------------
 // The photos: weathered concrete with a few cracks and sensor grain, 4000×3000 or 3000×4000, like a phone's.
 
-function seededRandom(seed: number): () => number {
-  // mulberry32
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Smooth noise: random values on a coarse grid, scaled up to the full size with a cubic kernel (one channel). */
 async function octave(random: () => number, cells: number, width: number, height: number): Promise<Buffer> {
   const w = Math.max(2, Math.round((cells * width) / Math.max(width, height)));
@@ -72,24 +63,6 @@ async function octave(random: () => number, cells: number, width: number, height
   const coarse = Buffer.alloc(w * h);
   for (let i = 0; i < coarse.length; i += 1) coarse[i] = Math.floor(random() * 256);
   return sharp(coarse, { raw: { width: w, height: h, channels: 1 } }).resize(width, height, { kernel: 'cubic' }).extractChannel(0).raw().toBuffer();
-}
-
-function cracksSvg(random: () => number, width: number, height: number): string {
-  const paths: string[] = [];
-  const walk = (x: number, y: number, angle: number, steps: number, stroke: number, depth: number) => {
-    const points = [`${x.toFixed(0)},${y.toFixed(0)}`];
-    for (let step = 0; step < steps; step += 1) {
-      angle += (random() - 0.5) * 0.9;
-      const length = 20 + random() * 50;
-      x += Math.cos(angle) * length;
-      y += Math.sin(angle) * length;
-      points.push(`${x.toFixed(0)},${y.toFixed(0)}`);
-      if (depth < 2 && random() < 0.04) walk(x, y, angle + (random() < 0.5 ? -1 : 1) * (0.5 + random()), Math.floor(steps / 3), stroke * 0.5, depth + 1);
-    }
-    paths.push(`<polyline points="${points.join(' ')}" fill="none" stroke="#1c1915" stroke-width="${stroke.toFixed(1)}" stroke-linejoin="round" stroke-opacity="0.85"/>`);
-  };
-  for (let crack = 0; crack < 5; crack += 1) walk(random() * width, random() * height, random() * Math.PI * 2, 60 + Math.floor(random() * 60), 3 + random() * 9, 0);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${paths.join('')}</svg>`;
 }
 
 /** Photo `index`: every third one portrait. */

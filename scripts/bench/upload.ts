@@ -23,6 +23,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { processTree, rssMb, signedInCookie, startBenchProduct, treeStatusMb, type RunningProduct } from './lib.js';
+import { cracksSvg, seededRandom } from '../lib/synthetic-photos.js';
 
 /** sharp belongs to the storage service; the benchmark only uses it to make its test photo. */
 const sharp = createRequire(new URL('../../services/storage/package.json', import.meta.url))('sharp') as typeof import('sharp');
@@ -69,16 +70,6 @@ function median(values: number[]): number {
 const WIDTH = 4000;
 const HEIGHT = 3000;
 
-function seededRandom(seed: number): () => number {
-  // mulberry32
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Smooth noise: random values on a coarse grid, scaled up to the full size with a cubic kernel. */
 async function octave(random: () => number, width: number, height: number, channels: 1 | 3): Promise<Buffer> {
   const coarse = Buffer.alloc(width * height * channels);
@@ -86,25 +77,6 @@ async function octave(random: () => number, width: number, height: number, chann
   const scaled = sharp(coarse, { raw: { width, height, channels } }).resize(WIDTH, HEIGHT, { kernel: 'cubic' });
   // sharp writes one-channel input back out as three channels unless told otherwise.
   return (channels === 1 ? scaled.extractChannel(0) : scaled).raw().toBuffer();
-}
-
-/** A few branching cracks, as random walks drawn in SVG. */
-function cracksSvg(random: () => number): string {
-  const paths: string[] = [];
-  const walk = (x: number, y: number, angle: number, steps: number, width: number, depth: number) => {
-    const points = [`${x.toFixed(0)},${y.toFixed(0)}`];
-    for (let step = 0; step < steps; step += 1) {
-      angle += (random() - 0.5) * 0.9;
-      const length = 20 + random() * 50;
-      x += Math.cos(angle) * length;
-      y += Math.sin(angle) * length;
-      points.push(`${x.toFixed(0)},${y.toFixed(0)}`);
-      if (depth < 2 && random() < 0.04) walk(x, y, angle + (random() < 0.5 ? -1 : 1) * (0.5 + random()), Math.floor(steps / 3), width * 0.5, depth + 1);
-    }
-    paths.push(`<polyline points="${points.join(' ')}" fill="none" stroke="#1c1915" stroke-width="${width.toFixed(1)}" stroke-linejoin="round" stroke-opacity="0.85"/>`);
-  };
-  for (let crack = 0; crack < 5; crack += 1) walk(random() * WIDTH, random() * HEIGHT, random() * Math.PI * 2, 60 + Math.floor(random() * 60), 3 + random() * 9, 0);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">${paths.join('')}</svg>`;
 }
 
 async function surface(): Promise<Buffer> {
@@ -125,7 +97,7 @@ async function surface(): Promise<Buffer> {
     }
   }
   return sharp(pixels, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
-    .composite([{ input: Buffer.from(cracksSvg(random)) }])
+    .composite([{ input: Buffer.from(cracksSvg(random, WIDTH, HEIGHT)) }])
     .removeAlpha()
     .raw()
     .toBuffer();

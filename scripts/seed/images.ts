@@ -8,6 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { processPhoto } from '../../services/storage/src/media/pipeline.js';
 import { LocalBlobBackend } from '../../services/storage/src/backends/local-backend.js';
+import { cracksSvg, seededRandom, type CrackStyle } from '../lib/synthetic-photos.js';
 import type { Client } from './db.js';
 
 const sharp = createRequire(new URL('../../services/storage/package.json', import.meta.url))('sharp') as typeof import('sharp');
@@ -32,22 +33,21 @@ export interface ImageSet {
   perceptualHash: string;
 }
 
+/** Three shorter cracks, for the seed's smaller photos. */
+const SEED_CRACKS: CrackStyle = {
+  cracks: 3,
+  steps: { min: 50, range: 50 },
+  stepLength: { min: 10, range: 25 },
+  stroke: { min: 2, range: 6 },
+  branchChance: 0.05,
+};
+
 const SHAPES: [number, number][] = [
   [1600, 1200],
   [1200, 1600],
   [1400, 1400],
   [1920, 1080],
 ];
-
-function seededRandom(seed: number): () => number {
-  // mulberry32
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A concrete-like surface (tint, smooth light, grain) with a few branching cracks, as a JPEG. */
 async function sourceJpeg(index: number, seed: number): Promise<Buffer> {
@@ -64,21 +64,7 @@ async function sourceJpeg(index: number, seed: number): Promise<Buffer> {
       for (let c = 0; c < 3; c += 1) pixels[p + c] = Math.max(0, Math.min(255, base[c]! + light));
     }
   }
-  const paths: string[] = [];
-  const walk = (x: number, y: number, angle: number, steps: number, strokeWidth: number, depth: number) => {
-    const points = [`${x.toFixed(0)},${y.toFixed(0)}`];
-    for (let step = 0; step < steps; step += 1) {
-      angle += (random() - 0.5) * 0.9;
-      const length = 10 + random() * 25;
-      x += Math.cos(angle) * length;
-      y += Math.sin(angle) * length;
-      points.push(`${x.toFixed(0)},${y.toFixed(0)}`);
-      if (depth < 2 && random() < 0.05) walk(x, y, angle + (random() < 0.5 ? -1 : 1) * (0.5 + random()), Math.floor(steps / 3), strokeWidth * 0.5, depth + 1);
-    }
-    paths.push(`<polyline points="${points.join(' ')}" fill="none" stroke="#1c1915" stroke-width="${strokeWidth.toFixed(1)}" stroke-linejoin="round" stroke-opacity="0.85"/>`);
-  };
-  for (let crack = 0; crack < 3; crack += 1) walk(random() * width, random() * height, random() * Math.PI * 2, 50 + Math.floor(random() * 50), 2 + random() * 6, 0);
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${paths.join('')}</svg>`;
+  const svg = cracksSvg(random, width, height, SEED_CRACKS);
   return sharp(pixels, { raw: { width, height, channels: 3 } })
     .composite([{ input: Buffer.from(svg) }])
     .jpeg({ quality: 88 })
