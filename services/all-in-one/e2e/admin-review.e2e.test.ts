@@ -1,20 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { horizontalOverflow, launchBrowser, setTheme, signedInMember, uploadThroughApi, type Person } from './browser.js';
 import { startProduct, type RunningProduct } from './product.js';
-
-// sharp is storage's dependency (the one module that processes images), not this package's: the test makes its
-// photos with it, through this much of its API.
-interface SharpImage {
-  composite(layers: Array<{ input: Buffer; left: number; top: number }>): SharpImage;
-  jpeg(options: { quality: number }): SharpImage;
-  toBuffer(): Promise<Buffer>;
-}
-type Sharp = (input: { create: { width: number; height: number; channels: 3; background: { r: number; g: number; b: number } } }) => SharpImage;
-const sharp = createRequire(import.meta.resolve('@snapcracks/storage'))('sharp') as Sharp;
+import { sharp } from './sharp.js';
 
 const ADMIN: Person = { email: 'rhea.reviewer@example.com', name: 'Rhea Reviewer' };
 /** 60 characters, as some identity providers send (members may choose 50 at most). */

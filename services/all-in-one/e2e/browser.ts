@@ -176,3 +176,23 @@ export function horizontalOverflow(page: Page): Promise<{ overflow: number; culp
     return { overflow: document.documentElement.scrollWidth - width, culprits: culprits.slice(0, 10) };
   });
 }
+
+/**
+ * From the next navigation on, records the page's layout shifts as Cumulative Layout Shift counts them (those not
+ * right after input); `layoutShiftSoFar` sums them.
+ */
+export async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    (window as unknown as { __layoutShifts: number[] }).__layoutShifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+        if (!entry.hadRecentInput) shifts.push(entry.value);
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+export function layoutShiftSoFar(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __layoutShifts: number[] }).__layoutShifts.reduce((sum, value) => sum + value, 0));
+}

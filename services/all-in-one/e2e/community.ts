@@ -1,16 +1,8 @@
-import { createRequire } from 'node:module';
+import { afterAll, beforeAll } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { reviewThroughApi, signedInMember, uploadThroughApi, type Person } from './browser.js';
-
-// sharp is storage's dependency (the one module that processes images), not this package's: the seed makes its
-// photos with it, through this much of its API.
-interface SharpImage {
-  composite(layers: Array<{ input: Buffer; left: number; top: number }>): SharpImage;
-  jpeg(options: { quality: number }): SharpImage;
-  toBuffer(): Promise<Buffer>;
-}
-type Sharp = (input: { create: { width: number; height: number; channels: 3; background: { r: number; g: number; b: number } } }) => SharpImage;
-const sharp = createRequire(import.meta.resolve('@snapcracks/storage'))('sharp') as Sharp;
+import { launchBrowser, reviewThroughApi, signedInMember, uploadThroughApi, type Person } from './browser.js';
+import { startProduct, type RunningProduct } from './product.js';
+import { sharp } from './sharp.js';
 
 /** A display name at the limit of what members may choose (50) is shorter than what some providers send: 60. */
 export const LONG_NAME = 'Maximiliana Konstantinopoulou-Wolfeschlegelsteinhausenberger';
@@ -112,4 +104,38 @@ async function voteWhenVotable(context: BrowserContext, baseUrl: string, photoId
     if (response.status() !== 404 || Date.now() > deadline) throw new Error(`vote on ${photoId}: ${response.status()} ${await response.text()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * For a test file: the product started (COMMUNITY.admin listed in ADMIN_EMAILS) with the community seeded before the
+ * file's tests, and everything stopped after them. Read the fields inside tests, once the file's hooks have run.
+ */
+export function seededProduct(): { readonly url: string; readonly browser: Browser; readonly community: Community } {
+  let product: RunningProduct | undefined;
+  let browser: Browser | undefined;
+  let community: Community | undefined;
+  beforeAll(async () => {
+    [product, browser] = await Promise.all([startProduct({ ADMIN_EMAILS: COMMUNITY.admin.email }), launchBrowser()]);
+    community = await seedCommunity(browser, product.url);
+  });
+  afterAll(async () => {
+    await community?.close();
+    await browser?.close();
+    await product?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('The product is not started yet: read it inside a test');
+    return value;
+  };
+  return {
+    get url() {
+      return started(product).url;
+    },
+    get browser() {
+      return started(browser);
+    },
+    get community() {
+      return started(community);
+    },
+  };
 }

@@ -1,26 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from './browser.js';
-import { COMMUNITY, seedCommunity, type Community } from './community.js';
-import { startProduct, type RunningProduct } from './product.js';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { layoutShiftSoFar, recordLayoutShifts } from './browser.js';
+import { seededProduct } from './community.js';
 
 /** A small phone, a common phone, a tablet held upright. */
 const WIDTHS = [320, 390, 768] as const;
 const THEMES = ['light', 'dark'] as const;
 
-let product: RunningProduct;
-let browser: Browser;
-let community: Community;
-
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct({ ADMIN_EMAILS: COMMUNITY.admin.email }), launchBrowser()]);
-  community = await seedCommunity(browser, product.url);
-});
-afterAll(async () => {
-  await community?.close();
-  await browser?.close();
-  await product?.stop();
-});
+const world = seededProduct();
 
 /** Waits for the page's data and images, and for animations (a skeleton's pulse aside) to end. */
 async function settle(page: Page): Promise<void> {
@@ -50,7 +37,7 @@ async function checkWidths(context: BrowserContext, paths: string[]): Promise<st
   const problems: string[] = [];
   for (const path of paths) {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${product.url}${path}`);
+    await page.goto(`${world.url}${path}`);
     await settle(page);
     for (const theme of THEMES) {
       await page.evaluate((dark) => document.documentElement.classList.toggle('dark', dark), theme === 'dark');
@@ -68,7 +55,7 @@ async function checkWidths(context: BrowserContext, paths: string[]): Promise<st
 
 describe('no page is wider than a phone', () => {
   it('for a visitor, on every route', async () => {
-    const context = await browser.newContext();
+    const context = await world.browser.newContext();
     const problems = await checkWidths(context, [
       '/',
       '/legal',
@@ -86,7 +73,7 @@ describe('no page is wider than a phone', () => {
   });
 
   it('for a member with a 60-character name whose photos sit beside "User <id>" ones', async () => {
-    const problems = await checkWidths(community.contexts.longName, [
+    const problems = await checkWidths(world.community.contexts.longName, [
       '/',
       '/upload',
       '/dashboard',
@@ -102,16 +89,16 @@ describe('no page is wider than a phone', () => {
   });
 
   it('for an admin on the admin pages', async () => {
-    const problems = await checkWidths(community.contexts.admin, ['/admin', '/admin/users', '/admin/support']);
+    const problems = await checkWidths(world.community.contexts.admin, ['/admin', '/admin/users', '/admin/support']);
     expect(problems).toEqual([]);
   });
 
   it('with the photo viewer open on a photo by "User <id>"', async () => {
-    const page = await community.contexts.voter.newPage();
+    const page = await world.community.contexts.voter.newPage();
     const problems: string[] = [];
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 844 });
-      await page.goto(`${product.url}/`);
+      await page.goto(`${world.url}/`);
       await page.getByRole('button', { name: /View photo by User / }).first().click();
       await page.getByRole('dialog').waitFor();
       await settle(page);
@@ -173,10 +160,10 @@ describe('targets a finger can hit', () => {
       ['longName', ['/', '/upload', '/dashboard', '/profile', '/settings', '/contact', '/legal']],
       ['admin', ['/admin', '/admin/users', '/admin/support']],
     ] as const) {
-      const page = await community.contexts[who].newPage();
+      const page = await world.community.contexts[who].newPage();
       await page.setViewportSize({ width: 390, height: 844 });
       for (const path of paths) {
-        await page.goto(`${product.url}${path}`);
+        await page.goto(`${world.url}${path}`);
         await settle(page);
         for (const target of await smallTargets(page)) found.push(`${path}: ${target}`);
       }
@@ -186,9 +173,9 @@ describe('targets a finger can hit', () => {
   });
 
   it('in the photo viewer: the stars, the steps and Close', async () => {
-    const page = await community.contexts.voter.newPage();
+    const page = await world.community.contexts.voter.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${product.url}/`);
+    await page.goto(`${world.url}/`);
     await page.getByRole('button', { name: /View photo by / }).first().click();
     await page.getByRole('radiogroup', { name: 'Your rating' }).waitFor();
     await settle(page);
@@ -203,26 +190,18 @@ describe('pages that do not jump', () => {
    * entries (as Cumulative Layout Shift counts them) once everything is shown.
    */
   async function dashboardShift(width: number, delays: { stats: number; photos: number }): Promise<number> {
-    const page = await community.contexts.longName.newPage();
+    const page = await world.community.contexts.longName.newPage();
     await page.setViewportSize({ width, height: 900 });
-    await page.addInitScript(() => {
-      const shifts: number[] = [];
-      (window as unknown as { __shifts: number[] }).__shifts = shifts;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-          if (!entry.hadRecentInput) shifts.push(entry.value);
-        }
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await recordLayoutShifts(page);
     const later = (ms: number) => (route: import('playwright-core').Route) => setTimeout(() => void route.continue(), ms);
     await page.route('**/api/user/stats', later(delays.stats));
     await page.route('**/api/user/photos', later(delays.photos));
-    await page.goto(`${product.url}/dashboard`);
+    await page.goto(`${world.url}/dashboard`);
     await page.getByRole('listitem', { name: /^Total Uploads: \d+$/ }).waitFor();
     await page.getByRole('list', { name: 'My uploads' }).waitFor();
     await page.getByRole('img', { name: /^Average rating of \d+ photos? by approval date$/ }).waitFor();
     await settle(page);
-    const shift = await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts.reduce((sum, value) => sum + value, 0));
+    const shift = await layoutShiftSoFar(page);
     await page.close();
     return shift;
   }
@@ -240,27 +219,19 @@ describe('pages that do not jump', () => {
   async function pageShift(context: BrowserContext, path: string): Promise<number> {
     const page = await context.newPage();
     await page.setViewportSize({ width: 1350, height: 940 });
-    await page.addInitScript(() => {
-      const shifts: number[] = [];
-      (window as unknown as { __shifts: number[] }).__shifts = shifts;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-          if (!entry.hadRecentInput) shifts.push(entry.value);
-        }
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await recordLayoutShifts(page);
     await page.route(/\/api\/(?!auth\/user|uploads\/)/, (route) => setTimeout(() => void route.continue(), 600));
-    await page.goto(`${product.url}${path}`);
+    await page.goto(`${world.url}${path}`);
     await settle(page);
-    const shift = await page.evaluate(() => (window as unknown as { __shifts: number[] }).__shifts.reduce((sum, value) => sum + value, 0));
+    const shift = await layoutShiftSoFar(page);
     await page.close();
     return shift;
   }
 
   it('keeps the member and admin pages still while their data arrives late (layout shift ≤ 0.05)', async () => {
     const shifts: Record<string, number> = {};
-    for (const path of ['/', '/upload', '/profile', '/settings', '/contact']) shifts[path] = await pageShift(community.contexts.longName, path);
-    for (const path of ['/admin', '/admin/users', '/admin/support']) shifts[path] = await pageShift(community.contexts.admin, path);
+    for (const path of ['/', '/upload', '/profile', '/settings', '/contact']) shifts[path] = await pageShift(world.community.contexts.longName, path);
+    for (const path of ['/admin', '/admin/users', '/admin/support']) shifts[path] = await pageShift(world.community.contexts.admin, path);
     for (const [path, shift] of Object.entries(shifts)) expect(shift, path).toBeLessThanOrEqual(0.05);
   });
 });

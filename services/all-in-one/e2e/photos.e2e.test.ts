@@ -1,25 +1,10 @@
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { acceptTerms, expectText, launchBrowser, progressSeen, recordProgressBars, setTheme, signIn } from './browser.js';
 import { startProduct, type RunningProduct } from './product.js';
-
-// sharp is storage's dependency (the one module that processes images), not this package's: the test
-// makes its photo and reads pixels with it, through this much of its API.
-interface SharpImage {
-  composite(layers: Array<{ input: Buffer; left: number; top: number }>): SharpImage;
-  png(): SharpImage;
-  removeAlpha(): SharpImage;
-  raw(): SharpImage;
-  toBuffer(): Promise<Buffer>;
-  toBuffer(options: { resolveWithObject: true }): Promise<{ data: Buffer; info: { width: number; height: number; channels: number } }>;
-}
-type Sharp = (
-  input: Buffer | { create: { width: number; height: number; channels: 3; background: { r: number; g: number; b: number } } },
-) => SharpImage;
-const sharp = createRequire(import.meta.resolve('@snapcracks/storage'))('sharp') as Sharp;
+import { sharp } from './sharp.js';
 
 const MEMBER = { email: 'maker@example.com', name: 'Mia Maker' };
 const ADMIN = { email: 'moderator@example.com', name: 'Moe Moderator' };

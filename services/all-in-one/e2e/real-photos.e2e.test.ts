@@ -1,27 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser, reviewThroughApi, signedInMember } from './browser.js';
 import { startProduct, type RunningProduct } from './product.js';
+import { sharp } from './sharp.js';
 
 // Real files from cameras and phones (services/storage/test/fixtures/real/README.md says where each comes from),
 // uploaded through the upload page as a member picks them, approved by an admin, then looked at in Chromium: every
 // gallery card and the viewer show them upright, the owner's original has no GPS left, and nothing answers 5xx.
-
-// sharp is storage's dependency (the one module that processes images), not this package's: the test reads the
-// stored original's metadata with it, through this much of its API.
-interface SharpMetadata {
-  format?: string;
-  width?: number;
-  height?: number;
-  exif?: Buffer;
-  xmp?: Buffer;
-  iptc?: Buffer;
-  icc?: Buffer;
-  orientation?: number;
-}
-const sharp = createRequire(import.meta.resolve('@snapcracks/storage'))('sharp') as (input: Buffer) => { metadata(): Promise<SharpMetadata> };
 
 const ADMIN = { email: 'ada.admin@example.com', name: 'Ada Admin' };
 const OWNER = { email: 'pia.phone@example.com', name: 'Pia Phone' };

@@ -1,18 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, JSHandle, Page } from 'playwright-core';
 import { expectText, fixtureImage, horizontalOverflow, launchBrowser, setTheme, signedInMember } from './browser.js';
 import { startProduct, type RunningProduct } from './product.js';
-
-// sharp is storage's dependency (the one module that processes images), not this package's: the test reads the
-// stored photo's pixels with it, through this much of its API.
-interface SharpImage {
-  removeAlpha(): SharpImage;
-  raw(): SharpImage;
-  toBuffer(options: { resolveWithObject: true }): Promise<{ data: Buffer; info: { width: number; height: number; channels: number } }>;
-}
-const sharp = createRequire(import.meta.resolve('@snapcracks/storage'))('sharp') as (input: Buffer) => SharpImage;
+import { sharp } from './sharp.js';
 
 const MEMBER = { email: 'phone-uploader@example.com', name: 'Pia Phone' };
 /** File names as phones give them: one "word" each as far as line breaking goes. */

@@ -1,22 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { expectText, launchBrowser, signedInMember } from './browser.js';
-import { COMMUNITY, seedCommunity, type Community } from './community.js';
-import { startProduct, type RunningProduct } from './product.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expectText, signedInMember } from './browser.js';
+import { seededProduct } from './community.js';
 
-let product: RunningProduct;
-let browser: Browser;
-let community: Community;
-
-beforeAll(async () => {
-  [product, browser] = await Promise.all([startProduct({ ADMIN_EMAILS: COMMUNITY.admin.email }), launchBrowser()]);
-  community = await seedCommunity(browser, product.url);
-});
-afterAll(async () => {
-  await community?.close();
-  await browser?.close();
-  await product?.stop();
-});
+const world = seededProduct();
 
 const viewer = (page: Page) => page.getByRole('dialog');
 
@@ -28,8 +15,8 @@ const position = (page: Page) => viewer(page).getByText(/^Photo \d+ of \d+$/).in
 
 describe('the photo viewer in Chromium', () => {
   it('opens from the photo itself and moves with the arrow keys and the buttons', async () => {
-    const page = await community.contexts.voter.newPage();
-    await page.goto(`${product.url}/`);
+    const page = await world.community.contexts.voter.newPage();
+    await page.goto(`${world.url}/`);
     const cards = page.getByRole('article');
     await cards.first().waitFor();
     // A click on the picture, not the View button.
@@ -46,16 +33,15 @@ describe('the photo viewer in Chromium', () => {
     await page.keyboard.press('Escape');
     await viewer(page).waitFor({ state: 'hidden' });
     // Focus is back on the card of the photo last shown.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-photo-view'))).toBe(
-      await cards.nth(1).getByRole('button', { name: /^View photo by/ }).getAttribute('data-photo-view'),
-    );
+    const shownCard = await cards.nth(1).getByRole('button', { name: /^View photo by/ }).getAttribute('data-photo-view');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-photo-view'))).toBe(shownCard);
     await page.close();
   });
 
   it('moves with a swipe on a touch screen', async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const context = await world.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
     const page = await context.newPage();
-    await page.goto(`${product.url}/`);
+    await page.goto(`${world.url}/`);
     await page.getByRole('article').first().locator('img').click();
     await viewer(page).waitFor();
     await settled(page);
@@ -80,8 +66,8 @@ describe('the photo viewer in Chromium', () => {
 
   // Before anyone rates the photos the voter skipped.
   it('shows "No ratings yet" on a photo without votes, never 0.0', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${product.url}/`);
+    const page = await world.browser.newPage();
+    await page.goto(`${world.url}/`);
     await page.getByRole('button', { name: /All Snaps/ }).click();
     const unrated = page.getByRole('article').filter({ hasText: 'No ratings yet' });
     await expect.poll(() => unrated.count()).toBeGreaterThan(0);
@@ -93,8 +79,8 @@ describe('the photo viewer in Chromium', () => {
 
   it('walks Need your Vote to the next unrated photo after each vote; the stars never move and Escape closes it over the toast', async () => {
     // A member who has rated nothing yet, so every photo needs their vote.
-    const { context, page } = await signedInMember(browser, product.url, { email: 'nina.new@example.com', name: 'Nina New' });
-    await page.goto(`${product.url}/`);
+    const { context, page } = await signedInMember(world.browser, world.url, { email: 'nina.new@example.com', name: 'Nina New' });
+    await page.goto(`${world.url}/`);
     await page.getByRole('button', { name: /Need your Vote/ }).click();
     await page.getByRole('heading', { name: 'Need your Vote' }).waitFor();
     // By tag: while the viewer is open the page behind it is hidden from the accessibility tree.
@@ -136,10 +122,10 @@ describe('the photo viewer in Chromium', () => {
   });
 
   it('says when the gallery cannot be loaded, and Retry loads it', async () => {
-    const page = await browser.newPage();
+    const page = await world.browser.newPage();
     let failing = true;
     await page.route('**/api/gallery/top-rated**', (route) => (failing ? route.fulfill({ status: 503, body: 'unavailable' }) : route.continue()));
-    await page.goto(`${product.url}/`);
+    await page.goto(`${world.url}/`);
     const alert = page.getByRole('alert').filter({ hasText: 'The photos could not be loaded' });
     await alert.waitFor();
     expect(await page.getByText('Oh snap! No cracks found!').count()).toBe(0);
@@ -153,9 +139,9 @@ describe('the photo viewer in Chromium', () => {
 describe('card images in Chromium', () => {
   /** Which image (`?size=`) each card of a signed-out visitor's first gallery page shows. */
   async function cardImages(viewport: { width: number; height: number }, deviceScaleFactor: number) {
-    const context = await browser.newContext({ viewport, deviceScaleFactor });
+    const context = await world.browser.newContext({ viewport, deviceScaleFactor });
     const page = await context.newPage();
-    await page.goto(`${product.url}/`);
+    await page.goto(`${world.url}/`);
     const cards = page.locator('#gallery article img');
     await expect.poll(() => cards.count()).toBe(9);
     // Cards load lazily: bring each one to the screen and wait until its image is in.
