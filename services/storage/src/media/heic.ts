@@ -1,7 +1,6 @@
-// heic-decode ships no types; a triple-slash reference carries ours into every program that compiles this file.
-// eslint-disable-next-line @typescript-eslint/triple-slash-reference
-/// <reference path="./heic-decode.d.ts" />
 import { UnsupportedImageError } from './errors.js';
+import { missingItemData } from './heic-extents.js';
+import { HeifPrimaryImage } from './heic-libheif.js';
 
 export interface RawImage {
   data: Buffer;
@@ -11,46 +10,48 @@ export interface RawImage {
 }
 
 /**
- * Decodes the primary image of a HEIC/HEIF file to upright RGB(A) pixels. sharp's prebuilt libvips has
- * no HEVC decoder, so this runs libheif compiled to WebAssembly: synchronous and memory-hungry (a 12 MP
- * photo peaks at hundreds of MB, and a WebAssembly heap never shrinks), which is why only the dedicated
- * HEIC worker thread ever calls it. libheif applies the file's rotation and mirroring while decoding.
- * Colour is taken as sRGB: the embedded profile (Display P3 on iPhones) is not available through
- * heic-decode.
+ * Decodes the primary image of a HEIC/HEIF file to upright RGB(A) pixels. sharp's prebuilt libvips has no HEVC
+ * decoder, so this runs libheif compiled to WebAssembly (heic-libheif.ts): synchronous and memory-hungry (a 12 MP
+ * photo peaks at hundreds of MB, and a WebAssembly heap never shrinks), which is why only the dedicated HEIC worker
+ * thread ever calls it. libheif applies the file's rotation, mirroring and crop while decoding.
+ *
+ * A file whose end is missing is refused before it is decoded (heic-extents.ts), as is one that libheif decodes with
+ * part of the picture missing: libheif paints a grid's missing tiles one flat colour instead of failing.
+ *
+ * Colour is taken as sRGB: the file's profile (Display P3 on iPhones) is not applied.
  */
 export async function decodeHeic(input: Uint8Array, maxPixels: number): Promise<RawImage> {
-  // Loaded on first use so that workers that never see a HEIC never compile the 1.4 MB WebAssembly module.
-  const { default: decode } = await import('heic-decode');
-  let images: Awaited<ReturnType<typeof decode.all>>;
+  const missing = missingItemData(input);
+  if (missing) throw new UnsupportedImageError({ cause: new Error(`HEIF file cut short: ${missing}`) });
+  let heif: HeifPrimaryImage;
   try {
-    images = await decode.all({ buffer: input });
+    heif = await HeifPrimaryImage.open(input);
   } catch (cause) {
     throw new UnsupportedImageError({ cause });
   }
   try {
-    const primary = images[0];
-    if (!primary) throw new UnsupportedImageError({ cause: new Error('HEIF file without images') });
+    const { width, height } = heif;
     // The header gives the size before any pixel is decoded: refuse bombs before allocating for them.
-    if (primary.width * primary.height > maxPixels) {
-      throw new UnsupportedImageError({ cause: new Error(`HEIF image of ${primary.width}x${primary.height} exceeds the pixel limit`) });
+    if (width * height > maxPixels) {
+      throw new UnsupportedImageError({ cause: new Error(`HEIF image of ${width}x${height} exceeds the pixel limit`) });
     }
-    let decoded;
+    const channels = heif.hasAlpha ? 4 : 3;
+    const data = Buffer.allocUnsafe(width * height * channels);
     try {
-      decoded = await primary.decode();
+      heif.decode(channels, data);
     } catch (cause) {
       throw new UnsupportedImageError({ cause });
     }
-    const rgba = Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength);
-    return dropOpaqueAlpha({ data: rgba, width: decoded.width, height: decoded.height, channels: 4 });
+    return channels === 4 ? dropOpaqueAlpha({ data, width, height, channels }) : { data, width, height, channels };
   } finally {
-    images.dispose();
+    heif.close();
   }
 }
 
 /**
- * libheif always hands out RGBA. Photos are opaque, and an alpha channel that is all 255 would only
- * slow every later step (and make the WebP encoder store it), so it is packed to RGB in place: the
- * write position never overtakes the read position, and no second 12 MP buffer is allocated.
+ * An image with alpha (rare in a photo) whose alpha is all 255 is packed to RGB in place: an opaque alpha channel
+ * would only slow every later step (and make the WebP encoder store it). The write position never overtakes the read
+ * position, and no second full-size buffer is allocated.
  */
 function dropOpaqueAlpha(image: RawImage): RawImage {
   const { data } = image;

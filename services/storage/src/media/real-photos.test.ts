@@ -48,11 +48,11 @@ interface RealPhoto {
 const real = (file: string, photo: Omit<RealPhoto, 'file' | 'path'>): RealPhoto => ({ file, path: fileURLToPath(new URL(file, REAL)), ...photo });
 
 // BUG: read as sRGB (no profile), an iPhone's Display P3 numbers look duller: P3's primaries lie outside sRGB's, so the
-// same numbers mean more saturated colours. heic.ts says it knows (heic-decode hands out no colour profile), but the
+// same numbers mean more saturated colours. heic.ts says it knows (it does not apply the profile), but the
 // architecture promises sRGB. Measured: this file keeps 84 % of its source's chroma; a real iPhone XR HEIC (exiv2's
 // IMG_3578.heic) comes out with 18 % less chroma than libheif's own P3-aware decode, up to 67 levels off per channel.
 const HEIC_P3_BUG =
-  'HEIC colour profiles are ignored: decodeHeic (src/media/heic.ts) takes heic-decode RGBA as sRGB, so a Display P3 HEIC (every iPhone photo) is stored washed out';
+  'HEIC colour profiles are ignored: decodeHeic (src/media/heic.ts) takes libheif pixels as sRGB, so a Display P3 HEIC (every iPhone photo) is stored washed out';
 
 const PHOTOS: RealPhoto[] = [
   real('iphone-4s-orientation-6-gps.jpg', {
@@ -357,13 +357,26 @@ describe('real photos cut off in transfer', { timeout: 60_000 }, () => {
     },
   );
 
-  // BUG: a grid HEIC (every iPhone photo) whose end is missing is stored with the missing tiles painted one flat colour
-  // (green here; grey for an iPhone XR file cut in half), instead of being refused as a truncated JPEG is. libheif
-  // (libheif-js 1.23 under heic-decode 2.1) decodes grids leniently: a tile whose data lies past the end of the file
-  // becomes a decoding warning, not an error, and decodeHeic (src/media/heic.ts) has no way to see it.
-  it.fails('a grid HEIC, 60 % of it (its last tiles missing), is refused with the upload message (fails today: stored with blank tiles)', async () => {
+  // A grid HEIC (every iPhone photo) whose end is missing: libheif decodes grids leniently, painting a tile whose data
+  // lies past the end of the file one flat colour (green here; grey for an iPhone XR file cut in half), so such uploads
+  // used to be stored with blank tiles. The last tiles go at 60 %, the last one alone at 90 %, its last byte at the end.
+  it.each([60, 90])('a grid HEIC, %i %% of it (its last tiles missing), is refused with the upload message', async (percent) => {
     const whole = readFileSync(new URL('nokia-n70-grid-irot.derived.heic', REAL));
-    const error = await refusalOf(whole.subarray(0, Math.floor(whole.length * 0.6)));
+    const error = await refusalOf(whole.subarray(0, Math.floor((whole.length * percent) / 100)));
+    expect(error).toBeInstanceOf(UnsupportedImageError);
+    expect((error as Error).message).toBe(REFUSAL);
+  });
+
+  it('a grid HEIC without its last byte is refused with the upload message', async () => {
+    const whole = readFileSync(new URL('nokia-n70-grid-irot.derived.heic', REAL));
+    const error = await refusalOf(whole.subarray(0, whole.length - 1));
+    expect(error).toBeInstanceOf(UnsupportedImageError);
+    expect((error as Error).message).toBe(REFUSAL);
+  });
+
+  it.runIf(GPL_PHOTOS.length > 0)('a real iPhone HEIC cut in half is refused with the upload message', async () => {
+    const whole = readFileSync(GPL_PHOTOS[0]!.path);
+    const error = await refusalOf(whole.subarray(0, Math.floor(whole.length / 2)));
     expect(error).toBeInstanceOf(UnsupportedImageError);
     expect((error as Error).message).toBe(REFUSAL);
   });
