@@ -5,7 +5,7 @@
 import type { LibHeif } from 'libheif-js/wasm-bundle';
 
 // libheif's C API, as its WebAssembly build (libheif-js) exports it. The JavaScript wrappers libheif-js and heic-decode
-// add on top hand out neither the decoding warnings nor the colour profile, and copy the file and the pixels more
+// add on top hand out neither the colour profile nor the decoding warnings, and copy the file and the pixels more
 // than once; the C API gives all of it, at the cost of managing the WebAssembly memory here.
 
 const HEIF_ERROR_OK = 0;
@@ -24,6 +24,11 @@ const MISSING_DATA_SUBERRORS = new Map([
   [117, 'no item data'],
   [119, 'missing grid images'],
 ]);
+
+/** The colour description of the primary image, as the file's `colr` box gives it. */
+export type HeifColourProfile =
+  | { kind: 'icc'; icc: Buffer }
+  | { kind: 'nclx'; colourPrimaries: number; transferCharacteristics: number; matrixCoefficients: number; fullRange: boolean };
 
 let loaded: Promise<LibHeif> | undefined;
 
@@ -87,6 +92,38 @@ export class HeifPrimaryImage {
 
   get hasAlpha(): boolean {
     return this.lib._heif_image_handle_has_alpha_channel(this.handle) !== 0;
+  }
+
+  /** The ICC profile when the file has one (also when it has an nclx description besides), else its nclx description. */
+  colourProfile(): HeifColourProfile | undefined {
+    const { lib, handle, scratch } = this;
+    const iccSize = lib._heif_image_handle_get_raw_color_profile_size(handle);
+    if (iccSize > 0) {
+      const icc = lib._malloc(iccSize);
+      try {
+        lib._heif_image_handle_get_raw_color_profile(scratch, handle, icc);
+        this.check('reading the ICC profile');
+        return { kind: 'icc', icc: Buffer.from(lib.HEAPU8.subarray(icc, icc + iccSize)) };
+      } finally {
+        lib._free(icc);
+      }
+    }
+    lib._heif_image_handle_get_nclx_color_profile(scratch, handle, scratch + 12);
+    if (lib.HEAP32[scratch >> 2] !== HEIF_ERROR_OK) return undefined;
+    const nclx = lib.HEAPU32[(scratch + 12) >> 2]!;
+    try {
+      // struct heif_color_profile_nclx: uint8 version, then three enums (4 bytes each) from byte 4, then uint8 full_range_flag.
+      const words = lib.HEAP32;
+      return {
+        kind: 'nclx',
+        colourPrimaries: words[(nclx + 4) >> 2]!,
+        transferCharacteristics: words[(nclx + 8) >> 2]!,
+        matrixCoefficients: words[(nclx + 12) >> 2]!,
+        fullRange: lib.HEAPU8[nclx + 16] !== 0,
+      };
+    } finally {
+      lib._heif_nclx_color_profile_free(nclx);
+    }
   }
 
   /**

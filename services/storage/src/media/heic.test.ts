@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { UnsupportedImageError } from './errors.js';
 import { decodeHeic, type RawImage } from './heic.js';
@@ -36,10 +37,24 @@ async function refusal(input: Buffer, maxPixels = 100_000_000): Promise<unknown>
 }
 
 describe('decodeHeic', () => {
-  it('decodes a HEIC to libheif\'s numbers, as RGB', async () => {
+  it('decodes a HEIC without a colour profile to its own numbers, as RGB', async () => {
     const decoded = await decodeHeic(fixture('photo.heic'), 100_000_000);
     expect([decoded.width, decoded.height, decoded.channels, decoded.data.length]).toEqual([320, 240, 3, 320 * 240 * 3]);
     expect(meanDifference(decoded, await numbersOf(fixture('photo.heic')))).toBe(0);
+  });
+
+  it('converts Display P3 to sRGB, from an ICC profile or an nclx colour box alike, to the colours of the sRGB source', async () => {
+    const { data, info } = await sharp(real('canon-powershot-s40-makernotes.jpg')).raw().toBuffer({ resolveWithObject: true });
+    const source: RawImage = { data, width: info.width, height: info.height, channels: 3 };
+    const icc = await decodeHeic(real('canon-powershot-s40-display-p3.derived.heic'), 100_000_000);
+    const nclx = await decodeHeic(real('canon-powershot-s40-display-p3-nclx.derived.heic'), 100_000_000);
+    // Both coded from the same P3 numbers (heif-enc -q 90, the ICC one with the camera's EXIF besides).
+    expect(meanDifference(icc, nclx)).toBeLessThan(0.5);
+    // HEVC at q90 costs about a level on average; read as sRGB, the P3 numbers are four times further off.
+    expect(meanDifference(icc, source)).toBeLessThan(1.6);
+    expect(meanDifference(nclx, source)).toBeLessThan(1.6);
+    const asSrgb = await numbersOf(real('canon-powershot-s40-display-p3.derived.heic'));
+    expect(meanDifference(asSrgb, source)).toBeGreaterThan(3.5);
   });
 
   it('refuses a grid HEIC whose last tile is cut short, before decoding it', async () => {

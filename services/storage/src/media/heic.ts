@@ -1,6 +1,8 @@
+import sharp from 'sharp';
 import { UnsupportedImageError } from './errors.js';
 import { missingItemData } from './heic-extents.js';
-import { HeifPrimaryImage } from './heic-libheif.js';
+import { HeifPrimaryImage, type HeifColourProfile } from './heic-libheif.js';
+import { sourceProfile, tiffWithProfile } from './heic-profile.js';
 
 export interface RawImage {
   data: Buffer;
@@ -10,7 +12,7 @@ export interface RawImage {
 }
 
 /**
- * Decodes the primary image of a HEIC/HEIF file to upright RGB(A) pixels. sharp's prebuilt libvips has no HEVC
+ * Decodes the primary image of a HEIC/HEIF file to upright sRGB pixels. sharp's prebuilt libvips has no HEVC
  * decoder, so this runs libheif compiled to WebAssembly (heic-libheif.ts): synchronous and memory-hungry (a 12 MP
  * photo peaks at hundreds of MB, and a WebAssembly heap never shrinks), which is why only the dedicated HEIC worker
  * thread ever calls it. libheif applies the file's rotation, mirroring and crop while decoding.
@@ -18,7 +20,8 @@ export interface RawImage {
  * A file whose end is missing is refused before it is decoded (heic-extents.ts), as is one that libheif decodes with
  * part of the picture missing: libheif paints a grid's missing tiles one flat colour instead of failing.
  *
- * Colour is taken as sRGB: the file's profile (Display P3 on iPhones) is not applied.
+ * Colour: pixels in the file's own profile (Display P3 on iPhones, from an ICC profile or an nclx description) are
+ * converted to sRGB by sharp from that profile (heic-profile.ts), as it converts a JPEG that carries one.
  */
 export async function decodeHeic(input: Uint8Array, maxPixels: number): Promise<RawImage> {
   const missing = missingItemData(input);
@@ -29,6 +32,8 @@ export async function decodeHeic(input: Uint8Array, maxPixels: number): Promise<
   } catch (cause) {
     throw new UnsupportedImageError({ cause });
   }
+  let decoded: RawImage;
+  let tiff: Buffer | undefined;
   try {
     const { width, height } = heif;
     // The header gives the size before any pixel is decoded: refuse bombs before allocating for them.
@@ -36,16 +41,41 @@ export async function decodeHeic(input: Uint8Array, maxPixels: number): Promise<
       throw new UnsupportedImageError({ cause: new Error(`HEIF image of ${width}x${height} exceeds the pixel limit`) });
     }
     const channels = heif.hasAlpha ? 4 : 3;
-    const data = Buffer.allocUnsafe(width * height * channels);
+    let described: HeifColourProfile | undefined;
+    try {
+      described = heif.colourProfile();
+    } catch (cause) {
+      throw new UnsupportedImageError({ cause });
+    }
+    const profile = await sourceProfile(described);
+    // With a profile, the pixels are decoded straight into a TIFF that carries it; without, into a plain buffer.
+    const target = profile ? tiffWithProfile(width, height, channels, profile) : undefined;
+    const data = target?.pixels ?? Buffer.allocUnsafe(width * height * channels);
     try {
       heif.decode(channels, data);
     } catch (cause) {
       throw new UnsupportedImageError({ cause });
     }
-    return channels === 4 ? dropOpaqueAlpha({ data, width, height, channels }) : { data, width, height, channels };
+    decoded = { data, width, height, channels };
+    tiff = target?.tiff;
   } finally {
     heif.close();
   }
+  const srgb = tiff ? await convertToSrgb(tiff) : decoded;
+  return srgb.channels === 4 ? dropOpaqueAlpha(srgb) : srgb;
+}
+
+/**
+ * Our own TIFF of decoded pixels with their ICC profile, converted to sRGB as readUpright converts an upload (a profile
+ * lcms cannot read leaves the numbers as they are, as it does for a JPEG).
+ */
+async function convertToSrgb(tiff: Buffer): Promise<RawImage> {
+  const { data, info } = await sharp(tiff, { limitInputPixels: false })
+    .toColourspace('srgb')
+    .raw({ depth: 'uchar' })
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3 && info.channels !== 4) throw new Error(`unexpected ${info.channels} channels`);
+  return { data, width: info.width, height: info.height, channels: info.channels };
 }
 
 /**

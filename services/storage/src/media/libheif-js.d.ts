@@ -21,6 +21,10 @@ declare module 'libheif-js/wasm-bundle' {
     _heif_image_handle_get_width(handle: number): number;
     _heif_image_handle_get_height(handle: number): number;
     _heif_image_handle_has_alpha_channel(handle: number): number;
+    _heif_image_handle_get_raw_color_profile_size(handle: number): number;
+    _heif_image_handle_get_raw_color_profile(error: number, handle: number, out: number): void;
+    _heif_image_handle_get_nclx_color_profile(error: number, handle: number, outProfile: number): void;
+    _heif_nclx_color_profile_free(profile: number): void;
     _heif_decode_image(error: number, handle: number, outImage: number, colorspace: number, chroma: number, options: number): void;
     _heif_image_get_plane_readonly2(image: number, channel: number, outStride: number): number;
     _heif_image_get_decoding_warnings(image: number, first: number, out: number, max: number): number;
