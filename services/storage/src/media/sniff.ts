@@ -2,7 +2,7 @@ import type { SourceMimeType } from './types.js';
 
 // Brands that mean the primary image is HEVC-coded (what iPhones write), and the generic HEIF brands.
 // AVIF also carries `mif1`, so a file is HEIF only when no AV1 brand is present: sharp could decode
-// AVIF, but heic-decode cannot, and we do not accept AVIF.
+// AVIF, but our HEIC decoder (libheif-js, HEVC only) cannot, and we do not accept AVIF.
 const HEVC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis']);
 const HEIF_BRANDS = new Set(['mif1', 'msf1']);
 const AV1_BRANDS = new Set(['avif', 'avis']);
