@@ -12,7 +12,7 @@
  * --texture typical or rough, below), approves them, and measures. With --url it measures a running product (a seeded
  * one, say) as it is.
  *
- * The target (docs/ARCHITECTURE.md, The gallery): at most 1.5 MB of card images at 1280 px and ratio 2, and a phone's
+ * The target (docs/votes-and-gallery.md, The gallery): at most 1.5 MB of card images at 1280 px and ratio 2, and a phone's
  * cards sharp (the medium image, not the thumbnail enlarged 2–3×). A missed target is a figure, not a failure: it exits
  * non-zero only when something breaks.
  */

@@ -13,7 +13,7 @@ const ratedPhotoJson = z.object({
   voteCount: z.number(),
 });
 
-/** The member's dashboard figures (spec §3 User stats); definitions in docs/ARCHITECTURE.md (Stats). */
+/** The member's dashboard figures (spec §3 User stats); definitions in docs/stats.md. */
 export const userStatsJson = z.object({
   totalUploads: z.number(),
   approvedUploads: z.number(),

@@ -32,7 +32,7 @@ export function windowStart(filter: 'new_today' | 'new_this_week' | 'new_this_mo
 
 /**
  * The public gallery (spec §2 Gallery home): approved photos only, ever. Top rated orders by a Bayesian average
- * (score = (C·m + sum) / (C + n); C and m live in the database, see docs/ARCHITECTURE.md), need-your-vote shows the
+ * (score = (C·m + sum) / (C + n); C and m live in the database, see docs/votes-and-gallery.md), need-your-vote shows the
  * viewer what they have not rated yet, fewest votes first, and the others list the newest approvals.
  */
 export class GalleryService {

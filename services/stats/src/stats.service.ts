@@ -29,7 +29,7 @@ export interface RatedPhoto {
   voteCount: number;
 }
 
-/** A member's dashboard figures (spec §3 User stats); the definitions are in docs/ARCHITECTURE.md (Stats). */
+/** A member's dashboard figures (spec §3 User stats); the definitions are in docs/stats.md. */
 export interface UserStats {
   totalUploads: number;
   approvedUploads: number;

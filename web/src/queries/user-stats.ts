@@ -10,7 +10,7 @@ export interface RatedPhoto {
   voteCount: number;
 }
 
-/** The answer of GET /api/user/stats (SPEC §3 User stats); definitions in docs/ARCHITECTURE.md (Stats). */
+/** The answer of GET /api/user/stats (SPEC §3 User stats); definitions in docs/stats.md. */
 export interface UserStats {
   totalUploads: number;
   approvedUploads: number;

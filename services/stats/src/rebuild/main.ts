@@ -1,6 +1,6 @@
 /**
  * `pnpm stats:rebuild`: rebuilds the stats service's read models from the photo, vote and auth services
- * (docs/ARCHITECTURE.md, Stats; README, Operations). Run it where a stats replica runs, with its settings: DATABASE_URL,
+ * (docs/stats.md; README, Operations). Run it where a stats replica runs, with its settings: DATABASE_URL,
  * PHOTO_SERVICE_ADDR, VOTE_SERVICE_ADDR, AUTH_SERVICE_ADDR and the stats component's identity keys (IDENTITY_PRIVATE_KEY
  * and IDENTITY_PUBLIC_KEYS, or outside production the shared IDENTITY_SECRET), since those services answer the
  * backfill to the stats component only. Safe while the product runs; exits 0 when the new figures are committed.

@@ -14,7 +14,7 @@ export interface RebuildReport {
 }
 
 /**
- * Rebuilds every stats read model from the source services (docs/ARCHITECTURE.md, Stats): in one transaction that holds
+ * Rebuilds every stats read model from the source services (docs/stats.md): in one transaction that holds
  * the tables against the consumers, each photo's current state is merged into its row as a synthetic photo event would
  * be (applyPhotoChange: the newer version wins, a tombstone stays), then its vote totals (applyVoteTotals) with its
  * votes per rating read at the same version; photos that were known but are gone become tombstones, and the owners'
