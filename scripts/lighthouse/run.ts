@@ -1,8 +1,9 @@
 /**
  * `pnpm lighthouse [options] [path-or-url …]`: Lighthouse's desktop and mobile runs against a running
  * product (`pnpm start`), printing each category's score and the main performance metrics per URL, next to
- * the targets (every category ≥ 95 on desktop, performance ≥ 90 on mobile). A missed target is a figure,
- * not a failure, unless --check is given.
+ * the targets (every category ≥ 95 on desktop, performance ≥ 90 on mobile; not the SEO of a member or admin screen
+ * whose only SEO finding is that robots.txt keeps crawlers out, as it should, marked `r`). A missed target is a
+ * figure, not a failure, unless --check is given.
  *
  *   --base URL        the running product (default http://localhost:8080, or LIGHTHOUSE_BASE_URL)
  *   --runs N          runs per URL and preset; the median of each score is printed (default 1)
@@ -48,6 +49,11 @@ interface Run {
   metrics: Record<keyof typeof METRICS, string>;
   /** Lighthouse's CPU benchmark of the host during the run: lower means a slower or busier machine. */
   benchmarkIndex: number;
+  /**
+   * The only SEO finding is that robots.txt keeps crawlers out: true of the member and admin screens, which ask
+   * visitors to sign in and which the product's robots.txt disallows on purpose. Their SEO score is not a target.
+   */
+  keptOutByRobots: boolean;
   /** Bytes of JavaScript transferred and decoded (uncompressed), from the network requests. */
   script: { transferred: number; decoded: number; files: string[] };
 }
@@ -99,6 +105,9 @@ async function main(): Promise<void> {
   }
   if (options.json) writeFileSync(options.json, `${JSON.stringify(results, null, 2)}\n`);
 
+  if (results.some((run) => run.keptOutByRobots && run.scores.seo < 100)) {
+    console.log("\nr: robots.txt keeps this member or admin page out of search engines on purpose; that is its only SEO finding.");
+  }
   const missed = summaryMisses();
   if (missed.length) {
     console.log(`\nMissed targets:\n${missed.map((line) => `  ${line}`).join('\n')}`);
@@ -157,6 +166,7 @@ async function lighthouse(url: string, preset: Preset, sessionCookie: string | u
     preset,
     scores: Object.fromEntries(CATEGORIES.map((category) => [category, Math.round((report.categories[category]?.score ?? 0) * 100)])) as Run['scores'],
     benchmarkIndex: Math.round(report.environment.benchmarkIndex),
+    keptOutByRobots: failedAudits(report, 'seo').join() === 'is-crawlable',
     metrics: Object.fromEntries(Object.entries(METRICS).map(([name, id]) => [name, report.audits[id]?.displayValue ?? '?'])) as Run['metrics'],
     script: {
       transferred: scripts.reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
@@ -169,8 +179,23 @@ async function lighthouse(url: string, preset: Preset, sessionCookie: string | u
 interface LighthouseReport {
   runtimeError?: { message: string };
   environment: { benchmarkIndex: number };
-  categories: Partial<Record<Category, { score: number | null }>>;
-  audits: Record<string, { displayValue?: string; details?: { items?: { url: string; resourceType?: string; transferSize?: number; resourceSize?: number }[] } }>;
+  categories: Partial<Record<Category, { score: number | null; auditRefs?: { id: string; weight: number }[] }>>;
+  audits: Record<
+    string,
+    { score?: number | null; displayValue?: string; details?: { items?: { url: string; resourceType?: string; transferSize?: number; resourceSize?: number }[] } }
+  >;
+}
+
+/** The weighted audits of `category` that did not pass. */
+function failedAudits(report: LighthouseReport, category: Category): string[] {
+  return (report.categories[category]?.auditRefs ?? [])
+    .filter((ref) => ref.weight > 0 && typeof report.audits[ref.id]?.score === 'number' && report.audits[ref.id]!.score! < 1)
+    .map((ref) => ref.id);
+}
+
+/** Whether `category`'s score counts against its target in `run` (not the SEO of a page robots.txt keeps out). */
+function isTarget(run: Run, category: Category): boolean {
+  return !(category === 'seo' && run.keptOutByRobots);
 }
 
 function lighthouseCli(): string {
@@ -200,7 +225,7 @@ function print(run: Run): void {
   }
   const scores = CATEGORIES.map((category) => {
     const target = TARGETS[run.preset][category];
-    const mark = target !== undefined && run.scores[category] < target ? '!' : ' ';
+    const mark = target === undefined || run.scores[category] >= target ? ' ' : isTarget(run, category) ? '!' : 'r';
     return `${String(run.scores[category]).padStart(3)}${mark}`;
   }).join(' ');
   const metrics = Object.keys(METRICS).map((name) => run.metrics[name as keyof typeof METRICS].replace(/\s/g, '').padStart(8)).join(' ');
@@ -214,7 +239,7 @@ function summaryMisses(): string[] {
     for (const preset of ['desktop', 'mobile'] as const) {
       const run = median(results.filter((r) => r.url === url && r.preset === preset));
       for (const [category, target] of Object.entries(TARGETS[preset]) as [Category, number][]) {
-        if (run.scores[category] < target) misses.push(`${new URL(url).pathname} ${preset} ${category}: ${run.scores[category]} < ${target}`);
+        if (run.scores[category] < target && isTarget(run, category)) misses.push(`${new URL(url).pathname} ${preset} ${category}: ${run.scores[category]} < ${target}`);
       }
     }
   }
