@@ -8,7 +8,7 @@ export function LegalSummaryAccordion() {
     <Accordion type="multiple" className="rounded-lg border px-4">
       {LEGAL_DOCUMENTS.map(({ id, title, summary }) => (
         <AccordionItem key={id} value={id}>
-          <AccordionTrigger>{title}</AccordionTrigger>
+          <AccordionTrigger heading="h2">{title}</AccordionTrigger>
           <AccordionContent>
             <ul className="list-disc space-y-1.5 pl-5 text-muted-foreground marker:text-primary">
               {summary.map((point) => (
