@@ -1,9 +1,10 @@
 import { useState, type KeyboardEvent, type Ref } from 'react';
-import { CalendarDays, Check, EyeOff, Pencil, Star, Trash2, User as UserIcon, X } from 'lucide-react';
+import { CalendarDays, Check, EyeOff, Pencil, Trash2, User as UserIcon, X } from 'lucide-react';
 import { EditPhotoDialog } from '@/components/dashboard/edit-photo-dialog';
-import { formatRating, formatUploadDate, formatVoteCount } from '@/components/dashboard/format';
+import { formatUploadDate } from '@/components/dashboard/format';
 import { photoLabel } from '@/components/dashboard/photo-label';
 import { PhotoStatusBadge } from '@/components/dashboard/photo-status-badge';
+import { RatingSummary } from '@/components/photo/rating-summary';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/lib/toast';
 import { handleUnauthorizedError } from '@/lib/unauthorized';
@@ -143,16 +144,8 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
           )}
           <div className="flex items-center gap-1.5">
             <dt className="sr-only">Rating</dt>
-            <dd className="flex items-center gap-1.5">
-              <Star className="size-4 fill-amber-400 text-amber-500" aria-hidden="true" />
-              {photo.voteCount > 0 ? (
-                <>
-                  <span className="font-semibold text-foreground">{formatRating(photo.averageRating)}</span>
-                  <span>({formatVoteCount(photo.voteCount)})</span>
-                </>
-              ) : (
-                <span>No ratings yet</span>
-              )}
+            <dd>
+              <RatingSummary averageRating={photo.averageRating} voteCount={photo.voteCount} />
             </dd>
           </div>
           <div className="flex items-center gap-1.5">

@@ -6,13 +6,5 @@ export function formatUploadDate(timestamp: string | null | undefined): string |
   return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
-/** An average rating with one decimal, e.g. "4.0". */
-export function formatRating(rating: number | null | undefined): string {
-  const value = typeof rating === 'number' && Number.isFinite(rating) ? rating : 0;
-  return value.toFixed(1);
-}
-
-export function formatVoteCount(count: number | null | undefined): string {
-  const value = typeof count === 'number' && Number.isFinite(count) ? count : 0;
-  return `${value} ${value === 1 ? 'vote' : 'votes'}`;
-}
+// Ratings and vote counts read the same everywhere (one decimal; "1 vote", "1,234 votes").
+export { formatAverage as formatRating, formatVoteCount } from '@/components/photo/format';

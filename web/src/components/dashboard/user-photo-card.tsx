@@ -1,10 +1,11 @@
-import { CalendarDays, Pencil, Star } from 'lucide-react';
+import { CalendarDays, Pencil } from 'lucide-react';
 import { cardImage, DASHBOARD_GRID } from '@/components/photo/image-sources';
+import { RatingSummary } from '@/components/photo/rating-summary';
 import { Button } from '@/components/ui/button';
 import type { UserPhoto } from '@/lib/types';
 import { DeletePhotoButton } from './delete-photo-button';
 import { EditPhotoDialog } from './edit-photo-dialog';
-import { formatRating, formatUploadDate, formatVoteCount } from './format';
+import { formatUploadDate } from './format';
 import { PhotoStatusBadge } from './photo-status-badge';
 import { photoLabel } from './photo-label';
 
@@ -46,16 +47,8 @@ export function UserPhotoCard({ photo }: { photo: UserPhoto }) {
           {photo.status === 'approved' && (
             <div className="flex items-center gap-1.5">
               <dt className="sr-only">Rating</dt>
-              <dd className="flex items-center gap-1.5">
-                <Star className="size-4 fill-amber-400 text-amber-500" aria-hidden="true" />
-                {photo.voteCount > 0 ? (
-                  <>
-                    <span className="font-semibold text-foreground">{formatRating(photo.averageRating)}</span>
-                    <span>({formatVoteCount(photo.voteCount)})</span>
-                  </>
-                ) : (
-                  <span>No ratings yet</span>
-                )}
+              <dd>
+                <RatingSummary averageRating={photo.averageRating} voteCount={photo.voteCount} />
               </dd>
             </div>
           )}
