@@ -21,8 +21,38 @@ export interface RunningProduct {
 export async function startProduct(env: Record<string, string> = {}, port?: number): Promise<RunningProduct> {
   const database = await createTestDatabase('e2e');
   const stream = await createTestStream('e2e');
-  port ??= await freePort();
-  const url = `http://localhost:${port}`;
+  // A port found free can be taken before the product listens on it (its own services listen on ports the system
+  // picks from the same range): with no port asked for, start again on another.
+  for (let attempt = 1; ; attempt += 1) {
+    const url = `http://localhost:${port ?? (await freePort())}`;
+    const started = await startOn(url, env, database.url, stream.stream);
+    const cleanup = async () => {
+      await stopProcess(started.child);
+      await database.drop();
+      await stream.delete();
+    };
+    try {
+      await waitUntilReady(url, started.child, started.output);
+    } catch (error) {
+      await stopProcess(started.child);
+      if (port === undefined && attempt < 3 && /EADDRINUSE/.test(started.output())) continue;
+      await database.drop();
+      await stream.delete();
+      throw error;
+    }
+    return {
+      url,
+      pid: started.child.pid!,
+      output: started.output,
+      exitCode: () => started.child.exitCode,
+      async stop() {
+        await cleanup();
+      },
+    };
+  }
+}
+
+function startOn(url: string, env: Record<string, string>, databaseUrl: string, stream: string): { child: ChildProcess; output: () => string } {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', main], {
     env: {
@@ -30,36 +60,17 @@ export async function startProduct(env: Record<string, string> = {}, port?: numb
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: database.url,
+      PORT: new URL(url).port,
+      DATABASE_URL: databaseUrl,
       NATS_URL: testNatsUrl(),
-      NATS_STREAM: stream.stream,
+      NATS_STREAM: stream,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const cleanup = async () => {
-    await stopProcess(child);
-    await database.drop();
-    await stream.delete();
-  };
-  try {
-    await waitUntilReady(url, child, () => output);
-  } catch (error) {
-    await cleanup();
-    throw error;
-  }
-  return {
-    url,
-    pid: child.pid!,
-    output: () => output,
-    exitCode: () => child.exitCode,
-    async stop() {
-      await cleanup();
-    },
-  };
+  return { child, output: () => output };
 }
 
 async function waitUntilReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
