@@ -11,6 +11,7 @@ export * from './standalone.js';
 export * from './service-module.js';
 export * from './keyset-pages.js';
 export * from './group-commit.js';
+export * from './for-each-at-most.js';
 export * from './grpc/unimplemented.js';
 export * from './grpc/identity.js';
 export * from './grpc/server.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import type { Caller, Logger, PromiseClient } from '@snapcracks/kit';
+import { forEachAtMost, type Caller, type Logger, type PromiseClient } from '@snapcracks/kit';
 import type { AuthServiceClient } from '@snapcracks/proto/auth/v1';
 import { ReviewList } from '@snapcracks/proto/photo/v1';
 import type { StorageServiceClient } from '@snapcracks/proto/storage/v1';
@@ -170,7 +170,7 @@ export class CleanupService {
         continue;
       }
       for (const id of fresh) attempted.add(id);
-      await forEachLimited(fresh, REJECTED_CONCURRENCY, async (id) => {
+      await forEachAtMost(fresh, REJECTED_CONCURRENCY, async (id) => {
         try {
           await this.moderation.deletePhoto(admin, id);
           removed += 1;
@@ -201,12 +201,4 @@ function groupByBackend(keys: string[]): Map<string, string[]> {
     groups.set(backend, [...(groups.get(backend) ?? []), key]);
   }
   return groups;
-}
-
-async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }

@@ -1,5 +1,5 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
-import type { Logger } from '@snapcracks/kit';
+import { forEachAtMost, type Logger } from '@snapcracks/kit';
 import type { MediumBackfillStore, PhotoWithoutMedium } from './medium-backfill.repository.js';
 import { parseBars } from './photo.service.js';
 import type { PhotoStorage } from './storage.client.js';
@@ -76,9 +76,11 @@ export class MediumBackfill {
         const batch = await this.store.photosWithoutMedium(after, this.#batchSize);
         if (batch.length === 0) break;
         after = batch.at(-1)!.id;
-        await this.#eachAtMost(
+        await forEachAtMost(
           batch.filter((photo) => !this.#unreadable.has(photo.id)),
+          this.#concurrency,
           (photo) => this.#giveMedium(photo, report),
+          { until: () => this.#stopping },
         );
       }
     });
@@ -140,26 +142,5 @@ export class MediumBackfill {
     if (recorded) report.made += 1;
     else report.superseded += 1;
     if (recorded && report.made % PROGRESS_EVERY === 0) this.logger.info(report, 'medium backfill progress');
-  }
-
-  /**
-   * `work` for each item, at most `concurrency` at once. A failure launches nothing more: the others under way finish,
-   * and then it is thrown. Stopping launches nothing more either.
-   */
-  async #eachAtMost<T>(items: T[], work: (item: T) => Promise<void>): Promise<void> {
-    let next = 0;
-    let failure: { error: unknown } | undefined;
-    const lane = async () => {
-      while (!failure && !this.#stopping && next < items.length) {
-        const item = items[next++]!;
-        try {
-          await work(item);
-        } catch (error) {
-          failure ??= { error };
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.#concurrency, items.length) }, lane));
-    if (failure) throw failure.error;
   }
 }

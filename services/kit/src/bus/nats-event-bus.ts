@@ -12,6 +12,7 @@ import { ensureDeadLetterStream, natsDeadLetterQueue, type NatsDeadLetterQueue }
 import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './retry-policy.js';
 import { handleInEventContext } from './trace-context.js';
 import { decodeEvents, type EncodedEvents } from './event-messages.js';
+import { forEachAtMost } from '../for-each-at-most.js';
 
 export interface NatsEventBusOptions {
   servers: string | string[];
@@ -191,14 +192,9 @@ function runConsumer(
  */
 async function handleEach(events: Envelope[], handler: EventHandler, concurrency: number): Promise<{ event: Envelope; error: unknown }[]> {
   const failed: { event: Envelope; error: unknown }[] = [];
-  let next = 0;
-  const work = async () => {
-    while (next < events.length) {
-      const event = events[next++]!;
-      await handleInEventContext(event, handler).catch((error: unknown) => failed.push({ event, error }));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, concurrency), events.length) }, work));
+  await forEachAtMost(events, concurrency, async (event) => {
+    await handleInEventContext(event, handler).catch((error: unknown) => void failed.push({ event, error }));
+  });
   return failed;
 }
 
