@@ -1,17 +1,9 @@
 /**
  * What the seed and the benchmarks draw their photos of cracked concrete with: a seeded random generator (so every run
- * makes the same bytes) and branching cracks as random walks in SVG, to composite over a surface with sharp.
+ * makes the same bytes; the kit's) and branching cracks as random walks in SVG, to composite over a surface with sharp.
  */
 
-/** mulberry32: a small, fast, seeded generator of numbers in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom } from '../../services/kit/src/testing/seeded-random.js';
 
 /** How the cracks are drawn: how many, their steps and step lengths (px), their stroke width and how often they branch. */
 export interface CrackStyle {

@@ -6,3 +6,4 @@ export { createRecordingLogger, type LogRecord } from './recording-logger.js';
 export { uniqueTestName } from './unique-name.js';
 export { outboxEvents, processedEvents } from './outbox-events.js';
 export { startTestServices, type TestServices } from './services.js';
+export { seededRandom, type Random } from './seeded-random.js';

@@ -1,23 +1,12 @@
 import type { Envelope } from '@snapcracks/kit';
+import type { Random } from '@snapcracks/kit/testing';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import type { CommunityFigures } from '../stats.repository.js';
 import type { UserStats } from '../stats.service.js';
 import { NO_STARS, type Stars } from '../stats.projection.js';
 import { cast, deleted, edited, reviewed, uploaded, userDeleted, type StateOf } from './events.js';
 
-/** A number in [0, 1). */
-export type Random = () => number;
-
-/** A small seeded generator (mulberry32), so that a failing history can be replayed and two runs draw alike. */
-export function seededRandom(seed: number): Random {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom, type Random } from '@snapcracks/kit/testing';
 
 /** One photo's events in the order the producers wrote them, and what it finally is. */
 export interface PhotoHistory {
