@@ -80,12 +80,18 @@ export async function throwIfNotOk(response: Response): Promise<void> {
   throw new ApiError(response.status, await response.text(), response.statusText);
 }
 
+/** `keepalive`: the request is sent even if the page is hidden or unloaded meanwhile (a held decision, say). */
+export interface RequestOptions {
+  keepalive?: boolean;
+}
+
 /** Sends a request and returns the raw (ok) response. */
-export async function apiRequest(method: HttpMethod, url: string, body?: unknown): Promise<Response> {
+export async function apiRequest(method: HttpMethod, url: string, body?: unknown, { keepalive }: RequestOptions = {}): Promise<Response> {
   const hasBody = body !== undefined;
   const response = await fetch(url, {
     method,
     credentials: 'include',
+    ...(keepalive ? { keepalive } : {}),
     headers: hasBody ? { 'Content-Type': 'application/json' } : undefined,
     body: hasBody ? JSON.stringify(body) : undefined,
   });
@@ -94,8 +100,8 @@ export async function apiRequest(method: HttpMethod, url: string, body?: unknown
 }
 
 /** Sends a request and parses the JSON answer; an empty answer (e.g. 204) becomes `undefined`. */
-export async function apiJson<T>(method: HttpMethod, url: string, body?: unknown): Promise<T> {
-  const response = await apiRequest(method, url, body);
+export async function apiJson<T>(method: HttpMethod, url: string, body?: unknown, options?: RequestOptions): Promise<T> {
+  const response = await apiRequest(method, url, body, options);
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
 }

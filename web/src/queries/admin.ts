@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiJson, throwIfNotOk } from '@/lib/api';
+import { apiJson } from '@/lib/api';
 import type { PhotoStatus, PhotoUploader, UserPhoto } from '@/lib/types';
 import { refreshAfterUserPhotoChange } from '@/queries/user-photos';
 
@@ -78,17 +78,8 @@ export const adminPhotosQueryKey = (list: AdminPhotoList, page: number) => [`/ap
  * PATCH /api/admin/photos/{id}/status with `keepalive`, so a decision sent as the page is hidden or unloaded still
  * reaches the server (the review list holds decisions for their Undo window, see components/admin/review-decisions.ts).
  */
-async function sendReview({ id, ...decision }: ReviewDecision): Promise<UserPhoto> {
-  const response = await fetch(`/api/admin/photos/${id}/status`, {
-    method: 'PATCH',
-    credentials: 'include',
-    keepalive: true,
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(decision),
-  });
-  await throwIfNotOk(response);
-  const text = await response.text();
-  return (text ? JSON.parse(text) : undefined) as UserPhoto;
+function sendReview({ id, ...decision }: ReviewDecision): Promise<UserPhoto> {
+  return apiJson<UserPhoto>('PATCH', `/api/admin/photos/${id}/status`, decision, { keepalive: true });
 }
 
 export const adminApi = {
