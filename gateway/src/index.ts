@@ -1,5 +1,5 @@
 export { startGateway, gatewayDatabase } from './gateway.js';
 export { loadGatewayConfig, type GatewayConfig } from './config.js';
 export { buildApp, type AppDependencies } from './app.js';
-export type { OidcSettings } from './oidc.js';
-export { runGatewayStandalone } from './standalone.js';
+export { oidcSettingsFrom, type OidcSettings } from './oidc.js';
+export { gatewayComponent } from './component.js';

@@ -1,3 +1,4 @@
-import { runGatewayStandalone } from './standalone.js';
+import { runComponent } from '@snapcracks/kit';
+import { gatewayComponent } from './component.js';
 
-await runGatewayStandalone();
+await runComponent(gatewayComponent());

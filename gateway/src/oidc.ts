@@ -1,12 +1,31 @@
 import * as client from 'openid-client';
+import { ConfigError, type Platform } from '@snapcracks/kit';
 import type { SignInRequest } from '@snapcracks/proto/auth/v1';
 
 export interface OidcSettings {
   issuer: string;
   clientId: string;
   clientSecret: string;
-  /** Plain-http issuers are accepted only for the loopback development provider. */
+  /** Plain-http issuers are accepted only outside production (the development identity provider). */
   allowInsecure: boolean;
+}
+
+/**
+ * The identity provider from the configuration (OIDC_ISSUER, OIDC_CLIENT_ID, OIDC_CLIENT_SECRET). A plain-http issuer
+ * is refused here, at start, in production, where tokens and codes must not cross the network in clear; elsewhere it
+ * is allowed, so that split mode and containers sign in through the development identity provider.
+ */
+export function oidcSettingsFrom(
+  config: { OIDC_ISSUER?: string | undefined; OIDC_CLIENT_ID: string; OIDC_CLIENT_SECRET?: string | undefined },
+  nodeEnv: Platform['nodeEnv'],
+): OidcSettings {
+  const missing = (['OIDC_ISSUER', 'OIDC_CLIENT_SECRET'] as const).filter((key) => !config[key]);
+  if (missing.length) throw new ConfigError(`Invalid configuration: ${missing.join(', ')}: required`);
+  const issuer = new URL(config.OIDC_ISSUER!);
+  if (issuer.protocol !== 'https:' && issuer.protocol !== 'http:') throw new ConfigError('Invalid configuration: OIDC_ISSUER: expected an http(s) URL');
+  const insecure = issuer.protocol === 'http:';
+  if (insecure && nodeEnv === 'production') throw new ConfigError('Invalid configuration: OIDC_ISSUER: must be https in production');
+  return { issuer: config.OIDC_ISSUER!, clientId: config.OIDC_CLIENT_ID, clientSecret: config.OIDC_CLIENT_SECRET!, allowInsecure: insecure };
 }
 
 /**

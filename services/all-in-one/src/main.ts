@@ -11,10 +11,10 @@ import {
   loadConfig,
   optionalString,
   port,
-  runStandalone,
+  runComponent,
   startTelemetry,
 } from '@snapcracks/kit';
-import { gatewayDatabase, loadGatewayConfig, runGatewayStandalone } from '@snapcracks/gateway';
+import { gatewayComponent, gatewayDatabase, loadGatewayConfig, oidcSettingsFrom } from '@snapcracks/gateway';
 import { startSystem } from './system.js';
 import { localSecret } from './local-secrets.js';
 
@@ -39,9 +39,8 @@ const config = loadConfig(
 
 // The services' modules are loaded only where they run: all-in-one loads them on the services' thread.
 const { SERVICES, SERVICE_DATABASES } = config.SERVICE === 'gateway' || config.SERVICE === 'all' ? { SERVICES: [], SERVICE_DATABASES: [] } : await import('./modules.js');
-const standalone = SERVICES.find((s) => s.name === config.SERVICE);
-if (standalone) await runStandalone(standalone);
-else if (config.SERVICE === 'gateway') await runGatewayStandalone();
+const standalone = config.SERVICE === 'gateway' ? gatewayComponent() : SERVICES.find((s) => s.name === config.SERVICE);
+if (standalone) await runComponent(standalone);
 else if (config.SERVICE === 'migrate') await migrateOnly();
 else
   await runAllInOne().catch((error: unknown) => {
@@ -68,14 +67,8 @@ async function runAllInOne(): Promise<void> {
   process.once('disconnect', () => void lifecycle.stop().then(() => process.exit(0)));
   lifecycle.onStop('telemetry', () => telemetry.shutdown());
 
-  const oidc = config.OIDC_ISSUER
-    ? {
-        issuer: config.OIDC_ISSUER,
-        clientId: gateway.OIDC_CLIENT_ID,
-        clientSecret: exitOnConfigError(() => z.string({ error: 'OIDC_CLIENT_SECRET: required with OIDC_ISSUER' }).min(1).parse(gateway.OIDC_CLIENT_SECRET)),
-        allowInsecure: false,
-      }
-    : undefined;
+  // A real identity provider when one is configured; otherwise startSystem starts the development one.
+  const oidc = config.OIDC_ISSUER ? exitOnConfigError(() => oidcSettingsFrom(gateway, config.NODE_ENV)) : undefined;
   const system = await startSystem({
     logger,
     nodeEnv: config.NODE_ENV,

@@ -1,8 +1,8 @@
-import type { Lifecycle, Platform, RunningComponent, ServiceName } from '@snapcracks/kit';
-import { SERVICES, startOrder } from './modules.js';
+import { LOOPBACK, startComponents, type Lifecycle, type Platform, type ServiceName } from '@snapcracks/kit';
+import { SERVICES } from './modules.js';
 
 export interface RunningServices {
-  /** Where each service listens (loopback, a free port each). */
+  /** Where each service listens. */
   addresses: Partial<Record<ServiceName, string>>;
   /** Starts the outbox relays once every consumer has subscribed (see RunningComponent.activate). */
   activate(): void;
@@ -13,15 +13,11 @@ export interface RunningServices {
  * start) and stopped by `lifecycle` in reverse order.
  */
 export async function startServices(platform: Platform, lifecycle: Lifecycle): Promise<RunningServices> {
-  const started: RunningComponent[] = [];
-  for (const service of startOrder(SERVICES)) {
-    const running = await service.start(platform, { host: '127.0.0.1', port: 0 });
-    platform.addresses[service.name] = `127.0.0.1:${running.port}`;
-    lifecycle.onStop(service.name, () => running.stop());
-    started.push(running);
-  }
-  return {
-    addresses: { ...platform.addresses },
-    activate: () => started.forEach((running) => running.activate?.()),
-  };
+  const started = await startComponents(platform, SERVICES, lifecycle, {
+    listen: () => LOOPBACK,
+    started: (module, component) => {
+      platform.addresses[module.name as ServiceName] = `${LOOPBACK.host}:${component.port}`;
+    },
+  });
+  return { addresses: { ...platform.addresses }, activate: started.activate };
 }

@@ -5,10 +5,13 @@ import {
   Lifecycle,
   applyMigrations,
   IdentityKeyring,
+  LOOPBACK,
+  startComponents,
+  type ComponentModule,
   type Logger,
   type Platform,
 } from '@snapcracks/kit';
-import { gatewayDatabase, startGateway, type GatewayConfig, type OidcSettings } from '@snapcracks/gateway';
+import { gatewayComponent, gatewayDatabase, type GatewayConfig, type OidcSettings } from '@snapcracks/gateway';
 import { openEventBus } from './event-bus.js';
 import { startServicesThread } from './services-host.js';
 
@@ -65,7 +68,10 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
 
     const identity = options.identity ?? IdentityKeyring.generate();
     const openBus = () => openEventBus({ natsUrl: options.natsUrl, natsStream: options.natsStream, logger });
+    const gatewayListen = { host: gatewayConfig.HOST, port: gatewayConfig.PORT };
+    const gateway = (oidc: OidcSettings) => gatewayComponent({ config: gatewayConfig, oidc, viteRoot: options.viteRoot });
     let platform: Platform;
+    let started: Awaited<ReturnType<typeof startComponents>>;
     if (options.servicesThread ?? true) {
       // The thread migrates the services' schemas before it starts them; this thread needs only the gateway's.
       const [thread] = await Promise.all([
@@ -79,22 +85,28 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       const bus = thread.bus ?? (await openBus());
       lifecycle.onStop('bus', () => bus.close());
       platform = { nodeEnv: options.nodeEnv, logger, bus, databaseUrl, dataDir: options.dataDir, identity, addresses: thread.addresses };
-      // Every consumer has subscribed: events may flow now.
+      const oidc = options.oidc ?? (await startDevelopmentIssuer(options, lifecycle));
+      started = await startComponents(platform, [gateway(oidc)], lifecycle, { listen: () => gatewayListen });
+      // Every consumer, the gateway's included, has subscribed: events may flow now.
       thread.activate();
     } else {
-      const [{ SERVICE_DATABASES }, { startServices }] = await Promise.all([import('./modules.js'), import('./services.js')]);
+      const { SERVICES, SERVICE_DATABASES } = await import('./modules.js');
       await migrate([...SERVICE_DATABASES, gatewayDatabase]);
       const bus = await openBus();
       lifecycle.onStop('bus', () => bus.close());
       platform = { nodeEnv: options.nodeEnv, logger, bus, databaseUrl, dataDir: options.dataDir, identity, addresses: {} };
-      const services = await startServices(platform, lifecycle);
-      services.activate();
+      const oidc = options.oidc ?? (await startDevelopmentIssuer(options, lifecycle));
+      const components: ComponentModule[] = [...SERVICES, gateway(oidc)];
+      started = await startComponents(platform, components, lifecycle, {
+        listen: (module) => (module.protocol === 'http' ? gatewayListen : LOOPBACK),
+        started: (module, component) => {
+          if (module.name !== 'gateway') platform.addresses[module.name] = `${LOOPBACK.host}:${component.port}`;
+        },
+      });
     }
-
-    const oidc = options.oidc ?? (await startDevelopmentIssuer(options, lifecycle));
-    const gateway = await startGateway(platform, gatewayConfig, { oidc, ...(options.viteRoot ? { viteRoot: options.viteRoot } : {}) });
-    lifecycle.onStop('gateway', () => gateway.stop());
-    return { url: gatewayConfig.PUBLIC_URL ?? `http://localhost:${gateway.port}`, platform, stop: () => lifecycle.stop() };
+    started.activate();
+    const port = started.running.find(({ module }) => module.name === 'gateway')!.component.port;
+    return { url: gatewayConfig.PUBLIC_URL ?? `http://localhost:${port}`, platform, stop: () => lifecycle.stop() };
   } catch (error) {
     await lifecycle.stop();
     throw error;

@@ -1,4 +1,4 @@
-import { runStandalone } from '@snapcracks/kit';
+import { runComponent } from '@snapcracks/kit';
 import { authService } from './index.js';
 
-await runStandalone(authService);
+await runComponent(authService);

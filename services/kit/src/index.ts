@@ -7,6 +7,7 @@ export * from './db.js';
 export * from './migrations.js';
 export * from './component.js';
 export * from './start-order.js';
+export * from './start-components.js';
 export * from './standalone.js';
 export * from './service-module.js';
 export * from './keyset-pages.js';

@@ -1,22 +1,32 @@
 import { z } from 'zod';
 import { baseConfigSchema, exitOnConfigError, exitOnConfigErrorAsync, loadConfig, optionalString, port, resolveIdentityKeyring } from './config.js';
-import { SERVICE_NAMES, type Platform, type ServiceModule, type ServiceName } from './component.js';
+import { SERVICE_NAMES, type ComponentModule, type Platform, type ServiceName } from './component.js';
 import { createLogger } from './logger.js';
 import { Lifecycle } from './lifecycle.js';
 import { startTelemetry } from './telemetry.js';
 import { createNatsEventBus } from './bus/index.js';
+import { startComponents } from './start-components.js';
 
 const standaloneSchema = baseConfigSchema.extend({
   DATABASE_URL: z.string().url(),
   NATS_URL: z.string().min(1),
   NATS_STREAM: optionalString,
+  /** Where a gRPC service listens. */
   GRPC_HOST: z.string().default('0.0.0.0'),
   GRPC_PORT: port(50051),
+  GRPC_MAX_CONNECTION_AGE_MS: z.coerce.number().int().positive().optional(),
+  /** Where the HTTP gateway listens. */
+  HOST: z.string().default('0.0.0.0'),
+  PORT: port(8080),
   DATA_DIR: z.string().default('/data'),
   ...Object.fromEntries(SERVICE_NAMES.map((name) => [`${name.toUpperCase()}_SERVICE_ADDR`, optionalString])),
 });
 
-/** Peer addresses from `<NAME>_SERVICE_ADDR`, as Kubernetes services are wired. */
+/**
+ * Peer addresses from `<NAME>_SERVICE_ADDR`, as Kubernetes services are wired: a gRPC target, e.g.
+ * `dns:///snapcracks-vote-headless:50051` (every replica, balanced per call), `ipv4:10.0.0.1:50051,10.0.0.2:50051`
+ * or a plain `host:port`.
+ */
 export function addressesFromEnv(env: Record<string, unknown>): Partial<Record<ServiceName, string>> {
   const addresses: Partial<Record<ServiceName, string>> = {};
   for (const name of SERVICE_NAMES) {
@@ -32,10 +42,11 @@ export function natsStreamOptions(stream: string | undefined): { stream?: string
 }
 
 /**
- * Runs one service as its own process (microservices mode): NATS JetStream and an external PostgreSQL are
- * required, migrations are NOT applied here (a separate job runs them once), SIGTERM drains and exits.
+ * Runs one component as its own process (split mode, a container, a Kubernetes pod): NATS JetStream and an external
+ * PostgreSQL are required, migrations are NOT applied here (a separate job runs them once), SIGTERM drains and exits.
+ * Started through `startComponents`, as the all-in-one process starts all of them.
  */
-export async function runStandalone(module: ServiceModule): Promise<void> {
+export async function runComponent(module: ComponentModule): Promise<void> {
   const config = loadConfig(standaloneSchema);
   const telemetry = startTelemetry(module.name);
   const logger = createLogger(module.name, config.LOG_LEVEL);
@@ -51,10 +62,12 @@ export async function runStandalone(module: ServiceModule): Promise<void> {
     dataDir: config.DATA_DIR,
     identity: exitOnConfigError(() => resolveIdentityKeyring(module.name, config, config.NODE_ENV)),
     addresses: addressesFromEnv(config),
+    ...(config.GRPC_MAX_CONNECTION_AGE_MS ? { grpcMaxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS } : {}),
   };
-  const running = await exitOnConfigErrorAsync(() => module.start(platform, { host: config.GRPC_HOST, port: config.GRPC_PORT }));
-  running.activate?.();
-  lifecycle.onStop(module.name, () => running.stop());
+  const listen = module.protocol === 'http' ? { host: config.HOST, port: config.PORT } : { host: config.GRPC_HOST, port: config.GRPC_PORT };
+  const started = await exitOnConfigErrorAsync(() => startComponents(platform, [module], lifecycle, { listen: () => listen }));
+  started.activate();
   lifecycle.stopOnSignals();
-  logger.info({ port: running.port }, `${module.name} service listening`);
+  const [{ component }] = started.running as [(typeof started.running)[number]];
+  logger.info({ port: component.port }, `${module.name} listening`);
 }

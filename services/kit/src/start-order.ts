@@ -1,9 +1,9 @@
-import type { ServiceModule } from './component.js';
+import type { ComponentModule } from './component.js';
 
-/** Services ordered so each starts after the peers it calls (the all-in-one process and startTestServices). */
-export function startOrder(services: ServiceModule[]): ServiceModule[] {
-  const ordered: ServiceModule[] = [];
-  const visit = (service: ServiceModule, path: string[]) => {
+/** Components ordered so each starts after the peers it calls (startComponents and startTestServices). */
+export function startOrder<M extends ComponentModule>(services: M[]): M[] {
+  const ordered: M[] = [];
+  const visit = (service: M, path: string[]) => {
     if (ordered.includes(service)) return;
     if (path.includes(service.name)) throw new Error(`Service dependency cycle: ${[...path, service.name].join(' → ')}`);
     for (const name of service.dependsOn ?? []) {

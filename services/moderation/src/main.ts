@@ -1,4 +1,4 @@
-import { runStandalone } from '@snapcracks/kit';
+import { runComponent } from '@snapcracks/kit';
 import { moderationService } from './index.js';
 
-await runStandalone(moderationService);
+await runComponent(moderationService);

@@ -1,4 +1,4 @@
-import { runStandalone } from '@snapcracks/kit';
+import { runComponent } from '@snapcracks/kit';
 import { photoService } from './index.js';
 
-await runStandalone(photoService);
+await runComponent(photoService);

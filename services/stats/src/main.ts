@@ -1,4 +1,4 @@
-import { runStandalone } from '@snapcracks/kit';
+import { runComponent } from '@snapcracks/kit';
 import { statsService } from './index.js';
 
-await runStandalone(statsService);
+await runComponent(statsService);

@@ -1,4 +1,4 @@
-import { runStandalone } from '@snapcracks/kit';
+import { runComponent } from '@snapcracks/kit';
 import { supportService } from './index.js';
 
-await runStandalone(supportService);
+await runComponent(supportService);

@@ -1,4 +1,4 @@
-import { runStandalone } from '@snapcracks/kit';
+import { runComponent } from '@snapcracks/kit';
 import { voteService } from './index.js';
 
-await runStandalone(voteService);
+await runComponent(voteService);

@@ -72,6 +72,8 @@ export interface ServiceClient<C extends grpc.Client> {
   close(): void;
 }
 
+const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
+
 // Looked up per call: a tracer taken at module load stays a no-op when the SDK registers through another copy of the API.
 const tracer = () => trace.getTracer('snapcracks.grpc');
 
@@ -85,6 +87,9 @@ export function createServiceClient<C extends grpc.Client>(
   options: { signer: IdentitySigner; deadlineMs?: number },
 ): ServiceClient<C> {
   const raw = new Client(address, grpc.credentials.createInsecure(), {
+    // Every address the target resolves to (a headless Service's pods, an ipv4: list) takes calls in turn; with
+    // pick_first, the default, one replica would get them all.
+    'grpc.service_config': ROUND_ROBIN,
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_receive_message_length': 16 * 1024 * 1024,
   });

@@ -42,7 +42,14 @@ export interface GrpcServerOptions {
   logger: Logger;
   /** Largest message accepted; uploads stream in chunks below this. */
   maxMessageBytes?: number;
+  /**
+   * Connections older than this are asked to go away (in-flight calls finish), so that callers reconnect and spread
+   * over the replicas there are now, new pods included. Default 2 minutes.
+   */
+  maxConnectionAgeMs?: number;
 }
+
+const DEFAULT_MAX_CONNECTION_AGE_MS = 120_000;
 
 /**
  * A gRPC server with the standard health service (NOT_SERVING until `start` finishes and while draining),
@@ -56,7 +63,11 @@ export class GrpcServer {
 
   constructor(private readonly options: GrpcServerOptions) {
     const max = options.maxMessageBytes ?? 4 * 1024 * 1024;
-    this.server = new grpc.Server({ 'grpc.max_receive_message_length': max, 'grpc.max_send_message_length': max });
+    this.server = new grpc.Server({
+      'grpc.max_receive_message_length': max,
+      'grpc.max_send_message_length': max,
+      'grpc.max_connection_age_ms': options.maxConnectionAgeMs ?? DEFAULT_MAX_CONNECTION_AGE_MS,
+    });
     this.health = new HealthImplementation({ '': 'NOT_SERVING' });
     this.health.addToServer(this.server);
   }
