@@ -1,26 +1,73 @@
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { BatchSpanProcessor, AlwaysOffSampler, ParentBasedSampler, AlwaysOnSampler } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, AlwaysOffSampler, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { detectResources, envDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import kitPackage from '../package.json' with { type: 'json' };
+import { startMetrics } from './metrics/provider.js';
 
 let provider: NodeTracerProvider | undefined;
+let metrics: { shutdown(): Promise<void> } | undefined;
+let recording = false;
+
+/** The running version: the image's SNAPCRACKS_VERSION, else the packages' own. */
+export function snapcracksVersion(): string {
+  return process.env.SNAPCRACKS_VERSION || kitPackage.version;
+}
 
 /**
- * Starts tracing once per process. Trace context always propagates (W3C traceparent across gRPC and the
- * bus, trace ids in logs); spans are exported over OTLP only when OTEL_EXPORTER_OTLP_ENDPOINT is set, and
- * are not recorded otherwise. The exporter reads the standard OTEL_* variables itself.
+ * What every span and metric says about its process: service.name (the component, or OTEL_SERVICE_NAME) and
+ * service.version, then OTEL_RESOURCE_ATTRIBUTES (the chart passes the pod's Kubernetes attributes there), which wins.
+ */
+export function telemetryResource(serviceName: string): Resource {
+  const own = resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName, [ATTR_SERVICE_VERSION]: snapcracksVersion() });
+  return own.merge(detectResources({ detectors: [envDetector] }));
+}
+
+/**
+ * A tracer provider as the process runs it. With no OTLP endpoint, nothing is recorded (trace context still propagates:
+ * W3C traceparent across gRPC and the bus, trace ids in logs); with one, the SDK samples as OTEL_TRACES_SAMPLER and
+ * OTEL_TRACES_SAMPLER_ARG say (parentbased_always_on by default) and exports over OTLP.
+ */
+export function createTracerProvider(serviceName: string, options: { spanProcessors?: SpanProcessor[] } = {}): NodeTracerProvider {
+  const exporting = tracesExported();
+  return new NodeTracerProvider({
+    resource: telemetryResource(serviceName),
+    // Left out, the SDK builds the sampler from OTEL_TRACES_SAMPLER(_ARG) itself.
+    ...(exporting ? {} : { sampler: new AlwaysOffSampler() }),
+    spanProcessors: options.spanProcessors ?? (exporting ? [new BatchSpanProcessor(new OTLPTraceExporter())] : []),
+  });
+}
+
+function tracesExported(): boolean {
+  return Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+}
+
+/**
+ * False when no span can be recorded in this process: instrumentation on a hot path (each database statement) checks it
+ * before doing anything else.
+ */
+export function tracingRecords(): boolean {
+  return recording;
+}
+
+/**
+ * Starts tracing and metrics once per process. The exporters read the standard OTEL_* variables themselves; metrics
+ * are served by the component's internal metrics server (startMetricsServer) and pushed over OTLP when an endpoint is set.
  */
 export function startTelemetry(serviceName: string): { shutdown(): Promise<void> } {
+  const name = process.env.OTEL_SERVICE_NAME || serviceName;
   if (!provider) {
-    const exporting = Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT);
-    provider = new NodeTracerProvider({
-      resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME ?? serviceName }),
-      sampler: exporting ? new ParentBasedSampler({ root: new AlwaysOnSampler() }) : new AlwaysOffSampler(),
-      spanProcessors: exporting ? [new BatchSpanProcessor(new OTLPTraceExporter())] : [],
-    });
+    provider = createTracerProvider(name);
     provider.register();
+    recording = tracesExported();
+    metrics = startMetrics({ component: serviceName, resource: telemetryResource(name) });
   }
   const current = provider;
-  return { shutdown: () => current.shutdown() };
+  const currentMetrics = metrics;
+  return {
+    shutdown: async () => {
+      await Promise.all([current.shutdown(), currentMetrics?.shutdown()]);
+    },
+  };
 }

@@ -1,0 +1,51 @@
+import { monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
+import type { Meter } from '@opentelemetry/api';
+
+/**
+ * The process's own health: event-loop delay (p50, p99 and max since the last collection, from a histogram Node keeps
+ * off the hot path), event-loop utilisation since the last collection, heap used and resident memory.
+ */
+export function startRuntimeMetrics(meter: Meter, component: string): () => void {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  let lastUtilization: EventLoopUtilization = performance.eventLoopUtilization();
+  const stats = {
+    p50: { component, stat: 'p50' },
+    p99: { component, stat: 'p99' },
+    max: { component, stat: 'max' },
+  };
+  const attributes = { component };
+
+  meter
+    .createObservableGauge('snapcracks.nodejs.eventloop.delay', {
+      description: 'Event-loop delay since the previous collection: stat p50, p99 or max',
+      unit: 's',
+    })
+    .addCallback((result) => {
+      // Nothing measured yet (a collection right after start) reads as NaN percentiles: report nothing rather than NaN.
+      if (delay.count > 0) {
+        result.observe(delay.percentile(50) / 1e9, stats.p50);
+        result.observe(delay.percentile(99) / 1e9, stats.p99);
+        result.observe(delay.max / 1e9, stats.max);
+      }
+      delay.reset();
+    });
+  meter
+    .createObservableGauge('snapcracks.nodejs.eventloop.utilization', {
+      description: 'Share of the time since the previous collection that the event loop was busy (0 to 1)',
+      unit: '1',
+    })
+    .addCallback((result) => {
+      const now = performance.eventLoopUtilization();
+      result.observe(performance.eventLoopUtilization(now, lastUtilization).utilization, attributes);
+      lastUtilization = now;
+    });
+  meter
+    .createObservableGauge('snapcracks.process.heap_used', { description: 'V8 heap in use', unit: 'By' })
+    .addCallback((result) => result.observe(process.memoryUsage().heapUsed, attributes));
+  meter
+    .createObservableGauge('snapcracks.process.resident_memory', { description: 'Resident set size of the process', unit: 'By' })
+    .addCallback((result) => result.observe(process.memoryUsage.rss(), attributes));
+
+  return () => delay.disable();
+}
