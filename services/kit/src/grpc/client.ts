@@ -1,7 +1,9 @@
 import { once } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
 import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import type { Caller, IdentitySigner } from './identity.js';
+import { rpcDurationRecorder, statusCodeOf } from '../metrics/rpc.js';
 
 export interface CallOptions {
   /** The user the call is made for; null for calls with no user (sign-in, public pages). */
@@ -94,6 +96,8 @@ export function createServiceClient<C extends grpc.Client>(
     'grpc.max_receive_message_length': 16 * 1024 * 1024,
   });
   const defaultDeadline = options.deadlineMs ?? 5_000;
+  // Calls are counted under the calling component, whose identity signs them.
+  const component = options.signer.service;
   const metadata = (caller: Caller | null) => {
     const md = options.signer.addTo(new grpc.Metadata(), caller);
     const carrier: Record<string, string> = {};
@@ -107,10 +111,13 @@ export function createServiceClient<C extends grpc.Client>(
   for (const [name, spec] of Object.entries(Client.service)) {
     if (spec.requestStream || spec.responseStream) continue;
     const method = (raw as unknown as Record<string, (...args: unknown[]) => grpc.ClientUnaryCall>)[name]!.bind(raw);
+    const observe = rpcDurationRecorder('client', component, spec.path);
     call[name] = (request, opts) =>
       tracer().startActiveSpan(spec.path, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': spec.path } }, (span) =>
         new Promise((resolve, reject) => {
+          const startedAt = performance.now();
           method(request, metadata(opts.caller), { deadline: deadline(opts.deadlineMs) }, (error: grpc.ServiceError | null, response: unknown) => {
+            observe(startedAt, error ? statusCodeOf(error) : grpc.status.OK);
             if (error) {
               span.setStatus({ code: SpanStatusCode.ERROR, message: error.details });
               reject(error);
@@ -121,11 +128,25 @@ export function createServiceClient<C extends grpc.Client>(
   }
   const method = (name: PropertyKey) => (raw as unknown as Record<PropertyKey, (...args: unknown[]) => unknown>)[name]!.bind(raw);
 
+  const streamRecorders = new Map<PropertyKey, ReturnType<typeof rpcDurationRecorder>>();
+  const streamObserver = (name: PropertyKey) => {
+    let observe = streamRecorders.get(name);
+    if (!observe) {
+      const path = (Client.service as Record<PropertyKey, grpc.MethodDefinition<unknown, unknown> | undefined>)[name]?.path ?? `/unknown/${String(name)}`;
+      observe = rpcDurationRecorder('client', component, path);
+      streamRecorders.set(name, observe);
+    }
+    return observe;
+  };
+
   function clientStream(name: PropertyKey, opts: CallOptions): OutgoingStream<unknown, unknown> {
     let settled: { error: unknown } | undefined;
     let stream!: grpc.ClientWritableStream<unknown>;
+    const observe = streamObserver(name);
+    const startedAt = performance.now();
     const answer = new Promise<unknown>((resolve, reject) => {
       stream = method(name)(metadata(opts.caller), { deadline: deadline(opts.deadlineMs) }, (error: grpc.ServiceError | null, response: unknown) => {
+        observe(startedAt, error ? statusCodeOf(error) : grpc.status.OK);
         settled = { error };
         if (error) reject(error);
         else resolve(response);
@@ -153,12 +174,17 @@ export function createServiceClient<C extends grpc.Client>(
 
   async function* serverStream(name: PropertyKey, request: unknown, opts: CallOptions): AsyncIterable<unknown> {
     const stream = method(name)(request, metadata(opts.caller), { deadline: deadline(opts.deadlineMs) }) as grpc.ClientReadableStream<unknown>;
-    let complete = false;
+    const startedAt = performance.now();
+    let code: number = grpc.status.CANCELLED;
     try {
       for await (const message of stream) yield message;
-      complete = true;
+      code = grpc.status.OK;
+    } catch (error) {
+      code = statusCodeOf(error);
+      throw error;
     } finally {
-      if (!complete) stream.cancel();
+      if (code === grpc.status.CANCELLED) stream.cancel();
+      streamObserver(name)(startedAt, code);
     }
   }
 

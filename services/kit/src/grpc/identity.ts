@@ -129,7 +129,8 @@ export class IdentitySigner {
 
   constructor(
     private readonly keyring: IdentityKeyring,
-    private readonly service: string,
+    /** The component whose calls this signs. */
+    readonly service: string,
     private readonly now: () => number = () => Date.now(),
   ) {}
 

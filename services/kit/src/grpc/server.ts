@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { SpanKind, SpanStatusCode, context, propagation, trace, ROOT_CONTEXT } from '@opentelemetry/api';
@@ -5,6 +6,7 @@ import { ZodError } from 'zod';
 import { DomainError, isServiceError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { IDENTITY_HEADER, InvalidIdentityError, type CallIdentity, type Caller, type IdentitySigner } from './identity.js';
+import { rpcDurationRecorder, statusCodeOf } from '../metrics/rpc.js';
 
 /** What a handler knows about its call besides the request. */
 export interface CallContext extends CallIdentity {
@@ -126,6 +128,7 @@ export class GrpcServer {
     const path = spec.path;
     // One per method, not per call: a child logger serialises its bindings when made.
     const methodLogger = logger.child({ rpc: path });
+    const observe = rpcDurationRecorder('server', this.options.name, path);
 
     const begin = (call: { metadata: grpc.Metadata }): { ctx: CallContext; run: <T>(fn: () => Promise<T>) => Promise<T> } | { error: Partial<grpc.StatusObject> } => {
       let identity: CallIdentity;
@@ -153,39 +156,54 @@ export class GrpcServer {
     };
 
     const toStatus = (error: unknown): Partial<grpc.StatusObject> => mapError(error, logger, path);
+    /** Answers a call that answers once, recording its duration and status first. */
+    const answer = (startedAt: number, callback: grpc.sendUnaryData<unknown>, status: Partial<grpc.StatusObject> | null, response: unknown): void => {
+      observe(startedAt, status ? statusCodeOf(status) : grpc.status.OK);
+      callback(status, response);
+    };
 
     if (!spec.requestStream && !spec.responseStream) {
       return (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+        const startedAt = performance.now();
         const started = begin(call);
-        if ('error' in started) return callback(started.error, null);
+        if ('error' in started) return answer(startedAt, callback, started.error, null);
         const { ctx, run } = started;
         context.with(ROOT_CONTEXT, () =>
           run(() => (handler as UnaryHandler<unknown, unknown>)(call.request, ctx)).then(
-            (response) => callback(null, response),
-            (error: unknown) => callback(toStatus(error), null),
+            (response) => answer(startedAt, callback, null, response),
+            (error: unknown) => answer(startedAt, callback, toStatus(error), null),
           ),
         );
       };
     }
     if (spec.requestStream && !spec.responseStream) {
       return (call: grpc.ServerReadableStream<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+        const startedAt = performance.now();
         const started = begin(call);
-        if ('error' in started) return callback(started.error, null);
+        if ('error' in started) return answer(startedAt, callback, started.error, null);
         const { ctx, run } = started;
         run(() => (handler as ClientStreamHandler<unknown, unknown>)(call, ctx)).then(
-          (response) => callback(null, response),
-          (error: unknown) => callback(toStatus(error), null),
+          (response) => answer(startedAt, callback, null, response),
+          (error: unknown) => answer(startedAt, callback, toStatus(error), null),
         );
       };
     }
     if (!spec.requestStream && spec.responseStream) {
       return (call: grpc.ServerWritableStream<unknown, unknown>) => {
+        const startedAt = performance.now();
+        const fail = (status: Partial<grpc.StatusObject>) => {
+          observe(startedAt, statusCodeOf(status));
+          return call.emit('error', status);
+        };
         const started = begin(call);
-        if ('error' in started) return call.emit('error', started.error);
+        if ('error' in started) return fail(started.error);
         const { ctx, run } = started;
         run(() => (handler as ServerStreamHandler<unknown, unknown>)(call, ctx)).then(
-          () => call.end(),
-          (error: unknown) => call.emit('error', toStatus(error)),
+          () => {
+            observe(startedAt, grpc.status.OK);
+            call.end();
+          },
+          (error: unknown) => fail(toStatus(error)),
         );
       };
     }
