@@ -32,7 +32,7 @@ export async function startGateway(
     { component: 'gateway' },
     { serializers: { req: requestLogFields } },
   );
-  const database = openDatabase(PrismaClient, { databaseUrl: platform.databaseUrl, schema: gatewayDatabase.schema, logger, max: 10 });
+  const database = openDatabase(PrismaClient, { databaseUrl: platform.databaseUrl, schema: gatewayDatabase.schema, component: 'gateway', logger, max: 10, settings: platform.database });
   const { prisma } = database;
   const clients = createClients(platform);
   const users = new UserDirectory(clients);

@@ -2,6 +2,7 @@ import type { EventBus } from './bus/event-bus.js';
 import { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
 import type { IdentityKeyring } from './grpc/identity.js';
+import type { DatabaseSettings } from './db.js';
 
 export const SERVICE_NAMES = ['auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -12,6 +13,8 @@ export interface Platform {
   logger: Logger;
   bus: EventBus;
   databaseUrl: string;
+  /** Pool size, timeouts and the direct URL (databaseSettings(config)); each component's defaults when absent. */
+  database?: DatabaseSettings;
   /** Where this process may keep files (local blobs); a persistent volume in Kubernetes. */
   dataDir: string;
   /** The Ed25519 keys this process signs its components' calls with, and everyone's public keys. */

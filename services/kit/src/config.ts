@@ -1,5 +1,7 @@
 import { IdentityKeyring } from './grpc/identity.js';
 import { z } from 'zod';
+import type { DatabaseSettings } from './db.js';
+import type { StreamSettings } from './bus/stream-settings.js';
 
 /** Thrown when the environment does not satisfy a service's config schema. The message is one line. */
 export class ConfigError extends Error {
@@ -53,6 +55,42 @@ export const envBoolean = (defaultValue: boolean) =>
 export const port = (defaultValue: number) =>
   z.preprocess((v) => (v === '' || v === undefined ? defaultValue : v), z.coerce.number().int().min(0).max(65535));
 
+const DURATION_UNITS_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `90s`, `10m`, `1h`, `7d` (or `250ms`) in milliseconds; undefined when `text` is not one. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d{1,9})(ms|s|m|h|d)$/.exec(text.trim());
+  return match ? Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS] : undefined;
+}
+
+/** A duration setting such as `7d`; `0` means none (no limit). */
+export const envDuration = (defaultValue: string) =>
+  z.preprocess(
+    (v) => (v === '' || v === undefined ? defaultValue : v),
+    z.string().transform((text, ctx) => {
+      if (text.trim() === '0') return 0;
+      const ms = parseDuration(text);
+      if (ms !== undefined) return ms;
+      ctx.addIssue({ code: 'custom', message: `expected a duration such as 90s, 10m, 1h or 7d (or 0 for none), got "${text}"` });
+      return z.NEVER;
+    }),
+  );
+
+const wholeNumber = (min: number, max: number) =>
+  z.coerce
+    .number({ error: 'expected a whole number' })
+    .int('expected a whole number')
+    .min(min, `expected a whole number of at least ${min}`)
+    .max(max, `expected a whole number of at most ${max}`);
+
+/** A whole number setting with a default; empty counts as unset. */
+export const envInteger = (defaultValue: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess((v) => (v === '' || v === undefined ? defaultValue : v), wholeNumber(min, max));
+
+/** A whole number setting that may stay unset. */
+export const optionalEnvInteger = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess((v) => (v === '' ? undefined : v), wholeNumber(min, max).optional());
+
 /** Settings every service process shares. */
 export const baseConfigSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -65,8 +103,43 @@ export const baseConfigSchema = z.object({
   IDENTITY_SECRET: optionalString,
   OTEL_SERVICE_NAME: optionalString,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalString,
+  /** Connections of this component's pool; each component has its own default (gateway 10, vote 10, photo 8, others 5). */
+  DATABASE_POOL_MAX: optionalEnvInteger(1, 1000),
+  DATABASE_CONNECT_TIMEOUT_MS: envInteger(5_000, 1),
+  /** 0: no limit from here (the server's or the role's setting applies). */
+  DATABASE_STATEMENT_TIMEOUT_MS: envInteger(30_000, 0),
+  /** PostgreSQL itself when DATABASE_URL goes through PgBouncer in transaction mode: migrations and advisory locks. */
+  DATABASE_DIRECT_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
+  /** One deadline for the whole shutdown, inside the platform's grace period (Kubernetes: terminationGracePeriodSeconds). */
+  SHUTDOWN_TIMEOUT_MS: envInteger(20_000, 1_000),
+  NATS_STREAM_REPLICAS: envInteger(1, 1, 5),
+  NATS_STREAM_STORAGE: z.preprocess((v) => (v === '' || v === undefined ? 'file' : v), z.enum(['file', 'memory'])),
+  /** How long events stay in the stream: how far back a new consumer can start, how long a consumer may be down. */
+  NATS_STREAM_MAX_AGE: envDuration('7d'),
+  NATS_DEAD_LETTER_REPLICAS: envInteger(1, 1, 5),
+  NATS_DEAD_LETTER_MAX_AGE: envDuration('30d'),
 });
 export type BaseConfig = z.output<typeof baseConfigSchema>;
+
+/** The database settings a process gives its components (Platform.database), from its configuration. */
+export function databaseSettings(config: Pick<BaseConfig, 'DATABASE_POOL_MAX' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_DIRECT_URL'>): DatabaseSettings {
+  return {
+    poolMax: config.DATABASE_POOL_MAX,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    directUrl: config.DATABASE_DIRECT_URL,
+  };
+}
+
+/** The JetStream streams' settings (createNatsEventBus's `streams`), from the process's configuration. */
+export function natsStreamSettings(
+  config: Pick<BaseConfig, 'NATS_STREAM_REPLICAS' | 'NATS_STREAM_STORAGE' | 'NATS_STREAM_MAX_AGE' | 'NATS_DEAD_LETTER_REPLICAS' | 'NATS_DEAD_LETTER_MAX_AGE'>,
+): StreamSettings {
+  return {
+    events: { replicas: config.NATS_STREAM_REPLICAS, storage: config.NATS_STREAM_STORAGE, maxAgeMs: config.NATS_STREAM_MAX_AGE },
+    deadLetters: { replicas: config.NATS_DEAD_LETTER_REPLICAS, maxAgeMs: config.NATS_DEAD_LETTER_MAX_AGE },
+  };
+}
 
 /**
  * Production refuses development defaults: a secret must be given and long enough. Outside production a

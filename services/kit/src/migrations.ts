@@ -28,7 +28,7 @@ export async function applyMigrations(options: {
 }): Promise<{ applied: string[] }> {
   const { databaseUrl, schema, migrationsDir, logger } = options;
   const migrations = [...(await readMigrations(migrationsDir)), ...(await readMigrations(KIT_MIGRATIONS_DIR, KIT_PREFIX))];
-  const client = new pg.Client({ connectionString: databaseUrl });
+  const client = new pg.Client({ connectionString: databaseUrl, application_name: 'snapcracks-migrate' });
   await client.connect();
   const applied: string[] = [];
   try {

@@ -1,7 +1,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import type pg from 'pg';
 import type { PrismaPg } from '@prisma/adapter-pg';
-import { openDatabase } from './db.js';
+import { openDatabase, openDirectPool } from './db.js';
 import { GrpcServer } from './grpc/server.js';
 import { IdentitySigner } from './grpc/identity.js';
 import { createServiceClient, type ServiceClient } from './grpc/client.js';
@@ -40,6 +40,12 @@ export interface ServiceSetup<P> {
   prisma: P;
   /** The connection pool under it, for a hot path where Prisma's per-call cost matters (raw SQL; name the schema). */
   pool: pg.Pool;
+  /**
+   * One connection straight to PostgreSQL (DATABASE_DIRECT_URL), opened on first use, without the pool's statement
+   * timeout: for a session advisory lock (a pooler in transaction mode would hand the session to others) and the long
+   * statements of a rebuild. Closed when the service stops.
+   */
+  directPool(): pg.Pool;
   outbox: Outbox;
   /**
    * A client for a peer named in `dependsOn`, e.g. `connect('storage', StorageServiceClient)`: deadlines, trace
@@ -80,7 +86,7 @@ export function defineService<P extends ServicePrismaClient>(spec: {
   name: ServiceName;
   /** The peers it calls; they start first in one process. */
   dependsOn?: ServiceName[];
-  /** `poolSize`: connections for this service (5 by default); a hot path may want more. */
+  /** `poolSize`: connections for this service (5 by default; DATABASE_POOL_MAX wins); a hot path may want more. */
   database: { schema: string; migrationsDir: string; PrismaClient: new (options: { adapter: PrismaPg; transactionOptions?: { maxWait?: number; timeout?: number } }) => P; poolSize?: number };
   setup(context: ServiceSetup<P>): Promise<{ stop?(): Promise<void> } | void>;
 }): ServiceModule {
@@ -92,7 +98,16 @@ export function defineService<P extends ServicePrismaClient>(spec: {
     database: { schema: database.schema, migrationsDir: database.migrationsDir },
     async start(platform, listen) {
       const logger = platform.logger.child({ component: name });
-      const db = openDatabase(database.PrismaClient, { databaseUrl: platform.databaseUrl, schema: database.schema, logger, max: database.poolSize });
+      const db = openDatabase(database.PrismaClient, {
+        databaseUrl: platform.databaseUrl,
+        schema: database.schema,
+        component: name,
+        logger,
+        max: database.poolSize,
+        settings: platform.database,
+      });
+      let direct: pg.Pool | undefined;
+      const directPool = () => (direct ??= openDirectPool({ databaseUrl: platform.databaseUrl, component: name, logger, settings: platform.database }));
       const { prisma } = db;
       // The relay's claims and marks are single statements on the pool: a vote's event is claimed and marked like any other.
       const outbox = createOutbox({ db: poolSqlClient(db.pool), schema: database.schema, bus: platform.bus, logger });
@@ -116,7 +131,7 @@ export function defineService<P extends ServicePrismaClient>(spec: {
         batchConsumers.push({ name: consumer, types, maxBatch, handle: handle as (events: DecodedEvent[], tx: PgTransaction) => Promise<void> });
       };
 
-      const extra = (await spec.setup({ platform, logger, server, prisma, pool: db.pool, outbox, connect, consume, consumeBatches })) ?? {};
+      const extra = (await spec.setup({ platform, logger, server, prisma, pool: db.pool, directPool, outbox, connect, consume, consumeBatches })) ?? {};
       const subscriptions: Subscription[] = [];
       for (const consumer of consumers) {
         const consumerName = `${name}.${consumer.name}`;
@@ -157,6 +172,7 @@ export function defineService<P extends ServicePrismaClient>(spec: {
           await extra.stop?.();
           await outbox.stopRelay();
           for (const client of clients) client.close();
+          await direct?.end();
           await db.close();
         },
       };

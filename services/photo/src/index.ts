@@ -23,9 +23,9 @@ const PRIOR_REFRESH_MS = 10 * 60 * 1000;
 export const photoService = defineService<PrismaClient>({
   name: 'photo',
   dependsOn: ['storage'],
-  // Gallery pages run two short queries each on the pool.
-  database: { schema: 'photo', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient, poolSize: 10 },
-  async setup({ server, prisma, pool, outbox, logger, connect, consume, consumeBatches }) {
+  // Gallery pages run two short queries each on the pool, and the gateway's public page cache takes most of them.
+  database: { schema: 'photo', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient, poolSize: 8 },
+  async setup({ server, prisma, pool, directPool, outbox, logger, connect, consume, consumeBatches }) {
     const storage = new GrpcPhotoStorage(connect('storage', StorageServiceClient));
     const service = new PhotoService(new PrismaPhotoRepository(prisma, outbox), storage, logger);
     const gallery = new GalleryService(new PgGalleryRepository(pool));
@@ -44,7 +44,7 @@ export const photoService = defineService<PrismaClient>({
     const timer = setInterval(refreshPrior, PRIOR_REFRESH_MS);
     timer.unref();
     // Photos stored before there were medium images get theirs in the background, a few at a time (medium-backfill.ts).
-    const mediumBackfill = new MediumBackfill(new PgMediumBackfillStore(pool), storage, logger).start();
+    const mediumBackfill = new MediumBackfill(new PgMediumBackfillStore(pool, directPool()), storage, logger).start();
     return {
       async stop() {
         clearInterval(timer);

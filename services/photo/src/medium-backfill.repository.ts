@@ -37,14 +37,21 @@ export interface MediumBackfillStore {
   setMedium(photoId: number, imageVersion: number, medium: MediumBlob): Promise<boolean>;
 }
 
-/** One replica at a time (a session-level advisory lock, held on one connection of the pool while the work runs). */
+/**
+ * One replica at a time: a session-level advisory lock, held on a connection of `lockPool` while the work runs on
+ * `pool`. The service gives a direct connection (DATABASE_DIRECT_URL) as `lockPool`: through a pooler in transaction
+ * mode, a session lock would stay on a server connection that others then use.
+ */
 const LOCK = `hashtext('photo.medium-backfill')`;
 
 export class PgMediumBackfillStore implements MediumBackfillStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly lockPool: Pool = pool,
+  ) {}
 
   async whileLocked<T>(work: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
-    const client = await this.pool.connect();
+    const client = await this.lockPool.connect();
     let broken = false;
     try {
       const { rows } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_lock(${LOCK}) AS "locked"`);

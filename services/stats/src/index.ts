@@ -21,9 +21,10 @@ export const statsService = defineService<PrismaClient>({
   name: 'stats',
   // Only for rebuilds (their backfill streams); the read path never calls a peer.
   dependsOn: ['photo', 'vote', 'auth'],
-  // The vote consumer's batches (one at a time), the photo and user consumers' transactions and the reads.
-  database: { schema: 'stats', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient, poolSize: 6 },
-  async setup({ server, prisma, pool, logger, connect, consume, consumeBatches }) {
+  // The vote consumer's batches (two in flight), the photo and user consumers' transactions and the reads; a requested
+  // rebuild runs on a direct connection of its own.
+  database: { schema: 'stats', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient, poolSize: 5 },
+  async setup({ server, prisma, directPool, logger, connect, consume, consumeBatches }) {
     server.add(StatsServiceService, statsHandlers(new StatsService(new PrismaStatsRepository(prisma))));
     // Each event changes one photo row, locked, with the community's counters it moves, in the kit's transaction.
     consume('photos', PHOTO_EVENTS, (event, tx) => applyPhotoEvent(event, PrismaStatsRepository.projection(tx)));
@@ -37,7 +38,7 @@ export const statsService = defineService<PrismaClient>({
         { photo: connect('photo', PhotoServiceClient), vote: connect('vote', VoteServiceClient), auth: connect('auth', AuthServiceClient) },
         { deadlineMs: REQUESTED_REBUILD_DEADLINE_MS, refused: (error) => logger.warn({ reason: error.message }, 'stats rebuild: a source message was left out') },
       ));
-    const rebuilds = serveRequestedRebuilds(pool, backfill, logger);
+    const rebuilds = serveRequestedRebuilds(directPool(), backfill, logger);
     return { stop: () => rebuilds.stop() };
   },
 });

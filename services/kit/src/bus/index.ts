@@ -8,3 +8,4 @@ export { defaultRetryPolicy, type Backoff, type RetryPolicy } from './retry-poli
 export type { DeadLetter, DeadLetterQueue } from './dead-letters.js';
 export { deadLetterStream, ensureDeadLetterStream, natsDeadLetterQueue, openNatsDeadLetters } from './nats-dead-letters.js';
 export { bindToActiveTrace, handleInEventContext } from './trace-context.js';
+export { DEFAULT_STREAM_SETTINGS, type StreamLimits, type StreamSettings } from './stream-settings.js';

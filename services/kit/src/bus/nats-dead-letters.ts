@@ -1,8 +1,9 @@
 import { connect, headers, nanos } from '@nats-io/transport-node';
-import { JetStreamApiCodes, JetStreamApiError, RetentionPolicy, StorageType, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
+import { JetStreamApiCodes, JetStreamApiError, RetentionPolicy, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { errorLine, identify, logDeadLetter, type DeadLetter, type DeadLetterQueue } from './dead-letters.js';
+import { DEFAULT_STREAM_SETTINGS, streamLimitsConfig, updateStreamLimits, type StreamLimits } from './stream-settings.js';
 
 /**
  * Dead letters on NATS: a stream of their own, `<stream>_DLQ`, on subjects `<prefix>_dead.<consumer>` (outside the
@@ -56,23 +57,35 @@ export interface NatsDeadLetterQueue extends DeadLetterQueue {
   add(givenUp: GivenUp): Promise<void>;
 }
 
-/** Creates the dead-letter stream unless it exists. Dead letters stay until replayed or discarded: no age limit. */
-export async function ensureDeadLetterStream(jsm: JetStreamManager, stream: string, subjectPrefix: string): Promise<void> {
+/**
+ * Creates the dead-letter stream unless it exists, or brings it to the configured replicas and maximum age. Dead
+ * letters stay until replayed, discarded or older than that age (NATS_DEAD_LETTER_MAX_AGE; 0 keeps them for good).
+ */
+export async function ensureDeadLetterStream(
+  jsm: JetStreamManager,
+  stream: string,
+  subjectPrefix: string,
+  options: { limits?: StreamLimits; logger?: Logger } = {},
+): Promise<void> {
   const name = deadLetterStream(stream);
+  const limits = options.limits ?? { ...DEFAULT_STREAM_SETTINGS.deadLetters, storage: DEFAULT_STREAM_SETTINGS.events.storage };
+  let info;
   try {
-    await jsm.streams.info(name);
+    info = await jsm.streams.info(name);
   } catch (error) {
     if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
     await jsm.streams.add({
       name,
       subjects: [`${deadLetterPrefix(subjectPrefix)}.>`],
-      storage: StorageType.File,
       retention: RetentionPolicy.Limits,
+      ...streamLimitsConfig(limits),
       duplicate_window: nanos(5 * 60_000),
       // Listing reads message by message with direct gets.
       allow_direct: true,
     });
+    return;
   }
+  if (options.logger) await updateStreamLimits(jsm, info, limits, options.logger);
 }
 
 export const deadLetterStream = (stream: string) => `${stream}_DLQ`;

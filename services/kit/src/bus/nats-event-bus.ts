@@ -13,6 +13,7 @@ import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './retry-po
 import { handleInEventContext } from './trace-context.js';
 import { decodeEvents, type EncodedEvents } from './event-messages.js';
 import { forEachAtMost } from '../for-each-at-most.js';
+import { DEFAULT_STREAM_SETTINGS, type StreamSettings } from './stream-settings.js';
 
 export interface NatsEventBusOptions {
   servers: string | string[];
@@ -26,6 +27,8 @@ export interface NatsEventBusOptions {
   publishTimeoutMs?: number;
   /** Pause between reconnection attempts; the client never stops trying. */
   reconnectTimeWaitMs?: number;
+  /** Replicas, storage and maximum age of the events and dead-letter streams (natsStreamSettings); defaults otherwise. */
+  streams?: StreamSettings;
 }
 
 /**
@@ -55,8 +58,9 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
   });
   void logConnectionStatus(nc, logger);
   const jsm = await jetstreamManager(nc, { timeout: publishTimeoutMs });
-  await ensureStream(jsm, stream, subjectPrefix);
-  await ensureDeadLetterStream(jsm, stream, subjectPrefix);
+  const streams = options.streams ?? DEFAULT_STREAM_SETTINGS;
+  await ensureStream(jsm, stream, subjectPrefix, { limits: streams.events, logger });
+  await ensureDeadLetterStream(jsm, stream, subjectPrefix, { limits: { ...streams.deadLetters, storage: streams.events.storage }, logger });
   const deadLetters = natsDeadLetterQueue(jsm, { stream, subjectPrefix, logger, publishTimeoutMs });
   const js = jsm.jetstream();
   const subscriptions = new Set<Subscription>();

@@ -5,34 +5,45 @@ import {
   JetStreamApiCodes,
   JetStreamApiError,
   RetentionPolicy,
-  StorageType,
   type JetStreamManager,
 } from '@nats-io/jetstream';
+import type { Logger } from '../logger.js';
+import { DEFAULT_STREAM_SETTINGS, streamLimitsConfig, updateStreamLimits, type StreamLimits } from './stream-settings.js';
 
 /** Longer than the outbox relay's longest backoff, so a publish retried after an outage is still recognised. */
 const DUPLICATE_WINDOW_MS = 5 * 60_000;
-/** How far back a new durable consumer can start, and how long an outage of a consumer may last. */
-const MAX_AGE_MS = 7 * 24 * 60 * 60_000;
 
 function isApiError(error: unknown, code: number): boolean {
   return error instanceof JetStreamApiError && error.code === code;
 }
 
-/** Creates the events stream unless it exists; an existing stream keeps the settings operators gave it. */
-export async function ensureStream(jsm: JetStreamManager, stream: string, subjectPrefix: string): Promise<void> {
+/**
+ * Creates the events stream unless it exists, with the configured replicas, storage and maximum age (how far back a
+ * new durable consumer can start, and how long an outage of a consumer may last); an existing one is brought to the
+ * configured replicas and age (its storage type cannot change).
+ */
+export async function ensureStream(
+  jsm: JetStreamManager,
+  stream: string,
+  subjectPrefix: string,
+  options: { limits?: StreamLimits; logger: Logger },
+): Promise<void> {
+  const limits = options.limits ?? DEFAULT_STREAM_SETTINGS.events;
+  let info;
   try {
-    await jsm.streams.info(stream);
+    info = await jsm.streams.info(stream);
   } catch (error) {
     if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
     await jsm.streams.add({
       name: stream,
       subjects: [`${subjectPrefix}.>`],
-      storage: StorageType.File,
       retention: RetentionPolicy.Limits,
-      max_age: nanos(MAX_AGE_MS),
+      ...streamLimitsConfig(limits),
       duplicate_window: nanos(DUPLICATE_WINDOW_MS),
     });
+    return;
   }
+  await updateStreamLimits(jsm, info, limits, options.logger);
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * `pnpm stats:rebuild`: rebuilds the stats service's read models from the photo, vote and auth services
- * (docs/stats.md; README, Operations). Run it where a stats replica runs, with its settings: DATABASE_URL,
- * PHOTO_SERVICE_ADDR, VOTE_SERVICE_ADDR, AUTH_SERVICE_ADDR and the stats component's identity keys (IDENTITY_PRIVATE_KEY
+ * (docs/stats.md; README, Operations). Run it where a stats replica runs, with its settings: DATABASE_URL (and
+ * DATABASE_DIRECT_URL behind a pooler), PHOTO_SERVICE_ADDR, VOTE_SERVICE_ADDR, AUTH_SERVICE_ADDR and the stats component's identity keys (IDENTITY_PRIVATE_KEY
  * and IDENTITY_PUBLIC_KEYS, or outside production the shared IDENTITY_SECRET), since those services answer the
  * backfill to the stats component only. Safe while the product runs; exits 0 when the new figures are committed.
  */
@@ -48,7 +48,8 @@ try {
     deadlineMs: config.REBUILD_STREAM_DEADLINE_MS,
     refused: (error) => logger.warn({ reason: error.message }, 'stats rebuild: a source message was left out'),
   });
-  const report = await rebuildStatsDatabase(config.DATABASE_URL, sources, logger);
+  // PostgreSQL itself when DATABASE_URL goes through a pooler: the rebuild's statements are long.
+  const report = await rebuildStatsDatabase(config.DATABASE_DIRECT_URL ?? config.DATABASE_URL, sources, logger);
   logger.info(report, 'stats rebuilt');
 } catch (error) {
   logger.error({ err: error }, 'stats rebuild failed; nothing was changed');

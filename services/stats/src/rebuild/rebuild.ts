@@ -2,7 +2,7 @@ import { openDatabase, type Logger } from '@snapcracks/kit';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { NO_STARS, applyPhotoChange, applyVoteTotals, unknownPhoto, type PhotoChange } from '../stats.projection.js';
 import type { BackfillSources, BackfilledPhoto, BackfilledVotes } from './backfill.sources.js';
-import { rebuildTransaction, type Pool, type RebuildRow, type RebuildStore } from './rebuild.repository.js';
+import { rebuildTransaction, type Pool, type RebuildConnection, type RebuildRow, type RebuildStore } from './rebuild.repository.js';
 
 export interface RebuildReport {
   photos: number;
@@ -25,30 +25,38 @@ export interface RebuildReport {
  * account stream began, and is missing from it only if their account was deleted.
  */
 export async function rebuildStats(pool: Pool, sources: BackfillSources, logger: Logger): Promise<RebuildReport> {
-  const started = Date.now();
   const client = await pool.connect();
   try {
-    return await rebuildTransaction(client, async (store) => {
-      const photos = await mergePhotos(store, sources.photos());
-      logger.info({ photos }, 'stats rebuild: photo states merged');
-      const photosWithVotes = await mergeVotes(store, sources.votes());
-      logger.info({ photosWithVotes }, 'stats rebuild: vote totals merged');
-      let users = 0;
-      for await (const page of sources.userIds()) {
-        await store.addUsers(page);
-        users += page.length;
-      }
-      const totals = await store.finish();
-      return { photos, photosWithVotes, users, ...totals, ms: Date.now() - started };
-    });
+    return await rebuildStatsOn(client, sources, logger);
   } finally {
     client.release();
   }
 }
 
-/** The rebuild as the command runs it, on a connection of its own to the stats schema (one is all a transaction needs). */
+/** rebuildStats on a connection the caller holds (the one that holds the rebuild's lock). */
+export async function rebuildStatsOn(client: RebuildConnection, sources: BackfillSources, logger: Logger): Promise<RebuildReport> {
+  const started = Date.now();
+  return rebuildTransaction(client, async (store) => {
+    const photos = await mergePhotos(store, sources.photos());
+    logger.info({ photos }, 'stats rebuild: photo states merged');
+    const photosWithVotes = await mergeVotes(store, sources.votes());
+    logger.info({ photosWithVotes }, 'stats rebuild: vote totals merged');
+    let users = 0;
+    for await (const page of sources.userIds()) {
+      await store.addUsers(page);
+      users += page.length;
+    }
+    const totals = await store.finish();
+    return { photos, photosWithVotes, users, ...totals, ms: Date.now() - started };
+  });
+}
+
+/**
+ * The rebuild as the command runs it, on a connection of its own to the stats schema (one is all a transaction needs),
+ * straight to PostgreSQL and with no statement timeout: its statements over every row may take long on a large community.
+ */
 export async function rebuildStatsDatabase(databaseUrl: string, sources: BackfillSources, logger: Logger): Promise<RebuildReport> {
-  const database = openDatabase(PrismaClient, { databaseUrl, schema: 'stats', logger, max: 1 });
+  const database = openDatabase(PrismaClient, { databaseUrl, schema: 'stats', component: 'stats-rebuild', logger, max: 1, settings: { statementTimeoutMs: 0 } });
   try {
     return await rebuildStats(database.pool, sources, logger);
   } finally {

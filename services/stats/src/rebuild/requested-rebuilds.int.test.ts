@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { applyMigrations, createLogger, openDatabase, type Database } from '@snapcracks/kit';
+import { applyMigrations, createLogger, openDatabase, openDirectPool, type Database } from '@snapcracks/kit';
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from '../generated/prisma/client.js';
 import type { BackfillSources } from './backfill.sources.js';
@@ -104,5 +104,18 @@ describe('rebuilds requested by a migration', { timeout: 30_000 }, () => {
     expect(await requests(db)).toBe(1);
     await expect(rebuildIfRequested(db.pool, () => sources({ count: 0 }), logger)).resolves.toBe(true);
     expect(await requests(db)).toBe(0);
+  });
+
+  it('needs one connection, straight to PostgreSQL and without a statement timeout, for the lock and the rebuild', async () => {
+    const db = await statsDatabase();
+    await db.pool.query(`INSERT INTO "stats"."rebuild_requests" ("reason") VALUES ('test')`);
+    const direct = openDirectPool({ databaseUrl: opened.at(-1)!.database.url, component: 'stats', logger, settings: { statementTimeoutMs: 1_000 } });
+    try {
+      await expect(rebuildIfRequested(direct, () => sources({ count: 0 }), logger)).resolves.toBe(true);
+      expect(await requests(db)).toBe(0);
+      expect(await starsOf(db)).toMatchObject({ stars_4: 2, vote_count: 4 });
+    } finally {
+      await direct.end();
+    }
   });
 });

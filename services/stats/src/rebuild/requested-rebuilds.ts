@@ -1,5 +1,5 @@
 import type { Logger } from '@snapcracks/kit';
-import { rebuildStats } from './rebuild.js';
+import { rebuildStatsOn } from './rebuild.js';
 import type { BackfillSources } from './backfill.sources.js';
 import type { Pool } from './rebuild.repository.js';
 
@@ -45,7 +45,9 @@ export function serveRequestedRebuilds(pool: Pool, sources: () => BackfillSource
 
 /**
  * Rebuilds when a request is waiting and this replica holds the lock. Answers whether nothing is left to do here.
- * `sources` is called only then: without a request, no peer is needed (nor its address).
+ * `sources` is called only then: without a request, no peer is needed (nor its address). The lock (a session advisory
+ * lock) and the rebuild's transaction share one connection of `pool`, which the service opens straight to PostgreSQL
+ * (DATABASE_DIRECT_URL, no statement timeout): one connection is all it takes.
  */
 export async function rebuildIfRequested(pool: Pool, sources: () => BackfillSources, logger: Logger): Promise<boolean> {
   const client = await pool.connect();
@@ -59,7 +61,7 @@ export async function rebuildIfRequested(pool: Pool, sources: () => BackfillSour
       const { upTo, reasons } = rows[0]!;
       if (upTo === null) return true;
       logger.info({ reasons }, 'stats rebuild requested by a migration: rebuilding from the source services');
-      const report = await rebuildStats(pool, sources(), logger);
+      const report = await rebuildStatsOn(client, sources(), logger);
       // Requests made while it ran (a later migration) wait for the next start.
       await client.query(`DELETE FROM "stats"."rebuild_requests" WHERE "id" <= $1`, [upTo]);
       logger.info(report, 'stats rebuilt as requested');
