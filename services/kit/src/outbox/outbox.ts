@@ -4,6 +4,7 @@ import type { EventBus } from '../bus/event-bus.js';
 import { outboxTable } from './outbox-table.js';
 import { createOutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 import type { SqlClient } from './sql-client.js';
+import { observeOutbox } from '../metrics/outbox.js';
 
 export interface OutboxOptions extends OutboxRelayOptions {
   /**
@@ -18,6 +19,8 @@ export interface OutboxOptions extends OutboxRelayOptions {
   schema: string;
   bus: EventBus;
   logger: Logger;
+  /** Names the service in its metrics; the schema's name by default (each service's schema is named after it). */
+  component?: string;
 }
 
 /**
@@ -37,16 +40,24 @@ export interface Outbox {
   nudge(): void;
 }
 
-export function createOutbox({ db, prisma, schema, bus, logger, ...relayOptions }: OutboxOptions): Outbox {
+export function createOutbox({ db, prisma, schema, bus, logger, component, ...relayOptions }: OutboxOptions): Outbox {
   const table = outboxTable(schema);
   const client = db ?? prisma;
   if (!client) throw new Error('createOutbox: give it the service\'s database (`db`)');
   const relay = createOutboxRelay({ db: client, table, bus, logger }, relayOptions);
+  let unobserve: (() => void) | undefined;
   return {
     enqueue: (tx, event) => table.insert(tx, event),
     enqueueAll: (tx, events) => table.insertAll(tx, events),
-    startRelay: () => relay.start(),
-    stopRelay: () => relay.stop(),
+    startRelay: () => {
+      unobserve ??= observeOutbox(client, { schema, component: component ?? schema });
+      relay.start();
+    },
+    stopRelay: async () => {
+      unobserve?.();
+      unobserve = undefined;
+      await relay.stop();
+    },
     nudge: () => relay.nudge(),
   };
 }
