@@ -26,6 +26,11 @@ export interface SubscribeOptions {
    * a version).
    */
   concurrency?: number;
+  /**
+   * The component subscribing, as its metrics name it; by default the service its durable name starts with, else the
+   * process's component.
+   */
+  component?: string;
 }
 
 export interface Subscription {

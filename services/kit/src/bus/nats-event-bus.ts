@@ -13,6 +13,7 @@ import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './retry-po
 import { handleInEventContext } from './trace-context.js';
 import { decodeEvents, type EncodedEvents } from './event-messages.js';
 import { forEachAtMost } from '../for-each-at-most.js';
+import { consumerComponent, consumerRecorder, observeConsumerLag, type ConsumerRecorder, type DeliveryOutcome } from '../metrics/consumers.js';
 import { DEFAULT_STREAM_SETTINGS, type StreamSettings } from './stream-settings.js';
 
 export interface NatsEventBusOptions {
@@ -66,7 +67,7 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
   const subscriptions = new Set<Subscription>();
   const subjectOf = (pattern: string) => `${subjectPrefix}.${pattern}`;
 
-  async function subscribeDurable(handler: EventHandler, durable: string, pattern: string, concurrency: number): Promise<Subscription> {
+  async function subscribeDurable(handler: EventHandler, durable: string, pattern: string, concurrency: number, metrics: ConsumerRecorder): Promise<Subscription> {
     const name = durableConsumerName(durable, pattern);
     await ensureDurableConsumer(jsm, stream, { name, filterSubject: subjectOf(pattern) });
     const consumer = await js.consumers.get(stream, name);
@@ -74,11 +75,11 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
     return runConsumer(messages, name, logger, concurrency, async (delivered, stopping) => {
       // Handing an unstarted message back at once lets another instance take it without waiting for a timeout.
       if (stopping) return delivered.msg.nak();
-      await handleDurableDelivery(delivered, handler, { consumer: durable, retry, logger, deadLetters, concurrency });
+      await handleDurableDelivery(delivered, handler, { consumer: durable, retry, logger, deadLetters, concurrency, metrics });
     });
   }
 
-  async function subscribeBroadcast(handler: EventHandler, pattern: string, concurrency: number): Promise<Subscription> {
+  async function subscribeBroadcast(handler: EventHandler, pattern: string, concurrency: number, metrics: ConsumerRecorder): Promise<Subscription> {
     // Start after the stream's last message explicitly rather than with DeliverPolicy.New: an ordered consumer
     // that is recreated (after a disconnect) before its first message would otherwise replay the whole stream.
     const { state } = await jsm.streams.info(stream);
@@ -87,7 +88,7 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
     const stopped = new AbortController();
     const subscription = runConsumer(messages, `broadcast ${pattern}`, logger, concurrency, async (delivered, stopping) => {
       if (stopping) return;
-      await handleWithRetriesInPlace(delivered, handler, { retry, logger, deadLetters, concurrency }, stopped.signal);
+      await handleWithRetriesInPlace(delivered, handler, { retry, logger, deadLetters, concurrency, metrics }, stopped.signal);
     });
     return {
       async close() {
@@ -108,17 +109,28 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
 
     deadLetters,
 
-    async subscribe(handler, { durable, types, concurrency = 1 }) {
+    async subscribe(handler, { durable, types, concurrency = 1, component }) {
       if (durable !== undefined) assertDurableName(durable);
       types.forEach(assertEventTypePattern);
+      const owner = consumerComponent(component, durable);
+      const metrics = consumerRecorder(owner, durable ?? EPHEMERAL);
       // One consumer per type pattern: NATS 2.9 consumers take a single filter subject.
       const parts = await Promise.all(
         types.map((pattern) =>
-          durable === undefined ? subscribeBroadcast(handler, pattern, concurrency) : subscribeDurable(handler, durable, pattern, concurrency),
+          durable === undefined ? subscribeBroadcast(handler, pattern, concurrency, metrics) : subscribeDurable(handler, durable, pattern, concurrency, metrics),
         ),
       );
+      // The durable's lag: what its JetStream consumers (one per pattern) have not delivered yet.
+      const unobserveLag =
+        durable === undefined
+          ? () => undefined
+          : observeConsumerLag(owner, durable, async () => {
+              const infos = await Promise.all(types.map((pattern) => jsm.consumers.info(stream, durableConsumerName(durable, pattern))));
+              return infos.reduce((sum, info) => sum + info.num_pending, 0);
+            });
       const subscription: Subscription = {
         async close() {
+          unobserveLag();
           subscriptions.delete(subscription);
           await Promise.all(parts.map((part) => part.close()));
         },
@@ -210,6 +222,7 @@ interface Delivery {
   deadLetters: NatsDeadLetterQueue;
   /** Events of one message handed to the handler at once. */
   concurrency: number;
+  metrics: ConsumerRecorder;
 }
 
 /**
@@ -221,15 +234,19 @@ interface Delivery {
  * events go to the dead letters without another try, so an event that kills its consumer cannot do so forever.
  */
 async function handleDurableDelivery({ msg, events, decodeError }: Delivered, handler: EventHandler, delivery: Delivery): Promise<void> {
-  const { retry, logger } = delivery;
+  const { retry, logger, metrics } = delivery;
   const deliveries = msg.info.deliveryCount;
+  if (deliveries > 1) metrics.redelivered();
   if (!events) return giveUp(msg, [{ data: msg.data, error: decodeError }], deliveries, delivery);
   if (deliveries > retry.maxDeliveries) {
     const error = new Error(`No answer from the handler after ${deliveries - 1} deliveries`);
     return giveUp(msg, events.map((event) => ({ data: eventBytes(msg, events, event), error })), deliveries, delivery);
   }
   const failed = await handleEach(events, handler, delivery.concurrency);
-  if (failed.length === 0) return msg.ack();
+  if (failed.length === 0) {
+    metrics.delivered('ok');
+    return msg.ack();
+  }
   if (deliveries >= retry.maxDeliveries) {
     return giveUp(msg, failed.map(({ event, error }) => ({ data: eventBytes(msg, events, event), error })), deliveries, delivery);
   }
@@ -239,6 +256,7 @@ async function handleDurableDelivery({ msg, events, decodeError }: Delivered, ha
     { err: error, eventId: event.id, type: event.type, failed: failed.length, events: events.length, deliveries, retryInMs: delayMs },
     'event handler failed; will redeliver',
   );
+  metrics.delivered('retry');
   msg.nak(delayMs);
 }
 
@@ -255,12 +273,20 @@ async function giveUp(
   msg: JsMsg,
   letters: { data: Uint8Array; error: unknown }[],
   deliveries: number,
-  { consumer = EPHEMERAL, retry, logger, deadLetters }: Delivery,
+  { consumer = EPHEMERAL, retry, logger, deadLetters, metrics }: Delivery,
 ): Promise<void> {
+  let stored = 0;
   try {
-    for (const { data, error } of letters) await deadLetters.add({ consumer, subject: msg.subject, streamSeq: msg.seq, data, deliveries, error });
+    for (const { data, error } of letters) {
+      await deadLetters.add({ consumer, subject: msg.subject, streamSeq: msg.seq, data, deliveries, error });
+      stored += 1;
+    }
+    metrics.deadLetters(stored);
+    metrics.delivered('dead');
     msg.term();
   } catch (storeError) {
+    // Letters stored before the failure are stored again (as one each) at the next delivery: count them then.
+    metrics.delivered('retry');
     const retryInMs = backoffDelayMs(deliveries, retry);
     logger.warn({ err: storeError, consumer, seq: msg.seq, deliveries, cause: errorLine(letters[0]?.error), retryInMs }, 'could not store a dead letter; will redeliver');
     msg.nak(retryInMs);
@@ -273,12 +299,17 @@ async function giveUp(
  * handled one after the other, each with its own tries.
  */
 async function handleWithRetriesInPlace({ msg, events, decodeError }: Delivered, handler: EventHandler, delivery: Delivery, stopped: AbortSignal): Promise<void> {
-  const { retry, logger, deadLetters } = delivery;
+  const { retry, logger, deadLetters, metrics } = delivery;
   const deadLetter = (data: Uint8Array, deliveries: number, error: unknown) =>
     deadLetters
       .add({ consumer: EPHEMERAL, subject: msg.subject, streamSeq: msg.seq, data, deliveries, error })
+      .then(() => metrics.deadLetters(1))
       .catch((storeError: unknown) => logger.error({ err: storeError, seq: msg.seq, cause: errorLine(error) }, 'could not store a dead letter; event dropped'));
-  if (!events) return deadLetter(msg.data, 1, decodeError);
+  if (!events) {
+    metrics.delivered('dead');
+    return deadLetter(msg.data, 1, decodeError);
+  }
+  let outcome: DeliveryOutcome = 'ok';
   for (const event of events) {
     for (let deliveries = 1; !stopped.aborted; deliveries++) {
       try {
@@ -286,15 +317,20 @@ async function handleWithRetriesInPlace({ msg, events, decodeError }: Delivered,
         break;
       } catch (error) {
         if (deliveries >= retry.maxDeliveries) {
+          outcome = 'dead';
           await deadLetter(eventBytes(msg, events, event), deliveries, error);
           break;
         }
         const delayMs = backoffDelayMs(deliveries, retry);
         logger.warn({ err: error, eventId: event.id, type: event.type, deliveries, retryInMs: delayMs }, 'event handler failed; will retry');
+        // Tried again where it stands: each try counts as a delivery, as a durable consumer's redelivery would.
+        metrics.delivered('retry');
+        metrics.redelivered();
         await sleep(delayMs, undefined, { signal: stopped }).catch(() => undefined);
       }
     }
   }
+  if (!stopped.aborted) metrics.delivered(outcome);
 }
 
 async function logConnectionStatus(nc: NatsConnection, logger: Logger): Promise<void> {
