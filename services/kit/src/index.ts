@@ -22,3 +22,4 @@ export * from './grpc/authorize.js';
 export * from './grpc/batch-items.js';
 export * from './bus/index.js';
 export * from './outbox/index.js';
+export * from './metrics/index.js';
