@@ -20,6 +20,7 @@ import voteRoutes from './routes/votes.routes.js';
 import galleryRoutes from './routes/gallery.routes.js';
 import type { PublicPageCache } from './public-page-cache.js';
 import type { TrustProxy } from './config.js';
+import type { Readiness } from './readiness.js';
 import { MESSAGES } from './http-errors.js';
 import { BARE_SECURITY_HEADERS } from './plugins/security.js';
 import imageRoutes, { avatarRoutes } from './routes/images.routes.js';
@@ -45,7 +46,8 @@ export interface AppDependencies {
   rateLimitPerMinute: number;
   /** Absent in API-only tests. */
   web?: WebOptions;
-  isDraining?: () => boolean;
+  /** Whether to answer /readyz with ready: not draining, database reachable (readiness.ts). */
+  readiness: Readiness;
   timeouts?: { requestTimeoutMs?: number };
 }
 
@@ -89,7 +91,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     rateLimitPerMinute: deps.rateLimitPerMinute,
     development: Boolean(deps.web?.viteRoot),
   });
-  await app.register(healthRoutes, { platform: deps.platform, prisma: deps.prisma, isDraining: deps.isDraining ?? (() => false) });
+  await app.register(healthRoutes, { readiness: deps.readiness });
   await app.register(session, { secret: deps.sessionSecret, store: deps.sessionStore, maxAgeMs: deps.sessionMaxMs });
   await app.register(currentUser, { users: deps.users });
   await app.register(authRoutes, { clients: deps.clients, oidc: deps.oidc, users: deps.users, publicUrl: deps.publicUrl });

@@ -3,7 +3,8 @@ import { openDatabase, resolveSecret, type Platform, type RunningComponent } fro
 import { PrismaClient } from './generated/prisma/client.js';
 import { buildApp } from './app.js';
 import { requestLogFields } from './log-serializers.js';
-import { closeClients, createClients } from './clients.js';
+import { closeClients, createClients, peerClients } from './clients.js';
+import { Readiness, peerHealth } from './readiness.js';
 import { OidcRelyingParty, type OidcSettings } from './oidc.js';
 import { PrismaSessionStore } from './session-store.js';
 import { UserDirectory } from './user-directory.js';
@@ -47,6 +48,7 @@ export async function startGateway(
     pendingMs: SIGN_IN_PENDING_MS,
   });
   let draining = false;
+  const readiness = new Readiness({ isDraining: () => draining, pingDatabase: () => database.pool.query('SELECT 1'), peers: peerHealth(peerClients(clients)) });
 
   const app = await buildApp({
     logger,
@@ -64,7 +66,7 @@ export async function startGateway(
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     timeouts: { requestTimeoutMs: config.REQUEST_TIMEOUT_MS },
     web: { distDir: config.WEB_DIST, viteRoot: options.viteRoot },
-    isDraining: () => draining,
+    readiness,
   });
   const sweep = setInterval(() => {
     sessionStore.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed'));
@@ -76,6 +78,8 @@ export async function startGateway(
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   return {
     port,
+    // On the internal port only: which peer is down is for operators, not for the Internet.
+    internalRoutes: { '/readyz/detail': readiness.detailRoute() },
     async stop() {
       draining = true;
       clearInterval(sweep);

@@ -21,9 +21,6 @@ interface UserJson {
   hasAcceptedTerms: boolean;
   termsAcceptedAt: string;
 }
-interface ReadyJson {
-  services: Record<string, string>;
-}
 const read = async <T>(response: Response | Promise<Response>) => (await (await response).json()) as T;
 
 const api = (path: string) => `${system.url}${path}`;
@@ -160,8 +157,8 @@ describe('HTTP surface', () => {
     expect((await fetch(api('/healthz'))).status).toBe(200);
     const ready = await fetch(api('/readyz'));
     expect(ready.status).toBe(200);
-    const body = await read<ReadyJson>(ready);
-    expect(Object.keys(body.services).sort()).toEqual(['auth', 'moderation', 'photo', 'stats', 'storage', 'support', 'vote']);
+    // Ready or not, nothing more: which service is down is on the internal port (/readyz/detail).
+    expect(await ready.json()).toEqual({ status: 'ready' });
   });
 
   it('answers unknown API paths with a JSON 404 and other paths with the app', async () => {
