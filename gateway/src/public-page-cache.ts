@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { EventBus, Subscription } from '@snapcracks/kit';
+import { instruments, type EventBus, type Subscription } from '@snapcracks/kit';
+
+const HIT = { component: 'gateway', result: 'hit' };
+const MISS = { component: 'gateway', result: 'miss' };
 
 /** A public answer as it goes out: serialized once, with its ETag. */
 export interface CachedPage {
@@ -61,9 +64,17 @@ export class PublicPageCache {
 
   async get(key: string, load: () => Promise<unknown>): Promise<CachedPage> {
     const hit = this.entries.get(key);
-    if (hit && this.now() - hit.at < this.ttlMs) return hit;
+    if (hit && this.now() - hit.at < this.ttlMs) {
+      instruments().publicPageCache.add(1, HIT);
+      return hit;
+    }
+    // Joining a load already under way costs no backend call of its own: a hit.
     const pending = this.loading.get(key);
-    if (pending) return pending;
+    if (pending) {
+      instruments().publicPageCache.add(1, HIT);
+      return pending;
+    }
+    instruments().publicPageCache.add(1, MISS);
     const generation = this.generation;
     const promise = load()
       .then((value) => {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { polledGauge } from '@snapcracks/kit';
 import type { PrismaClient } from './generated/prisma/client.js';
 import type { PendingSignIn } from './oidc.js';
 
@@ -33,6 +34,14 @@ export interface SessionLifetimes {
   /** A sign-in that was started and never finished (the row exists only to carry PKCE state). */
   pendingMs: number;
 }
+
+/** Counting sessions reads the whole table: once a minute at most, however often metrics are collected. */
+const observeActiveSessions = polledGauge({
+  name: 'snapcracks.active_sessions',
+  description: 'Signed-in sessions that have not expired (every replica reports the same shared table)',
+  unit: '{session}',
+  refreshMs: 60_000,
+});
 
 /** How stale `expire` may get before a request moves it: at most one write per session per this interval. */
 const SLIDE_INTERVAL_MS = 60 * 60 * 1000;
@@ -156,6 +165,16 @@ export class PrismaSessionStore implements SessionStore {
     } finally {
       this.forget(sid);
     }
+  }
+
+  /** Reports the signed-in sessions that have not expired (snapcracks.active_sessions); returns how to stop. */
+  observeActiveSessions(): () => void {
+    return observeActiveSessions({ component: 'gateway' }, async () => {
+      const { rows } = await this.reader.query<{ count: number }>(
+        "SELECT count(*)::int AS count FROM gateway.sessions WHERE expire > now() AND sess->>'userId' IS NOT NULL",
+      );
+      return rows[0]?.count ?? 0;
+    });
   }
 
   async sweepExpired(): Promise<number> {

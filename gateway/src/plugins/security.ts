@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
+import type { FastifyRequest } from 'fastify';
+import { instruments } from '@snapcracks/kit';
 import { HttpError, MESSAGES } from '../http-errors.js';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -56,6 +58,8 @@ export default fp<SecurityOptions>(async (app, options) => {
     // assets): counting them would make a member browsing the gallery hit the limit. Every other call counts.
     allowList: (request) => isUnmetered(request.method, request.url),
     errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, message: MESSAGES.tooMany }),
+    // Routes with limits of their own inherit it.
+    onExceeded: countRefusal,
   });
 
   // API answers are personal unless a route says otherwise (public gallery pages do): no cache may keep them.
@@ -75,6 +79,20 @@ export default fp<SecurityOptions>(async (app, options) => {
     if (!allowed.includes(source)) throw new HttpError(403, MESSAGES.crossSite);
   });
 });
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The name a route's own rate limit has in snapcracks.rate_limit.refusals (e.g. "votes"); the route otherwise. */
+    rateLimitName?: string;
+  }
+}
+
+/** A 429, under the limit that refused it: the API-wide one, or the route's own. */
+function countRefusal(request: FastifyRequest): void {
+  const config = request.routeOptions.config;
+  const limit = config.rateLimit ? (config.rateLimitName ?? request.routeOptions.url ?? 'route') : 'api';
+  instruments().rateLimitRefusals.add(1, { component: 'gateway', limit });
+}
 
 function isUnmetered(method: string, url: string): boolean {
   if (url === '/healthz' || url === '/readyz') return true;

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { instruments } from '@snapcracks/kit';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, propagation, trace, type Span } from '@opentelemetry/api';
 
 declare module 'fastify' {
@@ -8,7 +9,8 @@ declare module 'fastify' {
 }
 
 /**
- * One server span per request, continuing the caller's W3C trace context, made the active context for the
+ * The duration of every answer by method, route template and status code (http.server.request.duration), and one
+ * server span per request, continuing the caller's W3C trace context, made the active context for the
  * rest of the request so every gRPC call the route makes joins the same trace.
  */
 export default fp(async (app) => {
@@ -24,6 +26,13 @@ export default fp(async (app) => {
     context.with(trace.setSpan(parent, span), done);
   });
   app.addHook('onResponse', async (request, reply) => {
+    // The route's template, never the URL: one series per route, whatever ids and queries requests carry.
+    instruments().httpServerDuration.record(reply.elapsedTime / 1000, {
+      component: 'gateway',
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status_code: reply.statusCode,
+    });
     request.span?.setAttribute('http.response.status_code', reply.statusCode);
     if (reply.statusCode >= 500) request.span?.setStatus({ code: SpanStatusCode.ERROR });
     request.span?.end();

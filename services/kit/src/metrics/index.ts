@@ -3,3 +3,4 @@ export { instruments, LATENCY_BUCKETS, IMAGE_BUCKETS, POOL_WAIT_BUCKETS, type Ki
 export { startMetricsServer, renderPrometheus, DEFAULT_METRICS_PORT, type MetricsServer, type MetricsRoute } from './server.js';
 export { instrumentPool, traceQueries } from './pg.js';
 export { observeOutbox } from './outbox.js';
+export { polledGauge } from './polled-gauge.js';
