@@ -1,29 +1,15 @@
 #!/usr/bin/env node
 // `pnpm start` / `pnpm dev`: builds the web app when its sources changed, then runs every component in one
 // process (services/all-in-one). With --dev the gateway serves web/ through Vite with hot reload instead.
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureWebBuilt } from './lib/web-build.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dev = process.argv.includes('--dev');
 
-function newestMtime(path) {
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).filter((n) => n !== 'node_modules' && n !== 'dist').map((n) => newestMtime(join(path, n))));
-}
-
-if (!dev) {
-  const built = join(root, 'web/dist/index.html');
-  const sources = ['src', 'public', 'index.html', 'vite.config.ts', 'package.json'].map((p) => join(root, 'web', p)).filter(existsSync);
-  if (!existsSync(built) || Math.max(...sources.map(newestMtime)) > statSync(built).mtimeMs) {
-    console.log('Building the web app…');
-    const build = spawnSync('pnpm', ['--filter', '@snapcracks/web', 'build'], { cwd: root, stdio: 'inherit' });
-    if (build.status !== 0) process.exit(build.status ?? 1);
-  }
-}
+if (!dev && !ensureWebBuilt(root)) process.exit(1);
 
 const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'services/all-in-one/src/main.ts')], {
   cwd: root,

@@ -1,0 +1,1 @@
+export function ensureWebBuilt(root: string): boolean;

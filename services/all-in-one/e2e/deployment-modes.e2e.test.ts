@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expectText, fixtureImage, launchBrowser, signedInMember, uploadThroughApi } from './browser.js';
+import { startContainers, startSplit, type Deployment } from './deployment.js';
+
+/**
+ * The member and admin paths of the spec, run against the product deployed as separate components: split mode
+ * (plain processes) always, and the containers of `pnpm start:containers` when E2E_CONTAINERS=1 (CI builds the
+ * images; a developer's run would spend minutes on them). The rest of the end-to-end tier runs all-in-one.
+ */
+const MODES = [
+  { name: 'split', start: startSplit },
+  ...(process.env.E2E_CONTAINERS === '1' ? [{ name: 'containers', start: startContainers }] : []),
+];
+
+const ADMIN = { email: 'ada.admin@example.com', name: 'Ada Admin' };
+const OWNER = { email: 'olu.owner@example.com', name: 'Olu Owner' };
+const VOTERS = [
+  { email: 'vi.voter@example.com', name: 'Vi Voter' },
+  { email: 'val.voter@example.com', name: 'Val Voter' },
+];
+const DESCRIPTION = 'A crack along the harbour wall';
+const BAR = { x: 10, y: 20, width: 30, height: 15 };
+
+describe.each(MODES)('the product as separate components ($name)', ({ start }) => {
+  let deployment: Deployment;
+  let browser: Browser;
+  let admin: { context: BrowserContext; page: Page };
+  let owner: { context: BrowserContext; page: Page };
+  let photoId: number;
+
+  beforeAll(async () => {
+    [deployment, browser] = await Promise.all([start({ ADMIN_EMAILS: ADMIN.email }), launchBrowser()]);
+  }, 900_000);
+  afterAll(async () => {
+    await browser?.close();
+    if (deployment) expect(await deployment.stop(), deployment.output().slice(-3000)).toBe(0);
+  }, 120_000);
+
+  it('signs a member in through the identity provider and takes them through the terms', async () => {
+    // signedInMember signs in on the identity provider's page and ticks and accepts the terms, as a person does.
+    owner = await signedInMember(browser, deployment.url, OWNER);
+    const me = await owner.context.request.get(`${deployment.url}/api/auth/user`);
+    expect(await me.json()).toMatchObject({ email: OWNER.email, hasAcceptedTerms: true, isAdmin: false });
+  });
+
+  it('takes an upload with a privacy bar, and the admin sees it pending and approves it', async () => {
+    ({ id: photoId } = await uploadThroughApi(owner.context, deployment.url, DESCRIPTION, fixtureImage('photo.png')));
+    const bars = await owner.context.request.post(`${deployment.url}/api/photos/${photoId}/privacy-bars`, { data: { bars: [BAR] }, headers: { Origin: deployment.url } });
+    expect(bars.status(), await bars.text()).toBe(200);
+
+    admin = await signedInMember(browser, deployment.url, ADMIN);
+    await admin.page.goto(`${deployment.url}/admin`);
+    await expectText(admin.page, 'Admin Panel');
+    await expectText(admin.page, DESCRIPTION);
+    const approved = await admin.context.request.patch(`${deployment.url}/api/admin/photos/${photoId}/status`, { data: { status: 'approved' }, headers: { Origin: deployment.url } });
+    expect(approved.status(), await approved.text()).toBe(200);
+    expect((await approved.json()) as unknown).toMatchObject({ status: 'approved', privacyBars: [expect.objectContaining(BAR)] });
+  });
+
+  it('counts votes from two members, spread over both vote replicas, in the gallery’s totals', async () => {
+    for (const [index, voter] of VOTERS.entries()) {
+      const { context } = await signedInMember(browser, deployment.url, voter);
+      const vote = await context.request.post(`${deployment.url}/api/photos/${photoId}/vote`, { data: { rating: 4 + index }, headers: { Origin: deployment.url } });
+      expect(vote.status(), await vote.text()).toBe(200);
+      await context.close();
+    }
+    // The gallery's totals come from the photo service's read model, fed by the vote service's events.
+    await expect
+      .poll(
+        async () => {
+          const gallery = (await (await fetch(`${deployment.url}/api/gallery/all-snaps?page=1&limit=20`)).json()) as { photos: { id: number; voteCount: number; averageRating: number }[] };
+          const photo = gallery.photos.find((p) => p.id === photoId);
+          return photo && { voteCount: photo.voteCount, averageRating: photo.averageRating };
+        },
+        { timeout: 20_000 },
+      )
+      .toEqual({ voteCount: 2, averageRating: 4.5 });
+
+    const visitor = await browser.newPage();
+    await visitor.goto(`${deployment.url}/`);
+    await expectText(visitor, DESCRIPTION);
+    await visitor.close();
+  });
+
+  it('serves the admin pages and the contact form', async () => {
+    await admin.page.goto(`${deployment.url}/admin/users`);
+    await expectText(admin.page, OWNER.name);
+    const sent = await fetch(`${deployment.url}/api/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: deployment.url },
+      body: JSON.stringify({ name: 'Sam Sender', email: 'sam@example.com', subject: 'Split question', message: 'Do separate processes keep my message?' }),
+    });
+    expect(sent.status, await sent.text()).toBe(201);
+    const forms = await admin.context.request.get(`${deployment.url}/api/admin/contact-forms?status=all&page=1&limit=10`);
+    expect(((await forms.json()) as { items: { subject: string }[] }).items.map((item) => item.subject)).toContain('Split question');
+    const stats = await admin.context.request.get(`${deployment.url}/api/admin/stats`);
+    expect(stats.status()).toBe(200);
+  });
+
+  it('spread the calls over both replicas of photo and vote, as their metrics show', async () => {
+    const metrics = deployment.metrics();
+    const served = async (name: string) => {
+      const text = await (await fetch(`${metrics[name]}/metrics`)).text();
+      // Calls this replica served, over every method: the count series of the server duration histogram.
+      return text
+        .split('\n')
+        .filter((line) => line.startsWith('rpc_server_duration_seconds_count{'))
+        .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+    };
+    for (const name of ['photo-1', 'photo-2', 'vote-1', 'vote-2']) expect(await served(name), name).toBeGreaterThan(0);
+    const gateway = await (await fetch(`${metrics.gateway}/metrics`)).text();
+    expect(gateway).toMatch(/http_server_request_duration_seconds_count\{[^}]*route="\/api\/photos\/:id\/vote"/);
+  });
+});

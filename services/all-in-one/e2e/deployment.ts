@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, createTestStream, testNatsUrl } from '@snapcracks/kit/testing';
+import { freePort } from '../src/free-port.js';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+export interface Deployment {
+  url: string;
+  /** Every process's metrics address, keyed by process name (`vote-1`, `gateway`, …). */
+  metrics(): Record<string, string>;
+  output(): string;
+  /** Stops everything; resolves with the launcher's exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * The product as `pnpm start:split` runs it (each component its own process, two replicas of photo and vote), on a
+ * fresh database and JetStream stream, with its own data directory.
+ */
+export async function startSplit(env: Record<string, string>): Promise<Deployment> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'snapcracks-split-'));
+  const launched = await launch(['--import', 'tsx', join(root, 'scripts/split/start.ts')], env, { DATA_DIR: dataDir });
+  return {
+    ...launched,
+    metrics: () => {
+      const topology = JSON.parse(readFileSync(join(dataDir, 'topology.json'), 'utf8')) as { processes: { name: string; metricsPort: string }[] };
+      return Object.fromEntries(topology.processes.map(({ name, metricsPort }) => [name, `http://127.0.0.1:${metricsPort}`]));
+    },
+    async stop() {
+      const code = await launched.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+/** The product as `pnpm start:containers` runs it: each component its own podman container, from the built images. */
+export async function startContainers(env: Record<string, string>): Promise<Deployment> {
+  const launched = await launch(['--import', 'tsx', join(root, 'scripts/containers/start.ts')], env, {});
+  return {
+    ...launched,
+    metrics: () => JSON.parse(readFileSync(join(root, '.data-containers/metrics.json'), 'utf8')) as Record<string, string>,
+  };
+}
+
+async function launch(args: string[], env: Record<string, string>, extra: Record<string, string>): Promise<Omit<Deployment, 'metrics'>> {
+  const [database, stream, port] = await Promise.all([createTestDatabase('e2e'), createTestStream('e2e'), freePort()]);
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), DATABASE_URL: database.url, NATS_URL: testNatsUrl(), NATS_STREAM: stream.stream, ...extra, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const cleanup = async () => {
+    await database.drop();
+    await stream.delete();
+  };
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not running after 10 minutes:\n${output.slice(-4000)}`)), 600_000);
+    child.stdout!.on('data', () => {
+      const match = /is running at (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before it was running:\n${output.slice(-4000)}`));
+    });
+  }).catch(async (error: unknown) => {
+    await cleanup();
+    throw error;
+  });
+  return {
+    url,
+    output: () => output,
+    async stop() {
+      child.kill('SIGTERM');
+      const code = await exited;
+      await cleanup();
+      return code;
+    },
+  };
+}
