@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks';
+import { instruments, onEveryProvider } from '@snapcracks/kit';
 import { FaceDetectionUnavailableError, UnsupportedImageError } from './errors.js';
 import { faceBoxesToBars } from './face-bars.js';
 import { IMAGE_WORK_NICENESS } from './background-priority.js';
@@ -41,6 +43,12 @@ export class ImageProcessor {
     this.maxInputBytes = options.maxInputBytes ?? 10 * 1024 * 1024;
     this.limiter = new Limiter(maxThreads);
     this.media = startMediaProcess({ maxThreads, niceness: options.niceness ?? IMAGE_WORK_NICENESS });
+    processors.add(this);
+  }
+
+  /** Images waiting for a media thread (snapcracks.image.queue.depth). */
+  get queued(): number {
+    return this.limiter.waiting + this.heicQueue.waiting;
   }
 
   /** The media process's id while it runs (for tests and diagnostics). */
@@ -89,7 +97,7 @@ export class ImageProcessor {
    */
   async countFaces(avatar: Buffer, timeoutMs = 3_000): Promise<number | undefined> {
     try {
-      const result = await this.media.run('faces', { kind: 'faces', input: avatar, maxInputPixels: this.maxInputPixels }, timeoutMs);
+      const result = await timed('faces', this.media.run('faces', { kind: 'faces', input: avatar, maxInputPixels: this.maxInputPixels }, timeoutMs));
       return result.ok ? result.value : undefined;
     } catch {
       return undefined;
@@ -105,7 +113,7 @@ export class ImageProcessor {
     this.accept(image, ['image/jpeg', 'image/png', 'image/webp']);
     let result: MediaResult<'face-boxes'>;
     try {
-      result = await this.media.run('faces', { kind: 'face-boxes', input: image, maxInputPixels: this.maxInputPixels }, timeoutMs);
+      result = await timed('face-boxes', this.media.run('faces', { kind: 'face-boxes', input: image, maxInputPixels: this.maxInputPixels }, timeoutMs));
     } catch (error) {
       throw new FaceDetectionUnavailableError({ cause: error });
     }
@@ -115,6 +123,7 @@ export class ImageProcessor {
   }
 
   async close(): Promise<void> {
+    processors.delete(this);
     await this.media.close();
   }
 
@@ -127,10 +136,35 @@ export class ImageProcessor {
   }
 
   private async run<K extends MediaTask['kind']>(pool: MediaPoolName, task: MediaTask & { kind: K }): Promise<MediaOutputs[K]> {
-    const result = await this.limiter.run(() => this.media.run<K>(pool, task));
+    // Timed once it holds a slot: the wait before shows in the queue depth.
+    const result = await this.limiter.run(() => timed(pool === 'heic' ? 'heic' : task.kind, this.media.run<K>(pool, task)));
     if (!result.ok) throw new UnsupportedImageError({ cause: new Error(result.cause) });
     return result.value;
   }
+}
+
+const processors = new Set<ImageProcessor>();
+
+onEveryProvider((meter) => {
+  meter
+    .createObservableGauge('snapcracks.image.queue.depth', { description: 'Images waiting for a media thread', unit: '{image}' })
+    .addCallback((result) => {
+      let queued = 0;
+      for (const processor of processors) queued += processor.queued;
+      result.observe(queued, STORAGE);
+    });
+});
+
+const STORAGE = { component: 'storage' };
+const KINDS = new Map<string, { component: string; kind: string }>();
+
+/** Records how long `work` took on a media thread, by kind: photo, heic (a HEIC photo), derivatives, avatar, faces, face-boxes. */
+function timed<T>(kind: string, work: Promise<T>): Promise<T> {
+  const startedAt = performance.now();
+  let attributes = KINDS.get(kind);
+  if (!attributes) KINDS.set(kind, (attributes = { component: 'storage', kind }));
+  const record = () => instruments().imageProcessing.record((performance.now() - startedAt) / 1000, attributes);
+  return work.finally(record);
 }
 
 /** Buffers arrive from the media process as plain Uint8Arrays; wrap them again without copying. */

@@ -5,18 +5,23 @@
  */
 export class Limiter {
   private running = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly queue: Array<() => void> = [];
 
   constructor(private readonly limit: number) {}
 
+  /** Tasks waiting for a slot. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
   async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.running >= this.limit) await new Promise<void>((resolve) => this.queue.push(resolve));
     else this.running++;
     try {
       return await task();
     } finally {
       // The slot passes straight to the next waiter, so `running` only drops when nobody waits.
-      const next = this.waiting.shift();
+      const next = this.queue.shift();
       if (next) next();
       else this.running--;
     }
