@@ -6,6 +6,7 @@ import { Lifecycle } from './lifecycle.js';
 import { startTelemetry } from './telemetry.js';
 import { createNatsEventBus } from './bus/index.js';
 import { startComponents } from './start-components.js';
+import { DEFAULT_METRICS_PORT, startMetricsServer } from './metrics/server.js';
 
 const standaloneSchema = baseConfigSchema.extend({
   DATABASE_URL: z.string().url(),
@@ -19,6 +20,8 @@ const standaloneSchema = baseConfigSchema.extend({
   HOST: z.string().default('0.0.0.0'),
   PORT: port(8080),
   DATA_DIR: z.string().default('/data'),
+  /** The internal port with /metrics (and the component's internal routes); 0 turns it off. */
+  METRICS_PORT: port(DEFAULT_METRICS_PORT),
   ...Object.fromEntries(SERVICE_NAMES.map((name) => [`${name.toUpperCase()}_SERVICE_ADDR`, optionalString])),
 });
 
@@ -69,5 +72,7 @@ export async function runComponent(module: ComponentModule): Promise<void> {
   started.activate();
   lifecycle.stopOnSignals();
   const [{ component }] = started.running as [(typeof started.running)[number]];
+  const metrics = config.METRICS_PORT > 0 ? await startMetricsServer({ port: config.METRICS_PORT, logger, routes: component.internalRoutes }) : undefined;
+  if (metrics) lifecycle.onStop('metrics server', () => metrics.close());
   logger.info({ port: component.port }, `${module.name} listening`);
 }
