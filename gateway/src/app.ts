@@ -19,7 +19,8 @@ import photoRoutes from './routes/photos.routes.js';
 import voteRoutes from './routes/votes.routes.js';
 import galleryRoutes from './routes/gallery.routes.js';
 import type { PublicPageCache } from './public-page-cache.js';
-import type { TrustProxy } from './config.js';
+import type { Redis } from 'ioredis';
+import type { RateLimits, TrustProxy } from './config.js';
 import type { Readiness } from './readiness.js';
 import { MESSAGES } from './http-errors.js';
 import { BARE_SECURITY_HEADERS } from './plugins/security.js';
@@ -43,7 +44,10 @@ export interface AppDependencies {
   publicUrl: string | null;
   /** Which proxies' X-Forwarded-* to believe: none, a hop count, or their addresses (see config.ts). */
   trustProxy: TrustProxy;
-  rateLimitPerMinute: number;
+  rateLimits: RateLimits;
+  /** Shares the rate limits' counts between replicas (REDIS_URL); in memory without it. */
+  redis?: Redis | undefined;
+  redisKeyPrefix?: string;
   /** Absent in API-only tests. */
   web?: WebOptions;
   /** Whether to answer /readyz with ready: not draining, database reachable (readiness.ts). */
@@ -88,7 +92,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     allowedOrigins: deps.publicUrl ? [new URL(deps.publicUrl).origin] : [],
     scriptSources: deps.web && !deps.web.viteRoot ? inlineScriptHashes(deps.web.distDir) : [],
     identityProviderOrigin: deps.oidc.issuerOrigin,
-    rateLimitPerMinute: deps.rateLimitPerMinute,
+    rateLimits: deps.rateLimits,
+    redis: deps.redis,
+    ...(deps.redisKeyPrefix ? { redisKeyPrefix: deps.redisKeyPrefix } : {}),
     development: Boolean(deps.web?.viteRoot),
   });
   await app.register(healthRoutes, { readiness: deps.readiness });

@@ -6,6 +6,42 @@ import { baseConfigSchema, optionalString, parseConfig, port, ConfigError } from
 /** Fastify's trustProxy in the forms the gateway accepts: off, a hop count, or addresses and CIDR ranges. */
 export type TrustProxy = false | number | string[];
 
+/** One rate limit: at most `max` requests per `windowMs`. */
+export interface RateLimit {
+  max: number;
+  windowMs: number;
+}
+
+/** The gateway's rate limits, each configurable (RATE_LIMIT_*). */
+export interface RateLimits {
+  api: RateLimit;
+  signIn: RateLimit;
+  contact: RateLimit;
+  uploads: RateLimit;
+  votes: RateLimit;
+}
+
+const WINDOW_UNITS_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/** `600/1m`, `5/10m`, `60/1h`: at most that many requests per window; undefined when `text` is not one. */
+export function parseRateLimit(text: string): RateLimit | undefined {
+  const match = /^\s*(\d{1,9})\s*\/\s*(\d{1,6})(s|m|h)\s*$/.exec(text);
+  if (!match) return undefined;
+  const max = Number(match[1]);
+  const windowMs = Number(match[2]) * WINDOW_UNITS_MS[match[3] as keyof typeof WINDOW_UNITS_MS];
+  return max > 0 && windowMs > 0 ? { max, windowMs } : undefined;
+}
+
+const rateLimit = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z.string().transform((text, ctx): RateLimit => {
+    const limit = parseRateLimit(text);
+    if (limit) return limit;
+    ctx.addIssue({ code: 'custom', message: `expected <max>/<window> with the window in s, m or h (e.g. 600/1m), got "${text}"` });
+    return z.NEVER;
+  }),
+);
+
 const schema = baseConfigSchema.extend({
   HOST: z.string().default('0.0.0.0'),
   PORT: port(8080),
@@ -39,14 +75,37 @@ const schema = baseConfigSchema.extend({
   SESSION_MAX_HOURS: z.coerce.number().positive().default(24 * 30),
   /** A request must arrive whole within this time (longer than an upload's 120 s deadline). */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(130_000),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(600),
+  /** Shares the rate limits between the gateway's replicas; each keeps its own in memory without it. */
+  REDIS_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
+  /** Calls to /api per client address (`<max>/<window>`, window in s, m or h). */
+  RATE_LIMIT_API: rateLimit.optional(),
+  /** The former setting: requests per minute, read when RATE_LIMIT_API is unset. */
+  RATE_LIMIT_PER_MINUTE: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional()),
+  /** Sign-in starts and callbacks per client address: each costs the identity provider a round trip. */
+  RATE_LIMIT_SIGN_IN: rateLimit.default({ max: 30, windowMs: 60_000 }),
+  /** Contact form submissions per client address. */
+  RATE_LIMIT_CONTACT: rateLimit.default({ max: 5, windowMs: 600_000 }),
+  /** Uploads per member (per client address when signed out). */
+  RATE_LIMIT_UPLOADS: rateLimit.default({ max: 60, windowMs: 3_600_000 }),
+  /** Votes per member (per client address when signed out). */
+  RATE_LIMIT_VOTES: rateLimit.default({ max: 600, windowMs: 60_000 }),
   WEB_DIST: z.string().default(fileURLToPath(new URL('../../web/dist', import.meta.url))),
 });
 
-export type GatewayConfig = z.output<typeof schema>;
+export type GatewayConfig = z.output<typeof schema> & { rateLimits: RateLimits };
 
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
-  const config = parseConfig(schema, env);
+  const parsed = parseConfig(schema, env);
+  const config: GatewayConfig = {
+    ...parsed,
+    rateLimits: {
+      api: parsed.RATE_LIMIT_API ?? { max: parsed.RATE_LIMIT_PER_MINUTE ?? 600, windowMs: 60_000 },
+      signIn: parsed.RATE_LIMIT_SIGN_IN,
+      contact: parsed.RATE_LIMIT_CONTACT,
+      uploads: parsed.RATE_LIMIT_UPLOADS,
+      votes: parsed.RATE_LIMIT_VOTES,
+    },
+  };
   if (config.NODE_ENV === 'production') {
     const missing = (['OIDC_ISSUER', 'OIDC_CLIENT_SECRET', 'PUBLIC_URL'] as const).filter((k) => !config[k]);
     if (missing.length) throw new ConfigError(`Invalid configuration: ${missing.join(', ')}: required in production`);

@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { requestLogFields } from './log-serializers.js';
 import { closeClients, createClients, peerClients } from './clients.js';
 import { Readiness, peerHealth } from './readiness.js';
+import { openRateLimitRedis } from './rate-limit-redis.js';
 import { OidcRelyingParty, type OidcSettings } from './oidc.js';
 import { PrismaSessionStore } from './session-store.js';
 import { UserDirectory } from './user-directory.js';
@@ -48,6 +49,7 @@ export async function startGateway(
     pendingMs: SIGN_IN_PENDING_MS,
   });
   let draining = false;
+  const redis = config.REDIS_URL ? openRateLimitRedis(config.REDIS_URL, logger) : undefined;
   const readiness = new Readiness({ isDraining: () => draining, pingDatabase: () => database.pool.query('SELECT 1'), peers: peerHealth(peerClients(clients)) });
 
   const app = await buildApp({
@@ -63,7 +65,8 @@ export async function startGateway(
     sessionMaxMs,
     publicUrl: config.PUBLIC_URL ?? null,
     trustProxy: config.TRUST_PROXY,
-    rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    rateLimits: config.rateLimits,
+    redis,
     timeouts: { requestTimeoutMs: config.REQUEST_TIMEOUT_MS },
     web: { distDir: config.WEB_DIST, viteRoot: options.viteRoot },
     readiness,
@@ -87,6 +90,7 @@ export async function startGateway(
       await users.close();
       await publicPages.close();
       closeClients(clients);
+      redis?.disconnect();
       await database.close();
     },
   };

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import security from './security.js';
+import { loadGatewayConfig } from '../config.js';
 
 let app: FastifyInstance;
 
@@ -10,7 +11,7 @@ beforeAll(async () => {
     allowedOrigins: [],
     scriptSources: ["'sha256-abc='"],
     identityProviderOrigin: 'https://idp.example',
-    rateLimitPerMinute: 600,
+    rateLimits: loadGatewayConfig({ NODE_ENV: 'test' }).rateLimits,
     development: false,
   });
   app.get('/assets/heic-preview.worker.js', async () => 'self.onmessage = () => {};');

@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { RateLimit, RateLimits } from '../config.js';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import { instruments } from '@snapcracks/kit';
 import { HttpError, MESSAGES } from '../http-errors.js';
 
@@ -14,7 +16,12 @@ export interface SecurityOptions {
   scriptSources: string[];
   /** The identity provider's origin: signing out posts a form that it redirects to. */
   identityProviderOrigin: string;
-  rateLimitPerMinute: number;
+  /** Each limit's maximum and window (RATE_LIMIT_*). */
+  rateLimits: RateLimits;
+  /** Where the counts live, shared by every replica (REDIS_URL); each replica counts in its own memory without it. */
+  redis?: Redis | undefined;
+  /** Prefix of the counts' keys in Redis, so that installations (and test runs) sharing a Redis keep apart. */
+  redisKeyPrefix?: string;
   /** Vite's dev server needs inline scripts and websockets; never in production. */
   development: boolean;
 }
@@ -51,9 +58,13 @@ export default fp<SecurityOptions>(async (app, options) => {
   });
   app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
 
+  app.decorate('rateLimits', options.rateLimits);
   await app.register(rateLimit, {
-    max: options.rateLimitPerMinute,
-    timeWindow: '1 minute',
+    max: options.rateLimits.api.max,
+    timeWindow: options.rateLimits.api.windowMs,
+    ...(options.redis ? { redis: options.redis, nameSpace: options.redisKeyPrefix ?? 'snapcracks:rate-limit:' } : {}),
+    // Redis unreachable: requests go unlimited rather than failing (the store's client logs the outage once).
+    skipOnError: true,
     // Images and the web app's files are fetched by the dozen on every page and are cheap (ETags, immutable
     // assets): counting them would make a member browsing the gallery hit the limit. Every other call counts.
     allowList: (request) => isUnmetered(request.method, request.url),
@@ -92,6 +103,37 @@ function countRefusal(request: FastifyRequest): void {
   const config = request.routeOptions.config;
   const limit = config.rateLimit ? (config.rateLimitName ?? request.routeOptions.url ?? 'route') : 'api';
   instruments().rateLimitRefusals.add(1, { component: 'gateway', limit });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    rateLimits: RateLimits;
+  }
+}
+
+/** Names of the limits a route has of its own (the others count against the API's). */
+export type RouteLimitName = 'signIn' | 'contact' | 'uploads' | 'votes';
+const LIMIT_NAMES: Record<RouteLimitName, string> = { signIn: 'sign-in', contact: 'contact', uploads: 'uploads', votes: 'votes' };
+
+/**
+ * A route's own limit, for its `config`: per client address, or with `perMember` per signed-in member (their
+ * session, read by then: the count is taken before the handler rather than on arrival) and per address otherwise,
+ * so members behind one address (an office, a school) each have theirs.
+ */
+export function routeRateLimit(app: FastifyInstance, name: RouteLimitName, options: { perMember?: boolean } = {}): FastifyContextConfig {
+  // Routes tested on their own, without this plugin, have no limiter to configure.
+  if (!app.hasDecorator('rateLimits')) return {};
+  const limit: RateLimit = app.rateLimits[name];
+  return {
+    rateLimitName: LIMIT_NAMES[name],
+    rateLimit: {
+      max: limit.max,
+      timeWindow: limit.windowMs,
+      ...(options.perMember
+        ? { hook: 'preHandler' as const, keyGenerator: (request: FastifyRequest) => (request.session?.userId ? `member:${request.session.userId}` : request.ip) }
+        : {}),
+    },
+  };
 }
 
 function isUnmetered(method: string, url: string): boolean {

@@ -8,6 +8,7 @@ import type { Clients } from '../clients.js';
 import type { OidcRelyingParty } from '../oidc.js';
 import type { UserDirectory } from '../user-directory.js';
 import { MESSAGES } from '../http-errors.js';
+import { routeRateLimit } from '../plugins/security.js';
 import { messagePage } from '../pages.js';
 import { loginPath, loginQuery } from '../return-to.js';
 
@@ -66,7 +67,7 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
   const baseUrl = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
 
   // Stricter limit on the sign-in endpoints: each one costs the identity provider a round trip.
-  const signInLimit = { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } };
+  const signInLimit = { config: routeRateLimit(app, 'signIn') };
 
   // `?returnTo=/dashboard`: the page to come back to, kept with the pending sign-in (server side) until the callback.
   route.get('/api/login', { ...signInLimit, schema: { querystring: loginQuery } }, async (request, reply) => {

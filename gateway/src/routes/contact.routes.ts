@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ContactFormStatus, type ContactForm } from '@snapcracks/proto/support/v1';
 
 import type { Clients } from '../clients.js';
+import { routeRateLimit } from '../plugins/security.js';
 
 /** The contact form's messages (spec §5); the support service says the same, checked here so bad input costs no call. */
 export const CONTACT_MESSAGES = {
@@ -21,9 +22,6 @@ export const CONTACT_MESSAGES = {
   limitInvalid: 'limit must be a whole number from 1 to 100',
   filterInvalid: 'status must be new, in_progress, resolved or all',
 } as const;
-
-/** Submissions per client address: a person writes a handful of messages, a spammer many. */
-export const CONTACT_RATE_LIMIT = { max: 5, timeWindow: '10 minutes' } as const;
 
 const STATUS_NAMES = ['new', 'in_progress', 'resolved'] as const;
 type StatusName = (typeof STATUS_NAMES)[number];
@@ -115,7 +113,8 @@ export default async function contactRoutes(app: FastifyInstance, { clients }: {
 
   route.post(
     '/api/contact',
-    { config: { rateLimit: CONTACT_RATE_LIMIT }, schema: { body: contactBody, response: { 201: contactFormJson } } },
+    // Per client address (RATE_LIMIT_CONTACT): a person writes a handful of messages, a spammer many.
+    { config: routeRateLimit(app, 'contact'), schema: { body: contactBody, response: { 201: contactFormJson } } },
     async (request, reply) => {
       const { name, email, subject, message } = request.body;
       const { contactForm } = await clients.support.call.submitContactForm({ name, email, subject, message }, { caller: null });

@@ -8,6 +8,7 @@ import type { Caller, OutgoingStream } from '@snapcracks/kit';
 import type { Photo, UploadPhotoRequest, UploadPhotoResponse } from '@snapcracks/proto/photo/v1';
 import type { Clients } from '../clients.js';
 import { HttpError } from '../http-errors.js';
+import { routeRateLimit } from '../plugins/security.js';
 import { coalesceChunks } from '../streams/coalesce-chunks.js';
 import { photoIdParams, photoJson, privacyBarJson, toBars, toPhotoJson } from '../photo-json.js';
 import faceSuggestionRoutes from './photos-face-suggestions.js';
@@ -60,7 +61,8 @@ export default async function photoRoutes(app: FastifyInstance, { clients }: { c
   await app.register(faceSuggestionRoutes, { clients });
   const route = app.withTypeProvider<ZodTypeProvider>();
 
-  route.post('/api/photos', { schema: { response: { 201: z.object({ id: z.number(), filename: z.string() }) } } }, async (request, reply) => {
+  // Per member (RATE_LIMIT_UPLOADS): each upload stores and renders images.
+  route.post('/api/photos', { config: routeRateLimit(app, 'uploads', { perMember: true }), schema: { response: { 201: z.object({ id: z.number(), filename: z.string() }) } } }, async (request, reply) => {
     const caller = await request.requireMember();
     if (!request.isMultipart()) throw new HttpError(400, UPLOAD_REFUSED);
     if (Number(request.headers['content-length']) > MAX_UPLOAD_REQUEST_BYTES) {
