@@ -3,7 +3,7 @@ import { JetStreamApiCodes, JetStreamApiError, RetentionPolicy, jetstreamManager
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { errorLine, identify, logDeadLetter, type DeadLetter, type DeadLetterQueue } from './dead-letters.js';
-import { DEFAULT_STREAM_SETTINGS, streamLimitsConfig, updateStreamLimits, type StreamLimits } from './stream-settings.js';
+import { DEFAULT_STREAM_SETTINGS, explained, streamLimitsConfig, updateStreamLimits, type StreamLimits } from './stream-settings.js';
 
 /**
  * Dead letters on NATS: a stream of their own, `<stream>_DLQ`, on subjects `<prefix>_dead.<consumer>` (outside the
@@ -74,15 +74,17 @@ export async function ensureDeadLetterStream(
     info = await jsm.streams.info(name);
   } catch (error) {
     if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamNotFound)) throw error;
-    await jsm.streams.add({
-      name,
-      subjects: [`${deadLetterPrefix(subjectPrefix)}.>`],
-      retention: RetentionPolicy.Limits,
-      ...streamLimitsConfig(limits),
-      duplicate_window: nanos(5 * 60_000),
-      // Listing reads message by message with direct gets.
-      allow_direct: true,
-    });
+    await explained(name, limits, () =>
+      jsm.streams.add({
+        name,
+        subjects: [`${deadLetterPrefix(subjectPrefix)}.>`],
+        retention: RetentionPolicy.Limits,
+        ...streamLimitsConfig(limits),
+        duplicate_window: nanos(limits.maxAgeMs > 0 ? Math.min(5 * 60_000, limits.maxAgeMs) : 5 * 60_000),
+        // Listing reads message by message with direct gets.
+        allow_direct: true,
+      }),
+    );
     return;
   }
   if (options.logger) await updateStreamLimits(jsm, info, limits, options.logger);

@@ -8,7 +8,7 @@ import {
   type JetStreamManager,
 } from '@nats-io/jetstream';
 import type { Logger } from '../logger.js';
-import { DEFAULT_STREAM_SETTINGS, streamLimitsConfig, updateStreamLimits, type StreamLimits } from './stream-settings.js';
+import { DEFAULT_STREAM_SETTINGS, explained, streamLimitsConfig, updateStreamLimits, type StreamLimits } from './stream-settings.js';
 
 /** Longer than the outbox relay's longest backoff, so a publish retried after an outage is still recognised. */
 const DUPLICATE_WINDOW_MS = 5 * 60_000;
@@ -34,13 +34,16 @@ export async function ensureStream(
     info = await jsm.streams.info(stream);
   } catch (error) {
     if (!isApiError(error, JetStreamApiCodes.StreamNotFound)) throw error;
-    await jsm.streams.add({
-      name: stream,
-      subjects: [`${subjectPrefix}.>`],
-      retention: RetentionPolicy.Limits,
-      ...streamLimitsConfig(limits),
-      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
-    });
+    await explained(stream, limits, () =>
+      jsm.streams.add({
+        name: stream,
+        subjects: [`${subjectPrefix}.>`],
+        retention: RetentionPolicy.Limits,
+        ...streamLimitsConfig(limits),
+        // JetStream wants it no longer than the maximum age.
+        duplicate_window: nanos(limits.maxAgeMs > 0 ? Math.min(DUPLICATE_WINDOW_MS, limits.maxAgeMs) : DUPLICATE_WINDOW_MS),
+      }),
+    );
     return;
   }
   await updateStreamLimits(jsm, info, limits, options.logger);

@@ -44,9 +44,21 @@ export async function updateStreamLimits(jsm: JetStreamManager, info: StreamInfo
     );
   }
   if (config.num_replicas === wanted.num_replicas && config.max_age === wanted.max_age) return;
-  await jsm.streams.update(config.name, { num_replicas: wanted.num_replicas, max_age: wanted.max_age });
+  // JetStream wants the duplicate window no longer than the maximum age.
+  const duplicateWindow = wanted.max_age > 0 && config.duplicate_window > wanted.max_age ? { duplicate_window: wanted.max_age } : {};
+  await explained(config.name, limits, () => jsm.streams.update(config.name, { num_replicas: wanted.num_replicas, max_age: wanted.max_age, ...duplicateWindow }));
   logger.info(
     { stream: config.name, replicas: { from: config.num_replicas, to: wanted.num_replicas }, maxAgeMs: { from: config.max_age / 1e6, to: limits.maxAgeMs } },
     'JetStream stream settings updated',
   );
+}
+
+/** Runs a stream's creation or update; JetStream's refusal (e.g. replicas on a single server) says which settings it refused. */
+export async function explained<T>(stream: string, limits: StreamLimits, change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    const settings = `${limits.replicas} replica(s), ${limits.storage} storage, maximum age ${limits.maxAgeMs > 0 ? `${limits.maxAgeMs} ms` : 'none'}`;
+    throw new Error(`JetStream refused stream ${stream} with ${settings}: ${(error as Error).message} (NATS_STREAM_*, NATS_DEAD_LETTER_* settings)`, { cause: error });
+  }
 }
