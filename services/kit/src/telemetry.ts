@@ -30,7 +30,7 @@ export function telemetryResource(serviceName: string): Resource {
  * OTEL_TRACES_SAMPLER_ARG say (parentbased_always_on by default) and exports over OTLP.
  */
 export function createTracerProvider(serviceName: string, options: { spanProcessors?: SpanProcessor[] } = {}): NodeTracerProvider {
-  const exporting = tracesExported();
+  const exporting = tracesExported() || Boolean(options.spanProcessors?.length);
   return new NodeTracerProvider({
     resource: telemetryResource(serviceName),
     // Left out, the SDK builds the sampler from OTEL_TRACES_SAMPLER(_ARG) itself.
@@ -54,13 +54,14 @@ export function tracingRecords(): boolean {
 /**
  * Starts tracing and metrics once per process. The exporters read the standard OTEL_* variables themselves; metrics
  * are served by the component's internal metrics server (startMetricsServer) and pushed over OTLP when an endpoint is set.
+ * `spanProcessors` replace the OTLP export (tests record spans in memory).
  */
-export function startTelemetry(serviceName: string): { shutdown(): Promise<void> } {
+export function startTelemetry(serviceName: string, options: { spanProcessors?: SpanProcessor[] } = {}): { shutdown(): Promise<void> } {
   const name = process.env.OTEL_SERVICE_NAME || serviceName;
   if (!provider) {
-    provider = createTracerProvider(name);
+    provider = createTracerProvider(name, options);
     provider.register();
-    recording = tracesExported();
+    recording = tracesExported() || Boolean(options.spanProcessors?.length);
     metrics = startMetrics({ component: serviceName, resource: telemetryResource(name) });
   }
   const current = provider;
