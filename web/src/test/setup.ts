@@ -15,6 +15,17 @@ vi.mock('@/lib/browser', async (importOriginal) => ({
 }));
 
 // Browser APIs that jsdom lacks and Radix or the theme code use.
+// Blob.text: browsers have it, jsdom's Blob does not, and on Node 24 fetch's Response.blob() answers jsdom's Blob.
+if (typeof Blob.prototype.text !== 'function') {
+  Blob.prototype.text = function text(this: Blob) {
+    return new Promise<string>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.onerror = () => reject(reader.error ?? new Error('could not read the blob'));
+      reader.readAsText(this);
+    });
+  };
+}
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>
     ({
