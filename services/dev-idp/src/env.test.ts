@@ -6,6 +6,7 @@ describe('parseDevIdpEnv', () => {
   it('uses the local development defaults, treating empty values as unset', () => {
     expect(parseDevIdpEnv({ DEV_IDP_PORT: '', OIDC_CLIENT_SECRET: '' })).toEqual({
       port: 8081,
+      host: '127.0.0.1',
       clientId: 'snapcracks',
       clientSecret: undefined,
       redirectUri: 'http://localhost:8080/api/callback',
@@ -17,6 +18,7 @@ describe('parseDevIdpEnv', () => {
     expect(
       parseDevIdpEnv({
         DEV_IDP_PORT: '9000',
+        DEV_IDP_HOST: '0.0.0.0',
         OIDC_CLIENT_ID: 'app',
         OIDC_CLIENT_SECRET: 's3cret',
         OIDC_REDIRECT_URI: 'http://localhost:3000/cb',
@@ -24,6 +26,7 @@ describe('parseDevIdpEnv', () => {
       }),
     ).toEqual({
       port: 9000,
+      host: '0.0.0.0',
       clientId: 'app',
       clientSecret: 's3cret',
       redirectUri: 'http://localhost:3000/cb',

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errors, Provider } from 'oidc-provider';
@@ -16,7 +17,7 @@ export type { DevIdpLogger } from './logger.js';
 export interface DevIdentityProviderOptions {
   /** TCP port; 0 picks a free one (tests). */
   port?: number;
-  /** Loopback address to listen on; default 127.0.0.1. */
+  /** Loopback address to listen on; default 127.0.0.1. Inside a container also 0.0.0.0 (see assertLoopback). */
   host?: string;
   clients: DevClient[];
   logger?: DevIdpLogger;
@@ -32,9 +33,17 @@ export const PRODUCTION_REFUSAL =
   'The development identity provider must not run in production (NODE_ENV=production). Set OIDC_ISSUER to a real provider.';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+const WILDCARD = '0.0.0.0';
+const insideContainer = () => Boolean(process.env.container) || existsSync('/.dockerenv');
 
-/** Anyone who can reach this provider can sign in as anyone, so it never listens beyond this machine. */
+/**
+ * Anyone who can reach this provider can sign in as anyone, so it never listens beyond this machine. Inside a
+ * container (podman sets `container`, Docker creates /.dockerenv) 0.0.0.0 is that container's own network, which
+ * the host reaches only through a published port (`pnpm start:containers` publishes it on 127.0.0.1): a port
+ * published on the host's loopback arrives on the container's network address, never on its loopback.
+ */
 function assertLoopback(host: string): void {
+  if (host === WILDCARD && insideContainer()) return;
   if (!LOOPBACK_HOSTS.has(host) && !/^127(\.\d{1,3}){3}$/.test(host)) {
     throw new Error(`The development identity provider only listens on loopback; "${host}" is not a loopback address.`);
   }
@@ -61,6 +70,8 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 }
 
 function issuerFor({ address, family, port }: AddressInfo): string {
+  // Listening on a container's every address, it is still reached as this machine's loopback (the published port).
+  if (address === WILDCARD) return `http://127.0.0.1:${port}`;
   return family === 'IPv6' ? `http://[${address}]:${port}` : `http://${address}:${port}`;
 }
 

@@ -26,6 +26,7 @@ async function main(): Promise<void> {
 
   const idp = await startDevIdentityProvider({
     port: env.port,
+    host: env.host,
     clients: [
       {
         clientId: env.clientId,
