@@ -86,7 +86,14 @@ export async function startGateway(
     async stop() {
       draining = true;
       clearInterval(sweep);
-      await app.close();
+      // Closing waits for every connection to end, and a keep-alive one that finishes its request after the close
+      // began would idle until its timeout (72 s): each is closed as soon as it has answered what was in flight.
+      const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(closeIdle);
+      }
       await users.close();
       await publicPages.close();
       closeClients(clients);
