@@ -27,6 +27,8 @@ function otlpMetricsConfigured(): boolean {
  * is set. A second call keeps the first provider.
  */
 export function startMetrics(options: { component: string; resource: Resource }): { shutdown(): Promise<void> } {
+  // The standard switch: every instrument stays a no-op, /metrics answers 503.
+  if (process.env.OTEL_METRICS_EXPORTER?.trim() === 'none') return { shutdown: async () => undefined };
   if (!current) {
     const prometheus = new PrometheusExporter({ preventServerStart: true });
     const readers: IMetricReader[] = [prometheus];
