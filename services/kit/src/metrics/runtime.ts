@@ -1,12 +1,17 @@
 import { monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Meter } from '@opentelemetry/api';
 
+const RESOLUTION_MS = 10;
+
+/** Node samples the interval between ticks of a RESOLUTION_MS timer, in ns: the delay is what exceeds it, in seconds. */
+const lateBy = (intervalNs: number) => Math.max(0, intervalNs / 1e6 - RESOLUTION_MS) / 1000;
+
 /**
  * The process's own health: event-loop delay (p50, p99 and max since the last collection, from a histogram Node keeps
  * off the hot path), event-loop utilisation since the last collection, heap used and resident memory.
  */
 export function startRuntimeMetrics(meter: Meter, component: string): () => void {
-  const delay = monitorEventLoopDelay({ resolution: 10 });
+  const delay = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   delay.enable();
   let lastUtilization: EventLoopUtilization = performance.eventLoopUtilization();
   const stats = {
@@ -24,9 +29,9 @@ export function startRuntimeMetrics(meter: Meter, component: string): () => void
     .addCallback((result) => {
       // Nothing measured yet (a collection right after start) reads as NaN percentiles: report nothing rather than NaN.
       if (delay.count > 0) {
-        result.observe(delay.percentile(50) / 1e9, stats.p50);
-        result.observe(delay.percentile(99) / 1e9, stats.p99);
-        result.observe(delay.max / 1e9, stats.max);
+        result.observe(lateBy(delay.percentile(50)), stats.p50);
+        result.observe(lateBy(delay.percentile(99)), stats.p99);
+        result.observe(lateBy(delay.max), stats.max);
       }
       delay.reset();
     });

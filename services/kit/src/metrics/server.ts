@@ -93,9 +93,9 @@ export function renderPrometheus(resourceMetrics: ResourceMetrics): string {
 
 const UNIT_SUFFIXES: Record<string, string> = { s: '_seconds', ms: '_milliseconds', By: '_bytes' };
 
+/** The name with its unit's suffix; the unit itself is left out (a `# UNIT` line is OpenMetrics, not this format). */
 function withUnitSuffix(metric: MetricData): MetricData {
-  const suffix = UNIT_SUFFIXES[metric.descriptor.unit];
-  if (!suffix) return metric;
+  const suffix = UNIT_SUFFIXES[metric.descriptor.unit] ?? '';
   const name = metric.descriptor.name.endsWith(suffix) ? metric.descriptor.name : metric.descriptor.name + suffix;
   return { ...metric, descriptor: { ...metric.descriptor, name, unit: '' } } as MetricData;
 }
