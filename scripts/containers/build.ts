@@ -113,21 +113,41 @@ export function buildImages(options: {
   const revision = options.revision ?? gitOutput(['rev-parse', 'HEAD']) ?? 'unknown';
   const version = options.version ?? `0.1.0+${revision.slice(0, 12)}`;
   const source = gitOutput(['remote', 'get-url', 'origin']) ?? '';
+  // Every target from one copy of the sources: the same code in each image, and the build stage's layers reused
+  // by every target even while files change in the working tree.
+  const context = snapshotSources();
   const rows: SizeRow[] = [];
-  for (const component of components) {
-    const started = Date.now();
-    const args = ['build', '--layers', '-f', join(root, 'deploy/Dockerfile'), '--target', component, '-t', imageName(component, tag)];
-    for (const [name, value] of Object.entries({ NODE_IMAGE: nodeImage, VERSION: version, REVISION: revision, SOURCE: source })) args.push('--build-arg', `${name}=${value}`);
-    // A network that inspects TLS: the build reaches the npm registry with the same CA bundle as this machine.
-    const ca = process.env.NODE_EXTRA_CA_CERTS;
-    if (ca && existsSync(ca)) args.push('--secret', `id=npm-ca,src=${ca}`);
-    log(`building ${imageName(component, tag)}`);
-    run('podman', [...args, root], { stdio: ['ignore', process.env.CI ? 'inherit' : 'ignore', 'inherit'] });
-    const bytes = Number(run('podman', ['image', 'inspect', '--format', '{{.Size}}', imageName(component, tag)]));
-    log(`  ${component}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    rows.push({ component, bytes, maxMb: IMAGE_COMPONENTS[component].maxSizeMb });
+  try {
+    for (const component of components) {
+      const started = Date.now();
+      const args = ['build', '--layers', '-f', join(context, 'deploy/Dockerfile'), '--target', component, '-t', imageName(component, tag)];
+      for (const [name, value] of Object.entries({ NODE_IMAGE: nodeImage, VERSION: version, REVISION: revision, SOURCE: source })) args.push('--build-arg', `${name}=${value}`);
+      // A network that inspects TLS: the build reaches the npm registry with the same CA bundle as this machine.
+      const ca = process.env.NODE_EXTRA_CA_CERTS;
+      if (ca && existsSync(ca)) args.push('--secret', `id=npm-ca,src=${ca}`);
+      log(`building ${imageName(component, tag)}`);
+      run('podman', [...args, context], { stdio: ['ignore', process.env.CI ? 'inherit' : 'ignore', 'inherit'] });
+      const bytes = Number(run('podman', ['image', 'inspect', '--format', '{{.Size}}', imageName(component, tag)]));
+      log(`  ${component}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      rows.push({ component, bytes, maxMb: IMAGE_COMPONENTS[component].maxSizeMb });
+    }
+  } finally {
+    rmSync(context, { recursive: true, force: true });
   }
   return rows;
+}
+
+/** The build context: the files git tracks or would track (untracked, not ignored), as they are now. */
+function snapshotSources(): string {
+  const context = mkdtempSync(join(tmpdir(), 'snapcracks-context-'));
+  const files = run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: root })
+    .split('\0')
+    .filter((file) => file && existsSync(join(root, file)));
+  const list = join(context, '.files');
+  writeFileSync(list, files.join('\0'));
+  run('sh', ['-c', `tar -C "$1" --null -T "$2" -cf - | tar -C "$3" -xf -`, 'sh', root, list, context]);
+  rmSync(list);
+  return context;
 }
 
 function gitOutput(args: string[]): string | undefined {
