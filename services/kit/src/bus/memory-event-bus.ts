@@ -6,6 +6,7 @@ import type { EventBus, EventHandler, SubscribeOptions, Subscription } from './e
 import { assertDurableName } from './durable-name.js';
 import { assertEventTypePattern, matchesEventType } from './event-pattern.js';
 import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './retry-policy.js';
+import { consumerComponent, consumerRecorder, type ConsumerRecorder } from '../metrics/consumers.js';
 import { handleInEventContext } from './trace-context.js';
 
 export interface MemoryEventBusOptions {
@@ -97,6 +98,7 @@ class DeliveryGroup {
   private nextMember = 0;
   private dispatchScheduled = false;
   closed = false;
+  private readonly metrics: ConsumerRecorder;
 
   constructor(
     readonly pattern: string,
@@ -105,7 +107,9 @@ class DeliveryGroup {
     private readonly retry: RetryPolicy,
     private readonly logger: Logger,
     private readonly deadLetters: MemoryDeadLetters,
-  ) {}
+  ) {
+    this.metrics = consumerRecorder(consumerComponent(undefined, consumer === 'ephemeral' ? undefined : consumer), consumer);
+  }
 
   /** Resolves once a member has handled the event, or once it was given up on after the last delivery (a dead letter). */
   enqueue(event: Envelope): Promise<void> {
@@ -176,17 +180,22 @@ class DeliveryGroup {
   }
 
   private async deliver(member: Member, delivery: Delivery): Promise<void> {
+    if (delivery.failures > 0) this.metrics.redelivered();
     try {
       await handleInEventContext(delivery.event, member.handler);
+      this.metrics.delivered('ok');
       delivery.done();
     } catch (error) {
       delivery.failures += 1;
       const log = { err: error, eventId: delivery.event.id, type: delivery.event.type, deliveries: delivery.failures };
       if (delivery.failures >= this.retry.maxDeliveries) {
         this.deadLetters.add(this, delivery.event, delivery.failures, error);
+        this.metrics.delivered('dead');
+        this.metrics.deadLetters(1);
         delivery.done();
         return;
       }
+      this.metrics.delivered('retry');
       const delayMs = backoffDelayMs(delivery.failures, this.retry);
       this.logger.warn({ ...log, retryInMs: delayMs }, 'event handler failed; will redeliver');
       const timer = setTimeout(() => {
