@@ -75,6 +75,7 @@ export async function startGateway(
     sessionStore.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed'));
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
+  const unobserveSessions = sessionStore.observeActiveSessions();
 
   await app.listen({ host: config.HOST, port: config.PORT });
   const address = app.server.address();
@@ -86,6 +87,7 @@ export async function startGateway(
     async stop() {
       draining = true;
       clearInterval(sweep);
+      unobserveSessions();
       // Closing waits for every connection to end, and a keep-alive one that finishes its request after the close
       // began would idle until its timeout (72 s): each is closed as soon as it has answered what was in flight.
       const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
