@@ -3,6 +3,7 @@ import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import type { Resource } from '@opentelemetry/resources';
+import { getNumberFromEnv } from '@opentelemetry/core';
 import { startRuntimeMetrics } from './runtime.js';
 
 interface ProcessMetrics {
@@ -32,7 +33,12 @@ export function startMetrics(options: { component: string; resource: Resource })
   if (!current) {
     const prometheus = new PrometheusExporter({ preventServerStart: true });
     const readers: IMetricReader[] = [prometheus];
-    if (otlpMetricsConfigured()) readers.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() }));
+    if (otlpMetricsConfigured()) {
+      // The reader takes no OTEL_* variables itself (the exporter does: endpoint, headers, temporality).
+      const exportIntervalMillis = getNumberFromEnv('OTEL_METRIC_EXPORT_INTERVAL') ?? 60_000;
+      const exportTimeoutMillis = Math.min(getNumberFromEnv('OTEL_METRIC_EXPORT_TIMEOUT') ?? 30_000, exportIntervalMillis);
+      readers.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter(), exportIntervalMillis, exportTimeoutMillis }));
+    }
     const provider = new MeterProvider({ resource: options.resource, readers });
     metrics.setGlobalMeterProvider(provider);
     current = { provider, prometheus, component: options.component, stopRuntime: () => undefined };
