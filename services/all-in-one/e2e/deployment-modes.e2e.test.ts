@@ -63,6 +63,11 @@ describe.each(MODES)('the product as separate components ($name)', ({ start }) =
       const { context } = await signedInMember(browser, deployment.url, voter);
       const vote = await context.request.post(`${deployment.url}/api/photos/${photoId}/vote`, { data: { rating: 4 + index }, headers: { Origin: deployment.url } });
       expect(vote.status(), await vote.text()).toBe(200);
+      // The photo's dialog asks for the member's own vote each time it opens: calls enough for every replica.
+      for (let i = 0; i < 4; i++) {
+        const mine = await context.request.get(`${deployment.url}/api/photos/${photoId}/vote`);
+        expect(await mine.json()).toMatchObject({ rating: 4 + index });
+      }
       await context.close();
     }
     // The gallery's totals come from the photo service's read model, fed by the vote service's events.
