@@ -9,6 +9,7 @@ import {
   envBoolean,
   exitOnConfigError,
   loadConfig,
+  natsStreamSettings,
   optionalString,
   port,
   runComponent,
@@ -51,7 +52,8 @@ else
 
 async function migrateOnly(): Promise<void> {
   const logger = createLogger('migrate', config.LOG_LEVEL);
-  const databaseUrl = exitOnConfigError(() => z.string({ error: 'DATABASE_URL: required' }).url().parse(config.DATABASE_URL));
+  // Straight to PostgreSQL: the migrations take session advisory locks, which a pooler in transaction mode breaks.
+  const databaseUrl = exitOnConfigError(() => z.string({ error: 'DATABASE_URL: required' }).url().parse(config.DATABASE_DIRECT_URL ?? config.DATABASE_URL));
   for (const database of [...SERVICE_DATABASES, gatewayDatabase]) await applyMigrations({ databaseUrl, ...database, logger });
   logger.info('migrations applied');
 }
@@ -61,7 +63,7 @@ async function runAllInOne(): Promise<void> {
   const gateway = exitOnConfigError(() => loadGatewayConfig());
   const telemetry = startTelemetry('snapcracks');
   const logger = createLogger('snapcracks', config.LOG_LEVEL);
-  const lifecycle = new Lifecycle(logger);
+  const lifecycle = new Lifecycle(logger, { deadlineMs: config.SHUTDOWN_TIMEOUT_MS });
   lifecycle.stopOnSignals();
   // Started by scripts/start.mjs with an IPC channel: if that launcher goes away, stop rather than linger.
   process.once('disconnect', () => void lifecycle.stop().then(() => process.exit(0)));
@@ -77,6 +79,8 @@ async function runAllInOne(): Promise<void> {
     dataDir: config.DATA_DIR,
     natsUrl: config.NATS_URL,
     natsStream: config.NATS_STREAM,
+    natsStreams: natsStreamSettings(config),
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
     oidc,
     devIdpPort: config.DEV_IDP_PORT,
     viteRoot: config.WEB_DEV ? `${repoRoot}web` : undefined,

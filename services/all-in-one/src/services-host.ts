@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import { prettyLogs, type EventBus, type IdentityKeyring, type Lifecycle, type Logger, type Platform, type ServiceName } from '@snapcracks/kit';
+import { prettyLogs, type EventBus, type IdentityKeyring, type Lifecycle, type Logger, type Platform, type ServiceName, type StreamSettings } from '@snapcracks/kit';
 import { busOverPort } from './bus-bridge.js';
 
 /** What the services' thread is started with (workerData). */
@@ -10,6 +10,8 @@ export interface ServicesThreadData {
   dataDir: string;
   natsUrl?: string | undefined;
   natsStream?: string | undefined;
+  natsStreams?: StreamSettings | undefined;
+  shutdownTimeoutMs?: number | undefined;
   /** The bus's end on the services' thread, when the bus is the in-process one. */
   busPort?: MessagePort;
   identity: { privateKeys: ReadonlyMap<string, KeyObject>; publicKeys: ReadonlyMap<string, KeyObject> };
@@ -28,6 +30,9 @@ export interface ServicesThreadOptions {
   dataDir: string;
   natsUrl?: string | undefined;
   natsStream?: string | undefined;
+  natsStreams?: StreamSettings | undefined;
+  /** The thread's own stop deadline (inside the process's). */
+  shutdownTimeoutMs?: number | undefined;
   identity: IdentityKeyring;
   logger: Logger;
   /** Start tracing on the thread too (the process started it). */
@@ -56,6 +61,8 @@ export async function startServicesThread(options: ServicesThreadOptions, lifecy
     dataDir: options.dataDir,
     natsUrl: options.natsUrl,
     natsStream: options.natsStream,
+    natsStreams: options.natsStreams,
+    shutdownTimeoutMs: options.shutdownTimeoutMs,
     ...(channel ? { busPort: channel.port2 } : {}),
     identity: options.identity.keyMaps(),
     loggerName: (logger.bindings().name as string | undefined) ?? 'snapcracks',

@@ -21,7 +21,7 @@ const data = workerData as ServicesThreadData;
 const port = parentPort!;
 const post = (message: FromServicesThread) => port.postMessage(message);
 const logger = createLogger(data.loggerName, data.logLevel, { pretty: data.prettyLogs });
-const lifecycle = new Lifecycle(logger);
+const lifecycle = new Lifecycle(logger, data.shutdownTimeoutMs === undefined ? {} : { deadlineMs: data.shutdownTimeoutMs });
 if (data.telemetry) {
   const telemetry = startTelemetry(data.loggerName);
   lifecycle.onStop('telemetry', () => telemetry.shutdown());
@@ -29,7 +29,7 @@ if (data.telemetry) {
 
 try {
   await Promise.all(SERVICE_DATABASES.map((database) => applyMigrations({ databaseUrl: data.databaseUrl, ...database, logger })));
-  const bus = await openEventBus({ natsUrl: data.natsUrl, natsStream: data.natsStream, logger });
+  const bus = await openEventBus({ natsUrl: data.natsUrl, natsStream: data.natsStream, natsStreams: data.natsStreams, logger });
   lifecycle.onStop('bus', () => bus.close());
   if (data.busPort) serveBus(bus, data.busPort);
   const platform: Platform = {

@@ -10,6 +10,7 @@ import {
   type ComponentModule,
   type Logger,
   type Platform,
+  type StreamSettings,
 } from '@snapcracks/kit';
 import { gatewayComponent, gatewayDatabase, type GatewayConfig, type OidcSettings } from '@snapcracks/gateway';
 import { openEventBus } from './event-bus.js';
@@ -26,6 +27,10 @@ export interface SystemOptions {
   natsUrl?: string | undefined;
   /** Stream name on NATS, so parallel test runs never share events. */
   natsStream?: string | undefined;
+  /** The NATS streams' replicas, storage and retention (natsStreamSettings); the defaults otherwise. */
+  natsStreams?: StreamSettings | undefined;
+  /** One deadline for the whole stop (SHUTDOWN_TIMEOUT_MS); the default otherwise. */
+  shutdownTimeoutMs?: number | undefined;
   /** The components' identity keys; fresh ones per start by default (every component lives in this process). */
   identity?: IdentityKeyring | undefined;
   /** A real identity provider; otherwise the development one on loopback. */
@@ -38,6 +43,9 @@ export interface SystemOptions {
   /** Tracing was started for the process: start it on the services' thread too. */
   telemetry?: boolean;
 }
+
+/** How much sooner a stop nested in another must end, so the outer one still has time for its own last steps. */
+const NESTED_STOP_MARGIN_MS = 2_000;
 
 export interface RunningSystem {
   url: string;
@@ -53,7 +61,9 @@ export interface RunningSystem {
  */
 export async function startSystem(options: SystemOptions): Promise<RunningSystem> {
   const { logger, gateway: gatewayConfig } = options;
-  const lifecycle = new Lifecycle(logger);
+  // Nested in the process's own stop, so a little inside its deadline; the services' thread is inside this one in turn.
+  const deadlineMs = options.shutdownTimeoutMs === undefined ? undefined : Math.max(1_000, options.shutdownTimeoutMs - NESTED_STOP_MARGIN_MS);
+  const lifecycle = new Lifecycle(logger, deadlineMs === undefined ? {} : { deadlineMs });
   try {
     let databaseUrl = options.databaseUrl;
     if (!databaseUrl) {
@@ -67,7 +77,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       Promise.all(databases.map((database) => applyMigrations({ databaseUrl, ...database, logger })));
 
     const identity = options.identity ?? IdentityKeyring.generate();
-    const openBus = () => openEventBus({ natsUrl: options.natsUrl, natsStream: options.natsStream, logger });
+    const openBus = () => openEventBus({ natsUrl: options.natsUrl, natsStream: options.natsStream, natsStreams: options.natsStreams, logger });
     const gatewayListen = { host: gatewayConfig.HOST, port: gatewayConfig.PORT };
     const gateway = (oidc: OidcSettings) => gatewayComponent({ config: gatewayConfig, oidc, viteRoot: options.viteRoot });
     let platform: Platform;
@@ -76,7 +86,18 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       // The thread migrates the services' schemas before it starts them; this thread needs only the gateway's.
       const [thread] = await Promise.all([
         startServicesThread(
-          { nodeEnv: options.nodeEnv, databaseUrl, dataDir: options.dataDir, natsUrl: options.natsUrl, natsStream: options.natsStream, identity, logger, telemetry: options.telemetry ?? false },
+          {
+            nodeEnv: options.nodeEnv,
+            databaseUrl,
+            dataDir: options.dataDir,
+            natsUrl: options.natsUrl,
+            natsStream: options.natsStream,
+            natsStreams: options.natsStreams,
+            identity,
+            logger,
+            telemetry: options.telemetry ?? false,
+            ...(deadlineMs === undefined ? {} : { shutdownTimeoutMs: Math.max(1_000, deadlineMs - NESTED_STOP_MARGIN_MS) }),
+          },
           lifecycle,
         ),
         migrate([gatewayDatabase]),

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventBus } from './bus/event-bus.js';
 import { ConfigError } from './config.js';
 import type { Logger } from './logger.js';
@@ -6,6 +7,8 @@ import type { DatabaseSettings } from './db.js';
 
 export const SERVICE_NAMES = ['auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
+/** Everything a deployment runs as its own process: the seven services and the HTTP gateway in front of them. */
+export type ComponentName = ServiceName | 'gateway';
 
 /** What a process gives every component it runs: shared infrastructure, created once. */
 export interface Platform {
@@ -19,8 +22,10 @@ export interface Platform {
   dataDir: string;
   /** The Ed25519 keys this process signs its components' calls with, and everyone's public keys. */
   identity: IdentityKeyring;
-  /** host:port of each peer service. */
+  /** The gRPC target of each peer service: `host:port`, `dns:///name:port` (every replica) or an `ipv4:` list. */
   addresses: Partial<Record<ServiceName, string>>;
+  /** How long a gRPC server keeps a connection before asking the caller to reconnect (GRPC_MAX_CONNECTION_AGE_MS). */
+  grpcMaxConnectionAgeMs?: number;
 }
 
 export interface RunningComponent {
@@ -32,17 +37,32 @@ export interface RunningComponent {
    * once the subscribers that exist have handled it.
    */
   activate?(): void;
+  /** Routes for the process's internal port beside /metrics (never routed from outside), e.g. the gateway's readiness detail. */
+  internalRoutes?: Record<string, InternalRoute>;
   stop(): Promise<void>;
 }
 
-/** A gRPC service as the all-in-one process and the standalone entry point both run it. */
-export interface ServiceModule {
-  name: ServiceName;
+export type InternalRoute = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
+
+/**
+ * A component as every mode runs it: the all-in-one process (all of them), `pnpm start:split` and a container (one
+ * per process), through `startComponents`.
+ */
+export interface ComponentModule {
+  name: ComponentName;
+  /** `grpc` (the default) listens on GRPC_HOST:GRPC_PORT (50051) when run alone; `http` on HOST:PORT (8080). */
+  protocol?: 'grpc' | 'http';
   /** The Postgres schema it owns and its committed migrations; absent for a service without tables. */
   database?: { schema: string; migrationsDir: string };
   /** Peers it calls, so they can be started first. */
   dependsOn?: ServiceName[];
   start(platform: Platform, listen: { host: string; port: number }): Promise<RunningComponent>;
+}
+
+/** A gRPC service. */
+export interface ServiceModule extends ComponentModule {
+  name: ServiceName;
+  protocol?: 'grpc';
 }
 
 export function peerAddress(platform: Platform, name: ServiceName): string {

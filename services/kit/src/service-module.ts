@@ -112,7 +112,7 @@ export function defineService<P extends ServicePrismaClient>(spec: {
       // The relay's claims and marks are single statements on the pool: a vote's event is claimed and marked like any other.
       const outbox = createOutbox({ db: poolSqlClient(db.pool), schema: database.schema, bus: platform.bus, logger });
       const signer = new IdentitySigner(platform.identity, name);
-      const server = new GrpcServer({ name, signer, logger });
+      const server = new GrpcServer({ name, signer, logger, ...(platform.grpcMaxConnectionAgeMs ? { maxConnectionAgeMs: platform.grpcMaxConnectionAgeMs } : {}) });
       const clients: ServiceClient<grpc.Client>[] = [];
       const connect = <C extends grpc.Client>(peer: ServiceName, Client: GeneratedClientClass<C>): ServiceClient<C> => {
         if (!dependsOn.includes(peer)) throw new Error(`${name}: add "${peer}" to dependsOn before connecting to it`);

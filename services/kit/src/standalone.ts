@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseConfigSchema, exitOnConfigError, exitOnConfigErrorAsync, loadConfig, optionalString, port, resolveIdentityKeyring } from './config.js';
+import { baseConfigSchema, databaseSettings, exitOnConfigError, exitOnConfigErrorAsync, loadConfig, natsStreamSettings, optionalString, port, resolveIdentityKeyring } from './config.js';
 import { SERVICE_NAMES, type ComponentModule, type Platform, type ServiceName } from './component.js';
 import { createLogger } from './logger.js';
 import { Lifecycle } from './lifecycle.js';
@@ -53,9 +53,9 @@ export async function runComponent(module: ComponentModule): Promise<void> {
   const config = loadConfig(standaloneSchema);
   const telemetry = startTelemetry(module.name);
   const logger = createLogger(module.name, config.LOG_LEVEL);
-  const lifecycle = new Lifecycle(logger);
+  const lifecycle = new Lifecycle(logger, { deadlineMs: config.SHUTDOWN_TIMEOUT_MS });
   lifecycle.onStop('telemetry', () => telemetry.shutdown());
-  const bus = await createNatsEventBus({ servers: config.NATS_URL, logger, ...natsStreamOptions(config.NATS_STREAM) });
+  const bus = await createNatsEventBus({ servers: config.NATS_URL, logger, streams: natsStreamSettings(config), ...natsStreamOptions(config.NATS_STREAM) });
   lifecycle.onStop('bus', () => bus.close());
   const platform: Platform = {
     nodeEnv: config.NODE_ENV,
@@ -65,6 +65,7 @@ export async function runComponent(module: ComponentModule): Promise<void> {
     dataDir: config.DATA_DIR,
     identity: exitOnConfigError(() => resolveIdentityKeyring(module.name, config, config.NODE_ENV)),
     addresses: addressesFromEnv(config),
+    database: databaseSettings(config),
     ...(config.GRPC_MAX_CONNECTION_AGE_MS ? { grpcMaxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS } : {}),
   };
   const listen = module.protocol === 'http' ? { host: config.HOST, port: config.PORT } : { host: config.GRPC_HOST, port: config.GRPC_PORT };
