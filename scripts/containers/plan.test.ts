@@ -4,7 +4,7 @@ import { sizeTable } from './build.js';
 import { compiledPath, forbiddenPackages } from './components.js';
 import { packageName, rewriteSource } from './compile.js';
 import { expandReferences, parseRendered, planFromChart, podArgs, runArgs, tmpfsSize } from './plan.js';
-import { configFromEnv, helmArgs, helmBinary } from './start.js';
+import { configFromEnv, helmArgs, helmBinary, relayedUrl } from './start.js';
 
 const rendered = `
 apiVersion: v1
@@ -120,6 +120,15 @@ describe('pnpm start:containers', () => {
     expect(args).toContain('gateway.publicUrl=http://localhost:9090');
     expect(args).toContain('config.adminEmails=["a@x.org","b@x.org"]');
     expect(args).toContain('gateway.trustProxy=false');
+  });
+
+  it('reaches servers on this machine’s loopback through a relay on the network’s gateway address', () => {
+    expect(relayedUrl('postgresql://postgres@127.0.0.1:5432/db?x=1', '10.89.0.1')).toEqual({
+      url: 'postgresql://postgres@10.89.0.1:5432/db?x=1',
+      relay: { listen: 5432, target: '127.0.0.1:5432' },
+    });
+    expect(relayedUrl('nats://localhost', '10.89.0.1')).toEqual({ url: 'nats://10.89.0.1:4222', relay: { listen: 4222, target: 'localhost:4222' } });
+    expect(relayedUrl('postgresql://db.internal:5432/x', '10.89.0.1')).toEqual({ url: 'postgresql://db.internal:5432/x' });
   });
 
   it('renders the chart into the container run: two photo and vote replicas, the hardened pods, the identity provider beside the gateway', async () => {

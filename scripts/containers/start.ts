@@ -14,7 +14,8 @@
  * once the product is ready and leaves it running; --stop removes it (CI: start, test, stop).
  */
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { hostname, tmpdir } from 'node:os';
@@ -32,6 +33,8 @@ const LABEL = 'io.snapcracks.containers=1';
 const TAG = 'local';
 const DEPS_IMAGE = 'localhost/snapcracks-deps:bookworm';
 const POSTGRES = 'snapcracks-containers-postgres';
+/** metrics.json: each process's metrics address (`vote-1`, `gateway`, …), as `pnpm start:split` writes its topology. */
+const STATE_DIR = join(root, '.data-containers');
 const NATS = 'snapcracks-containers-nats';
 
 function podman(args: string[], options: SpawnSyncOptions & { check?: boolean } = {}): string {
@@ -90,12 +93,33 @@ export async function helmBinary(): Promise<string> {
 export interface ContainersConfig {
   port: number;
   devIdpPort: number;
+  /** DEV_IDP_PORT unset: 8081, or another free port when 8081 is taken. */
+  devIdpPortDefault?: boolean;
   databaseUrl?: string;
   natsUrl?: string;
   natsStream?: string;
   adminEmails: string[];
   trustProxy?: string;
   logLevel?: string;
+}
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 export function configFromEnv(env: Record<string, string | undefined>): ContainersConfig {
@@ -107,6 +131,7 @@ export function configFromEnv(env: Record<string, string | undefined>): Containe
   return {
     port: port('PORT', 8080),
     devIdpPort: port('DEV_IDP_PORT', 8081),
+    devIdpPortDefault: !env.DEV_IDP_PORT,
     databaseUrl: env.DATABASE_URL || undefined,
     natsUrl: env.NATS_URL || undefined,
     natsStream: env.NATS_STREAM || undefined,
@@ -168,11 +193,70 @@ async function waitFor(what: string, check: () => boolean | Promise<boolean>, ti
   }
 }
 
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+const RELAY = 'snapcracks-containers-relay';
+
+/**
+ * A URL for the containers to reach `url` by. A server on this machine's loopback (the machine's PostgreSQL and NATS,
+ * the tests' databases) is out of a container's reach: a relay on the host's network, listening on the podman
+ * network's gateway address only, forwards to it.
+ */
+export function relayedUrl(url: string, gateway: string): { url: string; relay?: { listen: number; target: string } } {
+  const parsed = new URL(url);
+  if (!LOOPBACK.has(parsed.hostname)) return { url };
+  const port = Number(parsed.port || (parsed.protocol === 'nats:' ? 4222 : 5432));
+  const target = `${parsed.hostname.replace(/^\[|\]$/g, '')}:${port}`;
+  parsed.hostname = gateway;
+  parsed.port = String(port);
+  return { url: parsed.toString(), relay: { listen: port, target } };
+}
+
+const RELAY_SCRIPT = `const net = require('node:net');
+const [host, ...routes] = process.argv.slice(1);
+for (const route of routes) {
+  const [listen, targetHost, targetPort] = route.split(':');
+  net.createServer((client) => {
+    const upstream = net.connect(Number(targetPort), targetHost);
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  }).listen(Number(listen), host);
+}`;
+
+async function startRelay(gateway: string, relays: { listen: number; target: string }[]): Promise<void> {
+  if (!relays.length) return;
+  // podman brings the network's bridge (and so its gateway address) up with its first container.
+  podman([
+    'run', '--detach', '--name', `${RELAY}-network`, '--label', LABEL, '--network', NETWORK, '--user', '10001:10001', '--read-only',
+    '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges', '--entrypoint', '["sleep","infinity"]', imageName('migrate', TAG),
+  ]);
+  podman([
+    'run', '--detach', '--name', RELAY, '--label', LABEL, '--network', 'host', '--user', '10001:10001', '--read-only',
+    '--cap-drop', 'ALL', '--security-opt', 'no-new-privileges', '--entrypoint', JSON.stringify(['node', '-e', RELAY_SCRIPT]),
+    imageName('migrate', TAG), gateway, ...relays.map((r) => `${r.listen}:${r.target}`),
+  ]);
+  for (const relay of relays) await waitFor(`the relay to ${relay.target}`, () => connects(gateway, relay.listen), 10_000);
+}
+
+function connects(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 async function startDeps(config: ContainersConfig): Promise<{ databaseUrl: string; natsUrl: string }> {
-  if (config.databaseUrl && config.natsUrl) return { databaseUrl: config.databaseUrl, natsUrl: config.natsUrl };
-  ensureDepsImage();
+  const gateway = podman(['network', 'inspect', NETWORK, '--format', '{{range .Subnets}}{{.Gateway}}{{end}}']);
+  const database = config.databaseUrl ? relayedUrl(config.databaseUrl, gateway) : undefined;
+  const nats = config.natsUrl ? relayedUrl(config.natsUrl, gateway) : undefined;
+  await startRelay(gateway, [database?.relay, nats?.relay].filter((r) => r !== undefined));
+  if (!database || !nats) ensureDepsImage();
   const common = ['run', '--detach', '--label', LABEL, '--network', NETWORK, '--read-only', '--read-only-tmpfs=false', '--tmpfs', '/tmp:rw,mode=1777', '--tmpfs', '/var/run/postgresql:rw,mode=1777'];
-  if (!config.databaseUrl) {
+  if (!database) {
     podman([
       ...common,
       '--name',
@@ -190,10 +274,10 @@ async function startDeps(config: ContainersConfig): Promise<{ databaseUrl: strin
     await waitFor('PostgreSQL', () => spawnSync('podman', ['exec', POSTGRES, '/usr/lib/postgresql/15/bin/pg_isready', '-h', '/tmp', '-q']).status === 0, 60_000);
     podman(['exec', POSTGRES, '/usr/lib/postgresql/15/bin/createdb', '-h', '/tmp', '-U', 'postgres', 'snapcracks']);
   }
-  if (!config.natsUrl) podman([...common, '--name', NATS, '--user', '65534:65534', DEPS_IMAGE, 'nats-server', '-js', '-sd', '/tmp/nats', '-p', '4222']);
+  if (!nats) podman([...common, '--name', NATS, '--user', '65534:65534', DEPS_IMAGE, 'nats-server', '-js', '-sd', '/tmp/nats', '-p', '4222']);
   return {
-    databaseUrl: config.databaseUrl ?? `postgresql://postgres@${POSTGRES}:5432/snapcracks`,
-    natsUrl: config.natsUrl ?? `nats://${NATS}:4222`,
+    databaseUrl: database?.url ?? `postgresql://postgres@${POSTGRES}:5432/snapcracks`,
+    natsUrl: nats?.url ?? `nats://${NATS}:4222`,
   };
 }
 
@@ -232,6 +316,8 @@ export async function startContainers(config: ContainersConfig, options: { build
   const afterBuild = Date.now();
   podman(['network', 'create', '--label', LABEL, NETWORK]);
   const urls = await startDeps(config);
+  // 8081 unless taken (another run, the all-in-one's provider): the issuer is whatever port it gets.
+  if (config.devIdpPortDefault && !(await portFree(config.devIdpPort))) config.devIdpPort = await freePort();
   const helm = spawnSync(await helmBinary(), helmArgs(config, urls), { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (helm.status !== 0) throw new Error(`helm template failed: ${helm.stderr}`);
   const plan = planFromChart(parseRendered(helm.stdout), {
@@ -244,6 +330,16 @@ export async function startContainers(config: ContainersConfig, options: { build
     containerEnv: { 'dev-idp': { DEV_IDP_HOST: '0.0.0.0' } },
   });
   for (const volume of plan.volumes) podman(['volume', 'create', '--label', LABEL, volume]);
+  // Each pod's metrics port (9464, never published by the chart) on a loopback port of its own, for scrapes and tests.
+  const metrics: Record<string, string> = {};
+  for (const pod of plan.pods) {
+    const port = await freePort();
+    pod.publish.push(`127.0.0.1:${port}:9464`);
+    const replicas = plan.pods.filter((p) => p.component === pod.component);
+    metrics[replicas.length > 1 ? `${pod.component}-${replicas.indexOf(pod) + 1}` : pod.component] = `http://127.0.0.1:${port}`;
+  }
+  mkdirSync(STATE_DIR, { recursive: true });
+  writeFileSync(join(STATE_DIR, 'metrics.json'), `${JSON.stringify(metrics, null, 2)}\n`);
 
   log('running the migration job');
   await runMigrations(plan);
@@ -281,7 +377,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const { url } = await startContainers(config, { build: !values['no-build'] });
     const admins = config.adminEmails.length ? ` (admins: ${config.adminEmails.join(', ')})` : '; set ADMIN_EMAILS=you@example.com to become an admin';
     process.stdout.write(
-      `\n  Snap Cracks is running in containers at ${url}\n  Sign in with any email and name on the development sign-in page${admins}.\n` +
+      `\n  Snap Cracks is running at ${url}, each component in its own container.\n  Sign in with any email and name on the development sign-in page${admins}.\n` +
         (values.detach ? `  Stop it with: pnpm start:containers --stop\n\n` : '  Press Ctrl-C to stop.\n\n'),
     );
     if (values.detach) process.exit(0);
