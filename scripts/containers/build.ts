@@ -9,7 +9,7 @@
  * mmdebstrap plus Node 24 LTS and npm from the npm registry in /usr/local, the official image's layout.
  */
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,7 +111,9 @@ export function buildImages(options: {
   const tag = options.tag ?? 'local';
   const nodeImage = options.nodeImage ?? ensureStandInBase({ rebuild: options.rebuildBase, log });
   const revision = options.revision ?? gitOutput(['rev-parse', 'HEAD']) ?? 'unknown';
-  const version = options.version ?? `0.1.0+${revision.slice(0, 12)}`;
+  // The chart's appVersion (its app.kubernetes.io/version label) with the commit: 0.1.0+81b78860f340.
+  const appVersion = /^appVersion:\s*"?([^"\s]+)"?/m.exec(readFileSync(join(root, 'deploy/helm/snapcracks/Chart.yaml'), 'utf8'))?.[1] ?? '0.0.0';
+  const version = options.version ?? `${appVersion}+${revision.slice(0, 12)}`;
   const source = gitOutput(['remote', 'get-url', 'origin']) ?? '';
   // Every target from one copy of the sources: the same code in each image, and the build stage's layers reused
   // by every target even while files change in the working tree.
