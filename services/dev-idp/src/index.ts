@@ -34,12 +34,12 @@ export const PRODUCTION_REFUSAL =
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 const WILDCARD = '0.0.0.0';
-const insideContainer = () => Boolean(process.env.container) || existsSync('/.dockerenv');
+const insideContainer = () => process.env.container === 'podman' && existsSync('/run/.containerenv');
 
 /**
  * Anyone who can reach this provider can sign in as anyone, so it never listens beyond this machine. Inside a
- * container (podman sets `container`, Docker creates /.dockerenv) 0.0.0.0 is that container's own network, which
- * the host reaches only through a published port (`pnpm start:containers` publishes it on 127.0.0.1): a port
+ * podman container (podman sets `container=podman` and /run/.containerenv) 0.0.0.0 is that container's own network,
+ * which the host reaches only through a published port (`pnpm start:containers` publishes it on 127.0.0.1): a port
  * published on the host's loopback arrives on the container's network address, never on its loopback.
  */
 function assertLoopback(host: string): void {
