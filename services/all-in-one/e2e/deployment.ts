@@ -65,7 +65,7 @@ async function launch(args: string[], env: Record<string, string>, extra: Record
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`not running after 10 minutes:\n${output.slice(-4000)}`)), 600_000);
     child.stdout!.on('data', () => {
-      const match = /is running at (\S+)/.exec(output);
+      const match = /is running at (https?:\/\/[^\s,]+)/.exec(output);
       if (match) {
         clearTimeout(timer);
         resolve(match[1]!);
