@@ -103,17 +103,29 @@ describe.each(MODES)('the product as separate components ($name)', ({ start }) =
     expect(stats.status()).toBe(200);
   });
 
-  it('spread the calls over both replicas of photo and vote, as their metrics show', async () => {
+  it('spread the calls over both replicas of photo and vote, and every component’s metrics moved', async () => {
     const metrics = deployment.metrics();
-    const served = async (name: string) => {
+    /** The sum of a metric's series whose line starts with `series` (a name and, optionally, the start of its labels). */
+    const total = async (name: string, series: string) => {
       const text = await (await fetch(`${metrics[name]}/metrics`)).text();
-      // Calls this replica served, over every method: the count series of the server duration histogram.
       return text
         .split('\n')
-        .filter((line) => line.startsWith('rpc_server_duration_seconds_count{'))
+        .filter((line) => line.startsWith(series))
         .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
     };
+    // Calls a replica served, over every method: the count series of the server duration histogram.
+    const served = (name: string) => total(name, 'rpc_server_duration_seconds_count{');
     for (const name of ['photo-1', 'photo-2', 'vote-1', 'vote-2']) expect(await served(name), name).toBeGreaterThan(0);
+    // The flow reached every service: each replica's scrape shows the calls it served.
+    const services = Object.keys(metrics).filter((name) => /^(auth|photo|vote|moderation|stats|support|storage)(-\d+)?$/.test(name));
+    expect(services.length).toBe(9);
+    const calls = Object.fromEntries(await Promise.all(services.map(async (name) => [name, await served(name)] as const)));
+    for (const [name, count] of Object.entries(calls)) expect(count, name).toBeGreaterThan(0);
+    // Events went through the outbox and the bus: stats handled the votes and the approval.
+    const delivered = await total('stats', 'snapcracks_events_delivered_total{');
+    expect(delivered).toBeGreaterThan(0);
+    expect(await total('storage', 'snapcracks_image_processing_seconds_count{')).toBeGreaterThan(0);
+    console.log(`calls served per replica: ${JSON.stringify(calls)}; events stats handled: ${delivered}`);
     const gateway = await (await fetch(`${metrics.gateway}/metrics`)).text();
     expect(gateway).toMatch(/http_server_request_duration_seconds_count\{[^}]*route="\/api\/photos\/:id\/vote"/);
   });
