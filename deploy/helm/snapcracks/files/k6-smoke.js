@@ -1,3 +1,4 @@
+/* global __ENV */
 // `helm test`: a smoke test of a release, run by k6 in a pod against the gateway's Service (BASE_URL).
 // One pass over the public surface; any failed check fails the test pod and with it `helm test`.
 import http from 'k6/http';
