@@ -1,10 +1,12 @@
+import { hostname } from 'node:os';
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import { trace } from '@opentelemetry/api';
+import { snapcracksVersion } from './version.js';
 
 export type { Logger } from 'pino';
 
 /**
- * JSON logs with the active trace and span ids; pretty when a person watches the terminal.
+ * JSON logs with the running version and the active trace and span ids; pretty when a person watches the terminal.
  * Requests are never logged whole: callers log ids and outcomes only.
  */
 export function createLogger(name: string, level: LoggerOptions['level'] = process.env.LOG_LEVEL ?? 'info', options: { pretty?: boolean } = {}): Logger {
@@ -13,6 +15,7 @@ export function createLogger(name: string, level: LoggerOptions['level'] = proce
   return pino({
     name,
     level,
+    base: { pid: process.pid, hostname: hostname(), version: snapcracksVersion() },
     redact: { paths: ['*.password', '*.secret', '*.token', '*.authorization', '*.cookie'], censor: '[redacted]' },
     mixin() {
       const span = trace.getActiveSpan();
@@ -20,7 +23,7 @@ export function createLogger(name: string, level: LoggerOptions['level'] = proce
       const { traceId, spanId } = span.spanContext();
       return { traceId, spanId };
     },
-    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' } } } : {}),
+    ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,version' } } } : {}),
   });
 }
 

@@ -3,17 +3,14 @@ import { BatchSpanProcessor, AlwaysOffSampler, type SpanProcessor } from '@opent
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { detectResources, envDetector, resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import kitPackage from '../package.json' with { type: 'json' };
 import { startMetrics } from './metrics/provider.js';
+import { snapcracksVersion } from './version.js';
 
 let provider: NodeTracerProvider | undefined;
 let metrics: { shutdown(): Promise<void> } | undefined;
 let recording = false;
 
-/** The running version: the image's SNAPCRACKS_VERSION, else the packages' own. */
-export function snapcracksVersion(): string {
-  return process.env.SNAPCRACKS_VERSION || kitPackage.version;
-}
+export { snapcracksVersion };
 
 /**
  * What every span and metric says about its process: service.name (the component, or OTEL_SERVICE_NAME) and
