@@ -33,6 +33,8 @@ const config = loadConfig(
     OIDC_ISSUER: optionalString,
     DEV_IDP_PORT: port(0),
     WEB_DEV: envBoolean(false),
+    /** Prometheus metrics on this port and, with the services' thread, the next one; off by default here. */
+    METRICS_PORT: port(0),
     /** The services on a worker thread of their own (two cores); false keeps everything on one thread. */
     SERVICES_THREAD: envBoolean(true),
   }),
@@ -81,6 +83,7 @@ async function runAllInOne(): Promise<void> {
     natsStream: config.NATS_STREAM,
     natsStreams: natsStreamSettings(config),
     shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    metricsPort: config.METRICS_PORT,
     oidc,
     devIdpPort: config.DEV_IDP_PORT,
     viteRoot: config.WEB_DEV ? `${repoRoot}web` : undefined,

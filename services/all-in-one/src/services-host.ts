@@ -12,6 +12,7 @@ export interface ServicesThreadData {
   natsStream?: string | undefined;
   natsStreams?: StreamSettings | undefined;
   shutdownTimeoutMs?: number | undefined;
+  metricsPort?: number | undefined;
   /** The bus's end on the services' thread, when the bus is the in-process one. */
   busPort?: MessagePort;
   identity: { privateKeys: ReadonlyMap<string, KeyObject>; publicKeys: ReadonlyMap<string, KeyObject> };
@@ -33,6 +34,8 @@ export interface ServicesThreadOptions {
   natsStreams?: StreamSettings | undefined;
   /** The thread's own stop deadline (inside the process's). */
   shutdownTimeoutMs?: number | undefined;
+  /** The thread's own metrics port (its meters are its own). */
+  metricsPort?: number | undefined;
   identity: IdentityKeyring;
   logger: Logger;
   /** Start tracing on the thread too (the process started it). */
@@ -63,6 +66,7 @@ export async function startServicesThread(options: ServicesThreadOptions, lifecy
     natsStream: options.natsStream,
     natsStreams: options.natsStreams,
     shutdownTimeoutMs: options.shutdownTimeoutMs,
+    metricsPort: options.metricsPort,
     ...(channel ? { busPort: channel.port2 } : {}),
     identity: options.identity.keyMaps(),
     loggerName: (logger.bindings().name as string | undefined) ?? 'snapcracks',

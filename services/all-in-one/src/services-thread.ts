@@ -4,6 +4,7 @@ import {
   Lifecycle,
   applyMigrations,
   createLogger,
+  startMetricsServer,
   startTelemetry,
   type Platform,
 } from '@snapcracks/kit';
@@ -42,6 +43,10 @@ try {
     addresses: {},
   };
   const services = await startServices(platform, lifecycle);
+  if (data.metricsPort) {
+    const metrics = await startMetricsServer({ port: data.metricsPort, logger });
+    lifecycle.onStop('metrics server', () => metrics.close());
+  }
   port.on('message', (message: ToServicesThread) => {
     if (message.op === 'activate') services.activate();
     else if (message.op === 'stop') void lifecycle.stop().then(() => post({ op: 'stopped' }));

@@ -7,6 +7,7 @@ import {
   IdentityKeyring,
   LOOPBACK,
   startComponents,
+  startMetricsServer,
   type ComponentModule,
   type Logger,
   type Platform,
@@ -31,6 +32,11 @@ export interface SystemOptions {
   natsStreams?: StreamSettings | undefined;
   /** One deadline for the whole stop (SHUTDOWN_TIMEOUT_MS); the default otherwise. */
   shutdownTimeoutMs?: number | undefined;
+  /**
+   * Prometheus metrics (METRICS_PORT): this thread's (the gateway's) on this port, the services' thread's on the next
+   * one, since each thread has its own meters; off when absent.
+   */
+  metricsPort?: number | undefined;
   /** The components' identity keys; fresh ones per start by default (every component lives in this process). */
   identity?: IdentityKeyring | undefined;
   /** A real identity provider; otherwise the development one on loopback. */
@@ -96,6 +102,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
             identity,
             logger,
             telemetry: options.telemetry ?? false,
+            ...(options.metricsPort ? { metricsPort: options.metricsPort + 1 } : {}),
             ...(deadlineMs === undefined ? {} : { shutdownTimeoutMs: Math.max(1_000, deadlineMs - NESTED_STOP_MARGIN_MS) }),
           },
           lifecycle,
@@ -126,7 +133,12 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       });
     }
     started.activate();
-    const port = started.running.find(({ module }) => module.name === 'gateway')!.component.port;
+    const gatewayRunning = started.running.find(({ module }) => module.name === 'gateway')!.component;
+    if (options.metricsPort) {
+      const metrics = await startMetricsServer({ port: options.metricsPort, host: gatewayConfig.HOST, logger, routes: gatewayRunning.internalRoutes });
+      lifecycle.onStop('metrics server', () => metrics.close());
+    }
+    const port = gatewayRunning.port;
     return { url: gatewayConfig.PUBLIC_URL ?? `http://localhost:${port}`, platform, stop: () => lifecycle.stop() };
   } catch (error) {
     await lifecycle.stop();

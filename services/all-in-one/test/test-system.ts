@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { loadGatewayConfig } from '@snapcracks/gateway';
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { IdentityKeyring, createLogger } from '@snapcracks/kit';
-import { startSystem, type RunningSystem } from '../src/system.js';
+import { startSystem, type RunningSystem, type SystemOptions } from '../src/system.js';
 import { freePort } from '../src/free-port.js';
 
 /** The test system's identity keys, so a test can call a service directly as some component. */
@@ -21,8 +21,11 @@ function fakeWebDist(): string {
   return dir;
 }
 
-/** The whole product in this process, on a fresh database of the machine's PostgreSQL. */
-export async function startTestSystem(env: Record<string, string> = {}): Promise<RunningSystem & { database: TestDatabase }> {
+/** The whole product in this process, on a fresh database of the machine's PostgreSQL; `options` adds to startSystem's. */
+export async function startTestSystem(
+  env: Record<string, string> = {},
+  options: Partial<SystemOptions> = {},
+): Promise<RunningSystem & { database: TestDatabase }> {
   const database = await createTestDatabase('system');
   const port = await freePort();
   Object.assign(process.env, env);
@@ -35,6 +38,7 @@ export async function startTestSystem(env: Record<string, string> = {}): Promise
       databaseUrl: database.url,
       dataDir: mkdtempSync(join(tmpdir(), 'snapcracks-data-')),
       identity: TEST_IDENTITY,
+      ...options,
     });
     return {
       ...system,
