@@ -34,7 +34,10 @@ describe.each(MODES)('the product as separate components ($name)', ({ start }) =
   }, 900_000);
   afterAll(async () => {
     await browser?.close();
-    if (deployment) expect(await deployment.stop(), deployment.output().slice(-3000)).toBe(0);
+    if (!deployment) return;
+    // Stops cleanly, and leaves nothing running behind.
+    expect(await deployment.stop(), deployment.output().slice(-3000)).toBe(0);
+    expect(await deployment.leftovers()).toEqual([]);
   }, 120_000);
 
   it('signs a member in through the identity provider and takes them through the terms', async () => {

@@ -1,12 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, createTestStream, testNatsUrl } from '@snapcracks/kit/testing';
 import { freePort } from '../src/free-port.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
+/** The label `pnpm start:containers` puts on everything it makes (scripts/containers/start.ts). */
+const CONTAINERS_LABEL = 'io.snapcracks.containers=1';
 
 export interface Deployment {
   url: string;
@@ -15,6 +18,8 @@ export interface Deployment {
   output(): string;
   /** Stops everything; resolves with the launcher's exit code. */
   stop(): Promise<number | null>;
+  /** What is still running of it (processes, containers, networks, listening ports): nothing once stopped. */
+  leftovers(): Promise<string[]>;
 }
 
 /**
@@ -24,18 +29,39 @@ export interface Deployment {
 export async function startSplit(env: Record<string, string>): Promise<Deployment> {
   const dataDir = mkdtempSync(join(tmpdir(), 'snapcracks-split-'));
   const launched = await launch(['--import', 'tsx', join(root, 'scripts/split/start.ts')], env, { DATA_DIR: dataDir });
+  const topology = JSON.parse(readFileSync(join(dataDir, 'topology.json'), 'utf8')) as { processes: { name: string; grpcPort?: string; metricsPort: string }[] };
   return {
     ...launched,
-    metrics: () => {
-      const topology = JSON.parse(readFileSync(join(dataDir, 'topology.json'), 'utf8')) as { processes: { name: string; metricsPort: string }[] };
-      return Object.fromEntries(topology.processes.map(({ name, metricsPort }) => [name, `http://127.0.0.1:${metricsPort}`]));
-    },
+    metrics: () => Object.fromEntries(topology.processes.map(({ name, metricsPort }) => [name, `http://127.0.0.1:${metricsPort}`])),
     async stop() {
       const code = await launched.stop();
       rmSync(dataDir, { recursive: true, force: true });
       return code;
     },
+    async leftovers() {
+      // Every process's ports: none may still answer, and no process may still run from the data directory.
+      const ports = [
+        ['gateway', Number(new URL(launched.url).port)] as const,
+        ...topology.processes.flatMap(({ name, grpcPort, metricsPort }) => [
+          ...(grpcPort ? [[name, Number(grpcPort)] as const] : []),
+          [`${name} metrics`, Number(metricsPort)] as const,
+        ]),
+      ];
+      const open = await Promise.all(ports.map(async ([name, port]) => ((await listening(port)) ? `${name} on ${port}` : undefined)));
+      const processes = execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((line) => line.includes(dataDir));
+      return [...open.filter((entry): entry is string => entry !== undefined), ...processes];
+    },
   };
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 /** The product as `pnpm start:containers` runs it: each component its own podman container, from the built images. */
@@ -44,10 +70,19 @@ export async function startContainers(env: Record<string, string>): Promise<Depl
   return {
     ...launched,
     metrics: () => JSON.parse(readFileSync(join(root, '.data-containers/metrics.json'), 'utf8')) as Record<string, string>,
+    async leftovers() {
+      const podman = (...args: string[]) => execFileSync('podman', args).toString().split('\n').filter(Boolean);
+      return [
+        ...podman('ps', '-a', '--filter', `label=${CONTAINERS_LABEL}`, '--format', 'container {{.Names}}'),
+        ...podman('pod', 'ps', '--filter', `label=${CONTAINERS_LABEL}`, '--format', 'pod {{.Name}}'),
+        ...podman('network', 'ls', '--filter', `label=${CONTAINERS_LABEL}`, '--format', 'network {{.Name}}'),
+        ...podman('volume', 'ls', '--filter', `label=${CONTAINERS_LABEL}`, '--format', 'volume {{.Name}}'),
+      ];
+    },
   };
 }
 
-async function launch(args: string[], env: Record<string, string>, extra: Record<string, string>): Promise<Omit<Deployment, 'metrics'>> {
+async function launch(args: string[], env: Record<string, string>, extra: Record<string, string>): Promise<Omit<Deployment, 'metrics' | 'leftovers'>> {
   const [database, stream, port] = await Promise.all([createTestDatabase('e2e'), createTestStream('e2e'), freePort()]);
   let output = '';
   const child: ChildProcess = spawn(process.execPath, args, {
