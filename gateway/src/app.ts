@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyHttpOptions, type FastifyReply } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from './validator.js';
 import type { Logger, Platform } from '@snapcracks/kit';
 import type { Clients } from './clients.js';
 import type { OidcRelyingParty } from './oidc.js';

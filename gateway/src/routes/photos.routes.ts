@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart, { type MultipartFile } from '@fastify/multipart';
 import { z } from 'zod';
-import type { Caller, OutgoingStream } from '@snapcracks/kit';
+import { controlCharactersMessage, hasControlCharacters, type Caller, type OutgoingStream } from '@snapcracks/kit';
 import type { Photo, UploadPhotoRequest, UploadPhotoResponse } from '@snapcracks/proto/photo/v1';
 import type { Clients } from '../clients.js';
 import { HttpError } from '../http-errors.js';
@@ -197,6 +197,7 @@ async function discardRest(request: FastifyRequest, reply: FastifyReply): Promis
 
 function checkedDescription(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
+  if (hasControlCharacters(raw)) throw new HttpError(400, controlCharactersMessage('description'));
   const result = optionalDescription.safeParse(raw);
   if (!result.success) throw new HttpError(400, result.error.issues[0]?.message ?? 'Invalid description');
   return result.data || undefined;

@@ -23,3 +23,4 @@ export * from './grpc/batch-items.js';
 export * from './bus/index.js';
 export * from './outbox/index.js';
 export * from './metrics/index.js';
+export * from './control-characters.js';

@@ -3,7 +3,8 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { SpanKind, SpanStatusCode, context, propagation, trace, ROOT_CONTEXT } from '@opentelemetry/api';
 import { ZodError } from 'zod';
-import { DomainError, isServiceError } from '../errors.js';
+import { DomainError, InvalidArgumentError, isServiceError } from '../errors.js';
+import { controlCharactersMessage, findControlCharacters } from '../control-characters.js';
 import type { Logger } from '../logger.js';
 import { IDENTITY_HEADER, InvalidIdentityError, type CallIdentity, type Caller, type IdentitySigner } from './identity.js';
 import { rpcDurationRecorder, statusCodeOf } from '../metrics/rpc.js';
@@ -167,6 +168,8 @@ export class GrpcServer {
         const startedAt = performance.now();
         const started = begin(call);
         if ('error' in started) return answer(startedAt, callback, started.error, null);
+        const refusal = textRefusal(call.request);
+        if (refusal) return answer(startedAt, callback, toStatus(refusal), null);
         const { ctx, run } = started;
         context.with(ROOT_CONTEXT, () =>
           run(() => (handler as UnaryHandler<unknown, unknown>)(call.request, ctx)).then(
@@ -197,6 +200,8 @@ export class GrpcServer {
         };
         const started = begin(call);
         if ('error' in started) return fail(started.error);
+        const refusal = textRefusal(call.request);
+        if (refusal) return fail(toStatus(refusal));
         const { ctx, run } = started;
         run(() => (handler as ServerStreamHandler<unknown, unknown>)(call, ctx)).then(
           () => {
@@ -209,6 +214,15 @@ export class GrpcServer {
     }
     throw new Error(`${path}: bidirectional streaming is not supported`);
   }
+}
+
+/**
+ * Every service refuses text with control characters in a request, whoever the caller: the gateway refuses them
+ * too, but a service must not rely on its callers (PostgreSQL cannot store NUL in text).
+ */
+function textRefusal(request: unknown): InvalidArgumentError | undefined {
+  const field = findControlCharacters(request);
+  return field ? new InvalidArgumentError(controlCharactersMessage(field)) : undefined;
 }
 
 function headerValue(metadata: grpc.Metadata, key: string): string | undefined {

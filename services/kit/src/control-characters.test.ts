@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { controlCharactersMessage, findControlCharacters, hasControlCharacters } from './control-characters.js';
+
+describe('control characters in text', () => {
+  it('refuses NUL, the other C0 controls and DEL, and keeps tab, newline and carriage return', () => {
+    for (const code of [0x00, 0x01, 0x08, 0x0b, 0x0c, 0x0e, 0x1b, 0x1f, 0x7f]) expect(hasControlCharacters(`a${String.fromCharCode(code)}b`), code.toString(16)).toBe(true);
+    for (const text of ['plain', 'two\nlines', 'tab\there', 'windows\r\nline', 'émoji 🧱 ünïcode', '']) expect(hasControlCharacters(text), text).toBe(false);
+  });
+
+  it('names the field where one sits, however deep, and ignores bytes', () => {
+    expect(findControlCharacters({ name: 'Ada', bars: [{ label: 'ok' }, { label: 'bad\u0000' }] })).toBe('bars.1.label');
+    expect(findControlCharacters('x\u0000')).toBe('(root)');
+    expect(findControlCharacters({ ['k\u0001']: 'v' })).toBe('k\u0001');
+    expect(findControlCharacters({ chunk: Buffer.from([0, 1, 2]), description: 'fine' })).toBeUndefined();
+    expect(findControlCharacters({ page: 1, flag: true, none: null })).toBeUndefined();
+    expect(controlCharactersMessage('description')).toBe('description must not contain control characters');
+  });
+});
