@@ -20,4 +20,5 @@ export const MESSAGES = {
   unavailable: 'Service temporarily unavailable. Please try again.',
   tooMany: 'Too many requests. Please slow down and try again shortly.',
   badRequest: 'Bad request',
+  malformedMultipart: 'The upload could not be read: it was cut short or is not a multipart form. Please try again.',
 } as const;

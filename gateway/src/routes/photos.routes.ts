@@ -8,6 +8,7 @@ import { controlCharactersMessage, hasControlCharacters, type Caller, type Outgo
 import type { Photo, UploadPhotoRequest, UploadPhotoResponse } from '@snapcracks/proto/photo/v1';
 import type { Clients } from '../clients.js';
 import { HttpError } from '../http-errors.js';
+import { MULTIPART_LIMIT_ERRORS, multipartReadError } from '../multipart-errors.js';
 import { routeRateLimit } from '../plugins/security.js';
 import { coalesceChunks } from '../streams/coalesce-chunks.js';
 import { photoIdParams, photoJson, privacyBarJson, toBars, toPhotoJson } from '../photo-json.js';
@@ -22,7 +23,6 @@ const UPLOAD_DEADLINE_MS = 120_000;
 /** How long a refused upload's remaining bytes are read before the connection is closed instead. */
 const DISCARD_WAIT_MS = 10_000;
 
-const MULTIPART_LIMIT_ERRORS = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT']);
 
 const descriptionEdit = z.object({
   description: z
@@ -145,12 +145,13 @@ async function receiveUpload(request: FastifyRequest, caller: Caller, clients: C
         upload = clients.photo.clientStream('uploadPhoto', { caller, deadlineMs: UPLOAD_DEADLINE_MS });
         await sendFile(upload, part, checkedDescription(description));
       } catch (error) {
-        failure = error;
+        // The file's bytes come from the parser too: a body cut short fails here, mid-file.
+        failure = multipartReadError(error);
         part.file.resume();
       }
     }
   } catch (error) {
-    failure ??= error;
+    failure ??= multipartReadError(error);
   }
   if (failure !== undefined) {
     upload?.cancel();

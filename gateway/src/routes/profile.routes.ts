@@ -8,6 +8,7 @@ import type { Caller, OutgoingStream } from '@snapcracks/kit';
 import type { StoreAvatarRequest, StoreAvatarResponse } from '@snapcracks/proto/storage/v1';
 import type { Clients } from '../clients.js';
 import { HttpError } from '../http-errors.js';
+import { MULTIPART_LIMIT_ERRORS, multipartReadError } from '../multipart-errors.js';
 import { coalesceChunks } from '../streams/coalesce-chunks.js';
 import type { UserDirectory } from '../user-directory.js';
 import { toUserJson, userJson } from './auth.routes.js';
@@ -22,7 +23,6 @@ export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
 const MAX_AVATAR_REQUEST_BYTES = MAX_AVATAR_BYTES + 16 * 1024;
 const AVATAR_DEADLINE_MS = 60_000;
 const DISCARD_WAIT_MS = 10_000;
-const MULTIPART_LIMIT_ERRORS = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT']);
 
 /** The auth service says the same (spec §5); checked here so bad input never costs a call. */
 const profileBody = z.object(
@@ -107,12 +107,13 @@ async function receiveAvatar(request: FastifyRequest, caller: Caller, clients: C
         // At the size limit the stream ends quietly, marked truncated: never let a cut file through.
         if (part.file.truncated) throw new HttpError(413, AVATAR_TOO_LARGE);
       } catch (error) {
-        failure = error;
+        // The file's bytes come from the parser too: a body cut short fails here, mid-file.
+        failure = multipartReadError(error);
         part.file.resume();
       }
     }
   } catch (error) {
-    failure ??= error;
+    failure ??= multipartReadError(error);
   }
   if (failure !== undefined) {
     upload?.cancel();

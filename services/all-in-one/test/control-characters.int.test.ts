@@ -78,6 +78,22 @@ describe('control characters in text', () => {
     expect(forms.total).toBe(0);
   });
 
+  it('answers malformed multipart with a 400: no boundary, or a body cut short', async () => {
+    const before = await myPhotos();
+    const noBoundary = await member.request(api('/api/photos'), { method: 'POST', headers: { 'content-type': 'multipart/form-data' }, body: 'just some bytes' });
+    expect(noBoundary.status).toBe(400);
+    expect(await noBoundary.json()).toEqual({ message: 'The upload could not be read: it was cut short or is not a multipart form. Please try again.' });
+    const cut = await member.request(api('/api/photos'), {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=XYZ' },
+      body: '--XYZ\r\nContent-Disposition: form-data; name="photo"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG',
+    });
+    expect(cut.status).toBe(400);
+    const avatar = await member.request(api('/api/profile/avatar'), { method: 'POST', headers: { 'content-type': 'multipart/form-data' }, body: 'x' });
+    expect(avatar.status).toBe(400);
+    expect(await myPhotos()).toEqual(before);
+  });
+
   it('answers authorization first: the signed out get 401 and members 403, whatever the text', async () => {
     expect((await fetch(api(`/api/admin/users?q=${encodeURIComponent(NUL)}`))).status).toBe(401);
     expect((await member.request(api(`/api/admin/users?q=${encodeURIComponent(NUL)}`), {})).status).toBe(403);
