@@ -100,7 +100,7 @@ describe('control characters in text', () => {
   });
 
   it('keeps tab and newline in multi-line text', async () => {
-    const [{ id }] = (await myPhotos()) as [{ id: number }];
+    const { id } = (await myPhotos())[0]!;
     const edited = await json(member, 'PATCH', `/api/photos/${id}`, { description: 'First line\nsecond\tline' });
     expect(edited.status).toBe(200);
     expect((await myPhotos()).find((photo) => photo.id === id)?.description).toBe('First line\nsecond\tline');
