@@ -1,6 +1,7 @@
 import { SERVICE_NAMES } from '../component.js';
 import { instruments } from './instruments.js';
-import { onEveryProvider, processComponent } from './provider.js';
+import { processComponent } from './provider.js';
+import { polledGauge } from './polled-gauge.js';
 
 export type DeliveryOutcome = 'ok' | 'retry' | 'dead';
 
@@ -36,47 +37,15 @@ export function consumerRecorder(component: string, consumer: string): ConsumerR
   };
 }
 
-/** How often a consumer's lag is asked of JetStream at most, however often metrics are collected. */
-const LAG_REFRESH_MS = 15_000;
-
-interface ObservedLag {
-  attributes: { component: string; consumer: string };
-  read: () => Promise<number>;
-  last?: { at: number; value: number };
-  reading?: Promise<void>;
-}
-
-const lags = new Set<ObservedLag>();
-
-onEveryProvider((meter) => {
-  meter
-    .createObservableGauge('snapcracks.consumer.lag', {
-      description: 'Messages in the stream that the durable consumer has not been delivered yet (JetStream num_pending)',
-      unit: '{message}',
-    })
-    .addCallback(async (result) => {
-      await Promise.all([...lags].map(refreshIfStale));
-      for (const lag of lags) if (lag.last) result.observe(lag.last.value, lag.attributes);
-    });
+/** A consumer's lag, asked of JetStream at most every 15 s however often metrics are collected. */
+const observeLag = polledGauge({
+  name: 'snapcracks.consumer.lag',
+  description: 'Messages in the stream that the durable consumer has not been delivered yet (JetStream num_pending)',
+  unit: '{message}',
+  refreshMs: 15_000,
 });
-
-function refreshIfStale(lag: ObservedLag): Promise<void> {
-  if (lag.last && Date.now() - lag.last.at < LAG_REFRESH_MS) return Promise.resolve();
-  lag.reading ??= lag
-    .read()
-    .then((value) => {
-      lag.last = { at: Date.now(), value };
-    })
-    .catch(() => undefined)
-    .finally(() => {
-      lag.reading = undefined;
-    });
-  return lag.reading;
-}
 
 /** Reports a durable consumer's lag, read with `read` at most every 15 s; returns the function that stops it. */
 export function observeConsumerLag(component: string, consumer: string, read: () => Promise<number>): () => void {
-  const observed: ObservedLag = { attributes: { component, consumer }, read };
-  lags.add(observed);
-  return () => void lags.delete(observed);
+  return observeLag({ component, consumer }, read);
 }
