@@ -28,6 +28,9 @@ export const instruments = memoisedPerProvider((meter) => ({
   deadLetters: meter.createCounter('snapcracks.dead_letters', { description: 'Events stored as dead letters after the last delivery failed' }),
   imageProcessing: histogram(meter, 'snapcracks.image.processing', 'Image work on the media threads, by kind (queue wait excluded)', IMAGE_BUCKETS),
   publicPageCache: meter.createCounter('snapcracks.public_page_cache', { description: 'Public page lookups, by result: hit or miss (a backend call)' }),
+  identityRefusals: meter.createCounter('snapcracks.identity.refusals', {
+    description: 'gRPC calls refused for their caller identity (missing, forged, misaddressed or stale proof or user assertion), by method',
+  }),
   rateLimitRefusals: meter.createCounter('snapcracks.rate_limit.refusals', { description: 'Requests refused with 429, by limit' }),
 }));
 
