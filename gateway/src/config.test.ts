@@ -25,8 +25,11 @@ describe('rate limits', () => {
       api: { max: 600, windowMs: 60_000 },
       signIn: { max: 30, windowMs: 60_000 },
       contact: { max: 5, windowMs: 600_000 },
-      uploads: { max: 60, windowMs: 3_600_000 },
+      uploads: { max: 10, windowMs: 60_000 },
+      uploadsInFlight: 2,
       votes: { max: 600, windowMs: 60_000 },
+      avatars: { max: 10, windowMs: 60_000 },
+      faceSuggestions: { max: 30, windowMs: 60_000 },
     });
   });
 
@@ -38,13 +41,19 @@ describe('rate limits', () => {
       RATE_LIMIT_CONTACT: '3/1h',
       RATE_LIMIT_UPLOADS: ' 20 / 2h ',
       RATE_LIMIT_VOTES: '1200/1m',
+      RATE_LIMIT_UPLOADS_IN_FLIGHT: '4',
+      RATE_LIMIT_AVATARS: '2/5m',
+      RATE_LIMIT_FACE_SUGGESTIONS: '7/10s',
     }).rateLimits;
     expect(limits).toEqual({
       api: { max: 100_000, windowMs: 60_000 },
       signIn: { max: 10, windowMs: 30_000 },
       contact: { max: 3, windowMs: 3_600_000 },
       uploads: { max: 20, windowMs: 7_200_000 },
+      uploadsInFlight: 4,
       votes: { max: 1200, windowMs: 60_000 },
+      avatars: { max: 2, windowMs: 300_000 },
+      faceSuggestions: { max: 7, windowMs: 10_000 },
     });
   });
 

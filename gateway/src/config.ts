@@ -17,8 +17,13 @@ export interface RateLimits {
   api: RateLimit;
   signIn: RateLimit;
   contact: RateLimit;
+  /** Per member (plugins/member-limits.ts). */
   uploads: RateLimit;
+  /** A member's uploads being received at once, per gateway replica. */
+  uploadsInFlight: number;
   votes: RateLimit;
+  avatars: RateLimit;
+  faceSuggestions: RateLimit;
 }
 
 const WINDOW_UNITS_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
@@ -85,10 +90,22 @@ const schema = baseConfigSchema.extend({
   RATE_LIMIT_SIGN_IN: rateLimit.default({ max: 30, windowMs: 60_000 }),
   /** Contact form submissions per client address. */
   RATE_LIMIT_CONTACT: rateLimit.default({ max: 5, windowMs: 600_000 }),
-  /** Uploads per member (per client address when signed out). */
-  RATE_LIMIT_UPLOADS: rateLimit.default({ max: 60, windowMs: 3_600_000 }),
-  /** Votes per member (per client address when signed out). */
+  /**
+   * Photo uploads per signed-in member. The upload page sends one photo at a time, each picked and described by
+   * hand: ten a minute is more than a person manages, and holds one member to ten full-size decodes a minute.
+   */
+  RATE_LIMIT_UPLOADS: rateLimit.default({ max: 10, windowMs: 60_000 }),
+  /**
+   * A member's uploads being received at once, counted by each gateway replica (not shared through Redis): the web
+   * app sends one at a time, so two leave room for a retry while the first is still closing.
+   */
+  RATE_LIMIT_UPLOADS_IN_FLIGHT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(1_000).default(2)),
+  /** Votes per signed-in member: rating a whole gallery page quickly stays far below it. */
   RATE_LIMIT_VOTES: rateLimit.default({ max: 600, windowMs: 60_000 }),
+  /** Avatar uploads per signed-in member. */
+  RATE_LIMIT_AVATARS: rateLimit.default({ max: 10, windowMs: 60_000 }),
+  /** Face-suggestion requests per signed-in member: the upload page asks once per chosen photo. */
+  RATE_LIMIT_FACE_SUGGESTIONS: rateLimit.default({ max: 30, windowMs: 60_000 }),
   WEB_DIST: z.string().default(fileURLToPath(new URL('../../web/dist', import.meta.url))),
 });
 
@@ -103,7 +120,10 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
       signIn: parsed.RATE_LIMIT_SIGN_IN,
       contact: parsed.RATE_LIMIT_CONTACT,
       uploads: parsed.RATE_LIMIT_UPLOADS,
+      uploadsInFlight: parsed.RATE_LIMIT_UPLOADS_IN_FLIGHT,
       votes: parsed.RATE_LIMIT_VOTES,
+      avatars: parsed.RATE_LIMIT_AVATARS,
+      faceSuggestions: parsed.RATE_LIMIT_FACE_SUGGESTIONS,
     },
   };
   if (config.NODE_ENV === 'production') {

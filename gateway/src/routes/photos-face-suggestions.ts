@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clients } from '../clients.js';
 import { HttpError } from '../http-errors.js';
+import { memberLimit } from '../plugins/member-limits.js';
 import { privacyBarJson, toBars } from '../photo-json.js';
 
 /** What storage accepts (services/storage: MAX_FACE_SUGGESTION_BYTES), refused here before a byte is read. */
@@ -33,10 +34,14 @@ export default async function faceSuggestionRoutes(app: FastifyInstance, { clien
     '/api/photos/face-suggestions',
     {
       // Who may ask comes before what was sent: a signed-out caller gets 401, not a 400 about the body.
-      onRequest: async (request: FastifyRequest) => {
-        await request.requireMember();
-        if (Number(request.headers['content-length']) > MAX_FACE_SUGGESTION_BYTES) throw new HttpError(413, FACE_SUGGESTIONS_REFUSED);
-      },
+      // Then the member's limit (RATE_LIMIT_FACE_SUGGESTIONS), before the image is read.
+      onRequest: [
+        async (request: FastifyRequest) => {
+          await request.requireMember();
+          if (Number(request.headers['content-length']) > MAX_FACE_SUGGESTION_BYTES) throw new HttpError(413, FACE_SUGGESTIONS_REFUSED);
+        },
+        ...memberLimit(app, 'faceSuggestions').onRequest,
+      ],
       schema: { body: imageBody, response: { 200: suggestionsJson } },
     },
     async (request, reply) => {

@@ -9,7 +9,7 @@ import type { Photo, UploadPhotoRequest, UploadPhotoResponse } from '@snapcracks
 import type { Clients } from '../clients.js';
 import { HttpError } from '../http-errors.js';
 import { MULTIPART_LIMIT_ERRORS, multipartReadError } from '../multipart-errors.js';
-import { routeRateLimit } from '../plugins/security.js';
+import { memberLimit } from '../plugins/member-limits.js';
 import { coalesceChunks } from '../streams/coalesce-chunks.js';
 import { photoIdParams, photoJson, privacyBarJson, toBars, toPhotoJson } from '../photo-json.js';
 import faceSuggestionRoutes from './photos-face-suggestions.js';
@@ -61,8 +61,8 @@ export default async function photoRoutes(app: FastifyInstance, { clients }: { c
   await app.register(faceSuggestionRoutes, { clients });
   const route = app.withTypeProvider<ZodTypeProvider>();
 
-  // Per member (RATE_LIMIT_UPLOADS): each upload stores and renders images.
-  route.post('/api/photos', { config: routeRateLimit(app, 'uploads', { perMember: true }), schema: { response: { 201: z.object({ id: z.number(), filename: z.string() }) } } }, async (request, reply) => {
+  // Per member (RATE_LIMIT_UPLOADS, RATE_LIMIT_UPLOADS_IN_FLIGHT): each upload stores and renders images.
+  route.post('/api/photos', { ...memberLimit(app, 'uploads'), schema: { response: { 201: z.object({ id: z.number(), filename: z.string() }) } } }, async (request, reply) => {
     const caller = await request.requireMember();
     if (!request.isMultipart()) throw new HttpError(400, UPLOAD_REFUSED);
     if (Number(request.headers['content-length']) > MAX_UPLOAD_REQUEST_BYTES) {

@@ -8,6 +8,7 @@ import type { Caller, OutgoingStream } from '@snapcracks/kit';
 import type { StoreAvatarRequest, StoreAvatarResponse } from '@snapcracks/proto/storage/v1';
 import type { Clients } from '../clients.js';
 import { HttpError } from '../http-errors.js';
+import { memberLimit } from '../plugins/member-limits.js';
 import { MULTIPART_LIMIT_ERRORS, multipartReadError } from '../multipart-errors.js';
 import { coalesceChunks } from '../streams/coalesce-chunks.js';
 import type { UserDirectory } from '../user-directory.js';
@@ -57,7 +58,8 @@ export default async function profileRoutes(app: FastifyInstance, { clients, use
     return toUserJson(user);
   });
 
-  route.post('/api/profile/avatar', { schema: { response: { 200: avatarJson } } }, async (request, reply) => {
+  // Per member (RATE_LIMIT_AVATARS): each avatar is decoded and re-encoded.
+  route.post('/api/profile/avatar', { ...memberLimit(app, 'avatars'), schema: { response: { 200: avatarJson } } }, async (request, reply) => {
     const caller = await request.requireMember();
     if (!request.isMultipart()) throw new HttpError(400, AVATAR_REFUSED);
     if (Number(request.headers['content-length']) > MAX_AVATAR_REQUEST_BYTES) {

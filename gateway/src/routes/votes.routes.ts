@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Clients } from '../clients.js';
-import { routeRateLimit } from '../plugins/security.js';
+import { memberLimit } from '../plugins/member-limits.js';
 import { photoIdParams } from '../photo-json.js';
 import { VoteCaster } from '../vote-caster.js';
 
@@ -24,7 +24,7 @@ export default async function voteRoutes(app: FastifyInstance, { clients }: { cl
   const votes = new VoteCaster(clients);
 
   // Per member (RATE_LIMIT_VOTES): a member rating a gallery casts many, and their own count is theirs.
-  route.post('/api/photos/:id/vote', { config: routeRateLimit(app, 'votes', { perMember: true }), schema: { params: photoIdParams, body: voteBody, response: { 200: voteJson } } }, async (request) => {
+  route.post('/api/photos/:id/vote', { ...memberLimit(app, 'votes'), schema: { params: photoIdParams, body: voteBody, response: { 200: voteJson } } }, async (request) => {
     const caller = await request.requireMember();
     const { rating, averageRating, voteCount } = await votes.cast(caller, request.params.id, request.body.rating);
     return { rating, averageRating, voteCount };
