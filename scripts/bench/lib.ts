@@ -15,6 +15,9 @@ export const UNLIMITED_RATES = {
   RATE_LIMIT_CONTACT: '100000000/1m',
   RATE_LIMIT_UPLOADS: '100000000/1m',
   RATE_LIMIT_VOTES: '100000000/1m',
+  RATE_LIMIT_AVATARS: '100000000/1m',
+  RATE_LIMIT_FACE_SUGGESTIONS: '100000000/1m',
+  RATE_LIMIT_UPLOADS_IN_FLIGHT: '1000',
 };
 
 /** Starts the product for a benchmark; `env` adds to (or overrides) the benchmark's settings. */
