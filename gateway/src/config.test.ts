@@ -25,7 +25,7 @@ describe('rate limits', () => {
       api: { max: 600, windowMs: 60_000 },
       signIn: { max: 30, windowMs: 60_000 },
       contact: { max: 5, windowMs: 600_000 },
-      uploads: { max: 10, windowMs: 60_000 },
+      uploads: { max: 30, windowMs: 60_000 },
       uploadsInFlight: 2,
       votes: { max: 600, windowMs: 60_000 },
       avatars: { max: 10, windowMs: 60_000 },
