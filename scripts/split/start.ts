@@ -6,7 +6,9 @@
  *
  * Takes what `pnpm start` takes (PORT, ADMIN_EMAILS, TRUST_PROXY, DATABASE_URL, NATS_URL, NATS_STREAM, LOG_LEVEL, …).
  * Each process's log goes to <DATA_DIR>/logs/<name>.log; should one exit, the others are stopped and its last lines
- * are printed. Ctrl-C (or SIGTERM) stops every process.
+ * are printed, unless SPLIT_ON_EXIT=wait: then the others keep running, and SIGUSR2 starts again every process that
+ * has exited (the chaos harness kills one process and brings only that one back). <DATA_DIR>/pids.json says which
+ * process id each name runs as now. Ctrl-C (or SIGTERM) stops every process.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -30,6 +32,9 @@ const logDir = join(dataDir, 'logs');
 const url = env.PUBLIC_URL || `http://localhost:${port}`;
 
 const children = new Map<string, ChildProcess>();
+/** Every process started, with its own settings, to start again the same way (SPLIT_ON_EXIT=wait, SIGUSR2). */
+const started = new Map<string, { child: SplitProcess; extra: Record<string, string> }>();
+const waitOnExit = env.SPLIT_ON_EXIT === 'wait';
 let stopping = false;
 
 async function main(): Promise<void> {
@@ -98,7 +103,8 @@ async function main(): Promise<void> {
 /** Starts one process; it inherits this one's environment (PORT, ADMIN_EMAILS, TRUST_PROXY, RATE_LIMIT_*, …). */
 function start(child: SplitProcess, extra: Record<string, string>): void {
   const logFile = join(logDir, `${child.name}.log`);
-  const log = createWriteStream(logFile);
+  // Appended to: a process started again (SPLIT_ON_EXIT=wait) keeps its earlier lines.
+  const log = createWriteStream(logFile, { flags: 'a' });
   const proc = spawn(process.execPath, ['--import', 'tsx', join(root, child.entry)], {
     cwd: root,
     env: { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX || '2', ...child.env, ...extra },
@@ -107,13 +113,31 @@ function start(child: SplitProcess, extra: Record<string, string>): void {
   proc.stdout.pipe(log);
   proc.stderr.pipe(log);
   children.set(child.name, proc);
+  started.set(child.name, { child, extra });
+  writePids();
   proc.once('exit', (code, signal) => {
     children.delete(child.name);
+    writePids();
     if (stopping) return;
+    if (waitOnExit) {
+      process.stderr.write(`${child.name} exited (${signal ?? code}); the others keep running (SIGUSR2 starts it again)\n`);
+      return;
+    }
     const tail = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-15).join('\n');
     process.stderr.write(`\n${child.name} exited (${signal ?? code}); stopping. Its last lines (${logFile}):\n${tail}\n`);
     void stop(1);
   });
+}
+
+function writePids(): void {
+  const pids = Object.fromEntries([...children].map(([name, proc]) => [name, proc.pid]));
+  writeFileSync(join(dataDir, 'pids.json'), `${JSON.stringify(pids, null, 2)}\n`);
+}
+
+/** SIGUSR2 with SPLIT_ON_EXIT=wait: every process that has exited starts again, with the settings it had. */
+function restartExited(): void {
+  if (stopping) return;
+  for (const [name, { child, extra }] of started) if (!children.has(name)) start(child, extra);
 }
 
 async function createDatabaseIfMissing(target: string): Promise<void> {
@@ -154,6 +178,7 @@ async function stop(code: number): Promise<never> {
 
 process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
+if (waitOnExit) process.on('SIGUSR2', restartExited);
 main().catch((error: unknown) => {
   process.stderr.write(`Snap Cracks (split) could not start: ${error instanceof Error ? error.message : String(error)}\n`);
   void stop(1);

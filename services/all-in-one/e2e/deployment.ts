@@ -22,16 +22,24 @@ export interface Deployment {
   leftovers(): Promise<string[]>;
 }
 
+export interface SplitDeployment extends Deployment {
+  /** Its DATA_DIR: logs, topology.json, pids.json. */
+  dataDir: string;
+  /** The launcher's process id (SIGUSR2 starts exited processes again when SPLIT_ON_EXIT=wait). */
+  launcherPid: number;
+}
+
 /**
  * The product as `pnpm start:split` runs it (each component its own process, two replicas of photo and vote), on a
  * fresh database and JetStream stream, with its own data directory.
  */
-export async function startSplit(env: Record<string, string>): Promise<Deployment> {
+export async function startSplit(env: Record<string, string>): Promise<SplitDeployment> {
   const dataDir = mkdtempSync(join(tmpdir(), 'snapcracks-split-'));
   const launched = await launch(['--import', 'tsx', join(root, 'scripts/split/start.ts')], env, { DATA_DIR: dataDir });
   const topology = JSON.parse(readFileSync(join(dataDir, 'topology.json'), 'utf8')) as { processes: { name: string; grpcPort?: string; metricsPort: string }[] };
   return {
     ...launched,
+    dataDir,
     metrics: () => Object.fromEntries(topology.processes.map(({ name, metricsPort }) => [name, `http://127.0.0.1:${metricsPort}`])),
     async stop() {
       const code = await launched.stop();
@@ -82,7 +90,7 @@ export async function startContainers(env: Record<string, string>): Promise<Depl
   };
 }
 
-async function launch(args: string[], env: Record<string, string>, extra: Record<string, string>): Promise<Omit<Deployment, 'metrics' | 'leftovers'>> {
+async function launch(args: string[], env: Record<string, string>, extra: Record<string, string>): Promise<Omit<Deployment, 'metrics' | 'leftovers'> & { launcherPid: number }> {
   const [database, stream, port] = await Promise.all([createTestDatabase('e2e'), createTestStream('e2e'), freePort()]);
   let output = '';
   const child: ChildProcess = spawn(process.execPath, args, {
@@ -116,6 +124,7 @@ async function launch(args: string[], env: Record<string, string>, extra: Record
   });
   return {
     url,
+    launcherPid: child.pid!,
     output: () => output,
     async stop() {
       child.kill('SIGTERM');
