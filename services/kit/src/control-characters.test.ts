@@ -15,4 +15,22 @@ describe('control characters in text', () => {
     expect(findControlCharacters({ page: 1, flag: true, none: null })).toBeUndefined();
     expect(controlCharactersMessage('description')).toBe('description must not contain control characters');
   });
+
+  it('walks a value nested far deeper than the call stack goes, quickly', () => {
+    // A JSON body of 200 KB can nest arrays 100,000 deep; a recursive walk overflowed the stack there (a 500).
+    const depth = 100_000;
+    const clean = JSON.parse(`{"a":${'['.repeat(depth)}"x"${']'.repeat(depth)}}`) as unknown;
+    const dirty = JSON.parse(`{"a":${'['.repeat(depth)}"x\\u0000"${']'.repeat(depth)}}`) as unknown;
+    const started = performance.now();
+    expect(findControlCharacters(clean)).toBeUndefined();
+    // Named, and shortened: the message names the field, not 100,000 indexes.
+    expect(findControlCharacters(dirty)).toBe(`a${'.0'.repeat(depth)}`.slice(0, 200) + '…');
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it('names the first field in key order, as a depth-first walk meets it', () => {
+    expect(findControlCharacters({ a: { b: 'ok', c: ['x', 'y\u0007'] }, d: 'z\u0000' })).toBe('a.c.1');
+    expect(findControlCharacters({ a: 'fine', ['b\u0000']: { c: 'x\u0001' } })).toBe('b\u0000');
+    expect(findControlCharacters([['ok'], ['ok', 'no\u007f']])).toBe('1.1');
+  });
 });

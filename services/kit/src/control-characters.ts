@@ -11,18 +11,43 @@ export function hasControlCharacters(text: string): boolean {
   return false;
 }
 
+const MAX_PATH_LENGTH = 200;
+
 /**
  * Where in `value` (parsed JSON, a query, a gRPC message) the first string holding a control character sits, e.g.
  * `bars.0.label`, or `(root)` for a string itself; undefined when there is none. Bytes (uploads) are not text.
+ *
+ * Depth first in key order, with a stack of its own rather than recursion: a JSON body of a few hundred kilobytes can
+ * nest arrays a hundred thousand deep, which would overflow the call stack (a 500) and, with each level's path
+ * written out, cost time quadratic in the depth. The path is written only for the string it names.
  */
-export function findControlCharacters(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'string') return hasControlCharacters(value) ? path || '(root)' : undefined;
-  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return undefined;
-  for (const [key, child] of Object.entries(value)) {
-    const childPath = path ? `${path}.${key}` : key;
-    if (hasControlCharacters(key)) return childPath;
-    const found = findControlCharacters(child, childPath);
-    if (found) return found;
+export function findControlCharacters(value: unknown): string | undefined {
+  interface Entry {
+    key: string;
+    value: unknown;
+    parent: Entry | undefined;
+  }
+  const pathOf = (entry: Entry): string => {
+    const keys: string[] = [];
+    for (let at: Entry | undefined = entry; at; at = at.parent) keys.push(at.key);
+    const path = keys.reverse().join('.');
+    // A message names the field, not a hundred thousand array indexes.
+    return path.length > MAX_PATH_LENGTH ? `${path.slice(0, MAX_PATH_LENGTH)}…` : path;
+  };
+  if (typeof value === 'string') return hasControlCharacters(value) ? '(root)' : undefined;
+  const pending: Entry[] = [];
+  const pushChildren = (container: unknown, parent: Entry | undefined) => {
+    if (typeof container !== 'object' || container === null || ArrayBuffer.isView(container)) return;
+    const entries = Object.entries(container);
+    // Reversed, so the first key comes off the stack first.
+    for (let i = entries.length - 1; i >= 0; i--) pending.push({ key: entries[i]![0], value: entries[i]![1], parent });
+  };
+  pushChildren(value, undefined);
+  for (let entry = pending.pop(); entry; entry = pending.pop()) {
+    if (hasControlCharacters(entry.key)) return pathOf(entry);
+    if (typeof entry.value === 'string') {
+      if (hasControlCharacters(entry.value)) return pathOf(entry);
+    } else pushChildren(entry.value, entry);
   }
   return undefined;
 }
