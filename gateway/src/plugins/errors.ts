@@ -1,12 +1,13 @@
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { httpStatusForGrpc, isServiceError } from '@snapcracks/kit';
-import { HttpError, MESSAGES } from '../http-errors.js';
+import { HttpError, MESSAGES, SHOWN_REFUSALS } from '../http-errors.js';
 
 /**
  * Every error becomes `{ message }` with the right status: validation → 400 with the first problem,
- * gRPC statuses mapped (INVALID_ARGUMENT 400 … UNAVAILABLE 503) keeping the service's message, and
- * anything unexpected a 500 whose details stay in the log.
+ * gRPC statuses mapped (INVALID_ARGUMENT 400 … UNAVAILABLE 503) keeping the service's message (but a refusal's only
+ * when it is one of the product's own texts, SHOWN_REFUSALS), and anything unexpected a 500 whose details stay in the log.
  */
 export default fp(async (app) => {
   app.setErrorHandler((error, request, reply) => {
@@ -18,7 +19,7 @@ export default fp(async (app) => {
     if (isServiceError(error)) {
       const status = httpStatusForGrpc(error.code);
       if (status >= 500) request.log.error({ err: error }, 'backend call failed');
-      const message = status === 503 || status === 504 ? MESSAGES.unavailable : status >= 500 ? MESSAGES.internal : error.details;
+      const message = status === 503 || status === 504 ? MESSAGES.unavailable : status >= 500 ? MESSAGES.internal : shownDetails(error, request.log);
       return reply.code(status).send({ message });
     }
     const status = (error as { statusCode?: number }).statusCode;
@@ -30,3 +31,11 @@ export default fp(async (app) => {
     return reply.code(500).send({ message: MESSAGES.internal });
   });
 });
+
+/** What a browser may read of a service's 4xx: its text, unless it is a refusal whose reason is not for browsers. */
+function shownDetails(error: ServiceError, log: { warn(object: object, message: string): void }): string {
+  if (error.code !== GrpcStatus.UNAUTHENTICATED && error.code !== GrpcStatus.PERMISSION_DENIED) return error.details;
+  if (SHOWN_REFUSALS.has(error.details)) return error.details;
+  log.warn({ code: error.code, details: error.details }, 'a service refused the call');
+  return error.code === GrpcStatus.UNAUTHENTICATED ? MESSAGES.unauthorized : MESSAGES.forbidden;
+}

@@ -6,7 +6,8 @@ import { loadGatewayConfig } from '../config.js';
 let app: FastifyInstance;
 
 beforeAll(async () => {
-  app = Fastify();
+  // As the gateway with TRUST_PROXY=127.0.0.1: that proxy's X-Forwarded-Proto says whether the browser used TLS.
+  app = Fastify({ trustProxy: ['127.0.0.1'] });
   await app.register(security, {
     allowedOrigins: [],
     scriptSources: ["'sha256-abc='"],
@@ -42,5 +43,41 @@ describe('content security policy', () => {
     expect(csp.has('worker-src')).toBe(false);
     expect(csp.get('default-src')).toEqual(["'self'"]);
     expect(csp.get('object-src')).toEqual(["'none'"]);
+  });
+});
+
+describe('transport and framing headers', () => {
+  const page = (headers: Record<string, string> = {}) => app.inject({ method: 'GET', url: '/assets/heic-preview.worker.js', headers });
+
+  it('sends HSTS only when the request came over TLS, here through a trusted proxy', async () => {
+    const overHttps = await page({ 'x-forwarded-proto': 'https' });
+    expect(overHttps.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+    const overHttp = await page();
+    expect(overHttp.headers['strict-transport-security']).toBeUndefined();
+    expect((await page({ 'x-forwarded-proto': 'http' })).headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it("denies framing in both headers: frame-ancestors 'none' and X-Frame-Options DENY, never SAMEORIGIN", async () => {
+    for (const response of [await page(), await page({ 'x-forwarded-proto': 'https' })]) {
+      expect(directives(String(response.headers['content-security-policy'])).get('frame-ancestors')).toEqual(["'none'"]);
+      expect(response.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+});
+
+describe('a proxy the gateway does not trust', () => {
+  it('cannot switch HSTS on with X-Forwarded-Proto', async () => {
+    const untrusting = Fastify();
+    await untrusting.register(security, {
+      allowedOrigins: [],
+      scriptSources: [],
+      identityProviderOrigin: 'https://idp.example',
+      rateLimits: loadGatewayConfig({ NODE_ENV: 'test' }).rateLimits,
+      development: false,
+    });
+    untrusting.get('/', async () => 'ok');
+    const response = await untrusting.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
+    await untrusting.close();
+    expect(response.headers['strict-transport-security']).toBeUndefined();
   });
 });

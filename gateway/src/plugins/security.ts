@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import helmet from 'helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { RateLimit, RateLimits } from '../config.js';
@@ -27,13 +27,13 @@ export interface SecurityOptions {
 }
 
 /**
- * Security headers (CSP, HSTS behind TLS, no sniffing, frame denial), per-client rate limiting, and a
+ * Security headers (CSP, HSTS over TLS only, no sniffing, frame denial), per-client rate limiting, and a
  * cross-site request defence for every state-changing call: SameSite=Lax cookies plus a check that the
  * Origin (or Referer) is our own, so another site cannot make a signed-in browser act.
  */
 export default fp<SecurityOptions>(async (app, options) => {
   // helmet itself, built once: @fastify/helmet builds it (parsing the CSP) again on every request.
-  const securityHeaders = helmet({
+  const helmetOptions: HelmetOptions = {
     contentSecurityPolicy: options.development
       ? false
       : {
@@ -55,8 +55,17 @@ export default fp<SecurityOptions>(async (app, options) => {
     crossOriginEmbedderPolicy: false,
     // Sign-in redirects to the identity provider and back; a strict opener policy is fine, referrers are trimmed.
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-  });
-  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
+    // The policy's frame-ancestors 'none' says the same; SAMEORIGIN (helmet's default) would contradict it for browsers
+    // that read only this header.
+    xFrameOptions: { action: 'deny' },
+  };
+  // HSTS only on an answer that came over TLS (directly, or through a proxy TRUST_PROXY believes): over plain http
+  // a browser ignores it, and a development address on http must never be told to insist on https.
+  const overTls = helmet(helmetOptions);
+  const overPlainHttp = helmet({ ...helmetOptions, strictTransportSecurity: false });
+  app.addHook('onRequest', (request, reply, done) =>
+    (request.protocol === 'https' ? overTls : overPlainHttp)(request.raw, reply.raw, (error) => done(error as Error | undefined)),
+  );
 
   app.decorate('rateLimits', options.rateLimits);
   await app.register(rateLimit, {
