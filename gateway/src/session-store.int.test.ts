@@ -3,7 +3,7 @@ import { applyMigrations, createLogger, openDatabase, type Database } from '@sna
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
 import { gatewayDatabase } from './gateway.js';
-import { PrismaSessionStore, SESSION_REUSE_MS, type SessionData } from './session-store.js';
+import { PrismaSessionStore, SESSION_REUSE_MS, storedSessionId, type SessionData } from './session-store.js';
 
 const HOUR = 3600 * 1000;
 let database: TestDatabase;
@@ -25,7 +25,8 @@ afterAll(async () => {
 const session = (fields: object) => fields as SessionData;
 const set = (sid: string, s: SessionData) => store.set(sid, s);
 const get = (sid: string) => store.get(sid);
-const expireOf = async (sid: string) => (await db.prisma.session.findUniqueOrThrow({ where: { sid } })).expire.getTime();
+const expireOf = async (sid: string) => (await db.prisma.session.findUniqueOrThrow({ where: { sid: storedSessionId(sid) } })).expire.getTime();
+const sids = async () => (await db.prisma.session.findMany({ select: { sid: true } })).map((row) => row.sid);
 
 describe('sessions in PostgreSQL', () => {
   it('keeps an unfinished sign-in for minutes, not days', async () => {
@@ -49,13 +50,63 @@ describe('sessions in PostgreSQL', () => {
     await expect.poll(() => expireOf('member')).toBe(now + 24 * HOUR);
 
     // Much later, within the idle window each time: capped at sign-in + the maximum.
-    await db.prisma.session.update({ where: { sid: 'member' }, data: { expire: new Date(signedInAt + 70 * HOUR) } });
+    await db.prisma.session.update({ where: { sid: storedSessionId('member') }, data: { expire: new Date(signedInAt + 70 * HOUR) } });
     now = signedInAt + 60 * HOUR;
     await get('member');
     await expect.poll(() => expireOf('member')).toBe(signedInAt + 72 * HOUR);
     now = signedInAt + 71 * HOUR;
     await set('member', session({ userId: 'u1', signedInAt }));
     expect(await expireOf('member')).toBe(signedInAt + 72 * HOUR);
+  });
+
+  it('stores the hash of a session id, never the id: the table hands out no live session', async () => {
+    now = Date.now();
+    const id = 'Zm9yIGEgdGVzdCBvbmx5LCAyNCBieXRlcw';
+    await set(id, session({ userId: 'u-hashed', signedInAt: now }));
+    const stored = await sids();
+    expect(stored).not.toContain(id);
+    expect(stored).toContain(storedSessionId(id));
+    expect(storedSessionId(id)).toMatch(/^[0-9a-f]{64}$/);
+    // The hash as a cookie's id names no session.
+    expect(await get(storedSessionId(id))).toBeNull();
+    expect(await get(id)).toMatchObject({ userId: 'u-hashed' });
+    await store.destroy(id);
+    expect(await sids()).not.toContain(storedSessionId(id));
+  });
+
+  describe('a session stored with its id in clear, as before ids were hashed', () => {
+    const insertClear = (sid: string, sess: object, expire: number) => db.prisma.session.create({ data: { sid, sess, expire: new Date(expire) } });
+
+    it('is read once and stored again under the hash, with the same fields and expiry', async () => {
+      now = Date.now();
+      await insertClear('clear-member', { userId: 'u10', signedInAt: now }, now + 24 * HOUR);
+      expect(await get('clear-member')).toEqual({ userId: 'u10', signedInAt: now });
+      const stored = await sids();
+      expect(stored).not.toContain('clear-member');
+      expect(stored).toContain(storedSessionId('clear-member'));
+      expect(await expireOf('clear-member')).toBe(now + 24 * HOUR);
+      now += SESSION_REUSE_MS;
+      expect(await get('clear-member')).toEqual({ userId: 'u10', signedInAt: now - SESSION_REUSE_MS });
+    });
+
+    it('ends cleanly on sign-out, though never read since', async () => {
+      now = Date.now();
+      await insertClear('clear-signed-out', { userId: 'u11', signedInAt: now }, now + 24 * HOUR);
+      await store.destroy('clear-signed-out');
+      expect(await sids()).not.toContain('clear-signed-out');
+      expect(await get('clear-signed-out')).toBeNull();
+    });
+
+    it('is hashed by the sweep when no one used it, and still reads afterwards', async () => {
+      now = Date.now();
+      await insertClear('clear-unused', { userId: 'u12', signedInAt: now }, now + 24 * HOUR);
+      await insertClear('clear-expired', { userId: 'u13', signedInAt: now }, now - HOUR);
+      await store.sweepExpired();
+      const stored = await sids();
+      expect(stored.filter((sid) => !/^[0-9a-f]{64}$/.test(sid))).toEqual([]);
+      expect(stored).not.toContain(storedSessionId('clear-expired'));
+      expect(await get('clear-unused')).toEqual({ userId: 'u12', signedInAt: now });
+    });
   });
 
   it('does not answer an expired session', async () => {
@@ -102,7 +153,7 @@ describe('sessions in PostgreSQL', () => {
       await insert('old-rewritten', oldRow({ userId: 'u9', signedInAt: now }, now + 72 * HOUR), now + 24 * HOUR);
       const read = await get('old-rewritten');
       await set('old-rewritten', { ...read, idToken: 'new' });
-      expect((await db.prisma.session.findUniqueOrThrow({ where: { sid: 'old-rewritten' } })).sess).toEqual({ userId: 'u9', signedInAt: now, idToken: 'new' });
+      expect((await db.prisma.session.findUniqueOrThrow({ where: { sid: storedSessionId('old-rewritten') } })).sess).toEqual({ userId: 'u9', signedInAt: now, idToken: 'new' });
     });
   });
 
@@ -112,7 +163,7 @@ describe('sessions in PostgreSQL', () => {
     const countedGet = (sid: string) => counted.get(sid);
     const countedSet = (sid: string, s: SessionData) => counted.set(sid, s);
     const countedDestroy = (sid: string) => counted.destroy(sid);
-    const rewrite = (sid: string, fields: object) => db.prisma.session.update({ where: { sid }, data: { sess: { cookie: { originalMaxAge: null }, ...fields } } });
+    const rewrite = (sid: string, fields: object) => db.prisma.session.update({ where: { sid: storedSessionId(sid) }, data: { sess: { cookie: { originalMaxAge: null }, ...fields } } });
 
     beforeAll(() => {
       const pool = { query: (...args: Parameters<typeof db.pool.query>) => ((reads += 1), db.pool.query(...args)) } as unknown as typeof db.pool;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { polledGauge } from '@snapcracks/kit';
 import type { PrismaClient } from './generated/prisma/client.js';
@@ -62,6 +63,7 @@ interface StoredSession extends SessionData {
 }
 
 interface SessionRow {
+  sid: string;
   sess: StoredSession;
   expire: Date;
 }
@@ -78,8 +80,30 @@ interface Reusable extends Session {
 }
 
 /**
- * Sessions in the gateway's `sessions` table (sid, sess json, expire), so every gateway replica shares
- * them and a restart signs nobody out. `expire` is the sooner of the idle deadline (slid forward by use,
+ * What the `sid` column holds for a session id: its SHA-256 in hex, so a copy of the table (a dump, a backup, a
+ * replica's logs of its queries) hands out no live session: the cookie carries the id, only the gateway can sign one.
+ * 64 hex digits, never the 32 characters of an id, so a row still holding an id in clear is told apart.
+ */
+export function storedSessionId(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+/**
+ * The id as an older gateway stored it, in clear; never a hash itself, so that knowing a row's stored value (from a
+ * copy of the table) cannot name its session even with a cookie signed for it.
+ */
+function clearSessionId(id: string): string | undefined {
+  return /^[0-9a-f]{64}$/.test(id) ? undefined : id;
+}
+
+/** The same hash in SQL, for rows written before ids were hashed (sweepExpired). */
+const STORED_ID_SQL = "encode(sha256(convert_to(sid, 'UTF8')), 'hex')";
+const HASHED_ID_PATTERN = "'^[0-9a-f]{64}$'";
+
+/**
+ * Sessions in the gateway's `sessions` table (sid = storedSessionId(id), sess json, expire), so every gateway replica
+ * shares them and a restart signs nobody out. A row written before ids were hashed (sid = the id itself) is still
+ * read, once: it is stored again under the hash as it is read, and the periodic sweep hashes those no one used. `expire` is the sooner of the idle deadline (slid forward by use,
  * at most once an hour) and the absolute one (sign-in + max); expired rows are ignored on read and swept.
  * A signed-in session read is reused for SESSION_REUSE_MS, and concurrent reads of one session share one query.
  */
@@ -100,8 +124,9 @@ export class PrismaSessionStore implements SessionStore {
     const sess = fieldsOf(session) as object;
     // Forgotten before and after the write: a read that overlapped it may have seen the old row.
     this.forget(sid);
+    const stored = storedSessionId(sid);
     try {
-      await this.prisma.session.upsert({ where: { sid }, create: { sid, sess, expire }, update: { sess, expire } });
+      await this.prisma.session.upsert({ where: { sid: stored }, create: { sid: stored, sess, expire }, update: { sess, expire } });
     } finally {
       this.forget(sid);
     }
@@ -125,11 +150,18 @@ export class PrismaSessionStore implements SessionStore {
   private read(sid: string, now: number): Promise<Session | null> {
     const inFlight = this.reading.get(sid);
     if (inFlight) return inFlight;
+    const stored = storedSessionId(sid);
+    // The hashed row, or one an older gateway wrote with the id in clear (the hashed one first should both exist).
     const pending: Promise<Session | null> = this.reader
-      .query<SessionRow>('SELECT sess, expire FROM gateway.sessions WHERE sid = $1 AND expire > now()', [sid])
-      .then(({ rows }) => {
+      .query<SessionRow>('SELECT sid, sess, expire FROM gateway.sessions WHERE sid IN ($1, $2) AND expire > now() ORDER BY sid = $1 DESC LIMIT 1', [
+        stored,
+        clearSessionId(sid) ?? stored,
+      ])
+      .then(async ({ rows }) => {
         const row = rows[0];
         if (!row) return null;
+        // Best effort: should the move fail, the next read tries again.
+        if (row.sid !== stored) await this.storeHashed(sid, stored).catch(() => undefined);
         // An old row whose cookie expired is no session, as @fastify/session had it.
         const cookieExpires = cookieExpiryOf(row.sess);
         if (cookieExpires <= now) return null;
@@ -148,6 +180,15 @@ export class PrismaSessionStore implements SessionStore {
     return pending;
   }
 
+  /** Moves a row written with the id in clear to the id's hash (kept as it is should both exist). */
+  private async storeHashed(sid: string, stored: string): Promise<void> {
+    await this.reader.query(
+      `WITH old AS (DELETE FROM gateway.sessions WHERE sid = $1 RETURNING sess, expire)
+       INSERT INTO gateway.sessions (sid, sess, expire) SELECT $2, sess, expire FROM old ON CONFLICT (sid) DO NOTHING`,
+      [sid, stored],
+    );
+  }
+
   private remember(sid: string, session: Session, now: number): void {
     if (this.reusable.size >= REUSE_LIMIT) this.reusable.clear();
     this.reusable.set(sid, { ...session, until: now + SESSION_REUSE_MS });
@@ -161,7 +202,8 @@ export class PrismaSessionStore implements SessionStore {
   async destroy(sid: string): Promise<void> {
     this.forget(sid);
     try {
-      await this.prisma.session.deleteMany({ where: { sid } });
+      // The id in clear too: a row an older gateway wrote that was never read since.
+      await this.prisma.session.deleteMany({ where: { sid: { in: [storedSessionId(sid), clearSessionId(sid) ?? storedSessionId(sid)] } } });
     } finally {
       this.forget(sid);
     }
@@ -177,8 +219,16 @@ export class PrismaSessionStore implements SessionStore {
     });
   }
 
+  /**
+   * Deletes expired rows, and stores under its hash every row still holding its id in clear (written before ids were
+   * hashed, or by an older replica during an upgrade, and not read since): after a sweep the table holds no id.
+   */
   async sweepExpired(): Promise<number> {
     const { count } = await this.prisma.session.deleteMany({ where: { expire: { lt: new Date() } } });
+    await this.reader.query(
+      `WITH old AS (DELETE FROM gateway.sessions WHERE sid !~ ${HASHED_ID_PATTERN} RETURNING sid, sess, expire)
+       INSERT INTO gateway.sessions (sid, sess, expire) SELECT ${STORED_ID_SQL}, sess, expire FROM old ON CONFLICT (sid) DO NOTHING`,
+    );
     return count;
   }
 
@@ -194,7 +244,7 @@ export class PrismaSessionStore implements SessionStore {
   private slide(sid: string, session: SessionData, expire: Date): void {
     const next = this.expiryOf(session);
     if (next.getTime() - expire.getTime() < SLIDE_INTERVAL_MS) return;
-    this.reader.query('UPDATE gateway.sessions SET expire = $2 WHERE sid = $1 AND expire > now()', [sid, next]).catch(() => undefined);
+    this.reader.query('UPDATE gateway.sessions SET expire = $2 WHERE sid = $1 AND expire > now()', [storedSessionId(sid), next]).catch(() => undefined);
   }
 }
 

@@ -4,7 +4,7 @@ import { applyMigrations, createLogger, openDatabase, type Database } from '@sna
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { gatewayDatabase } from '../gateway.js';
-import { PrismaSessionStore } from '../session-store.js';
+import { PrismaSessionStore, storedSessionId } from '../session-store.js';
 import session, { SESSION_COOKIE } from './session.js';
 
 const HOUR = 3600 * 1000;
@@ -76,13 +76,14 @@ describe('the session plugin on PostgreSQL', () => {
     const response = await get('/me', OLD_COOKIE);
     expect(response.json()).toEqual({ userId: 'user-1', idToken: 'id.token.value', signedInAt: now - HOUR });
     expect(response.headers['set-cookie']).toBeUndefined();
-    expect(await rows()).toEqual([{ sid: OLD_ID, sess }]);
+    // Read once, it is stored again under its id's hash, the same cookie still naming it.
+    expect(await rows()).toEqual([{ sid: storedSessionId(OLD_ID), sess }]);
 
     // Changed, it is written back under the same id, in the new shape, and the same cookie renewed.
     const changed = await get('/start', OLD_COOKIE);
     expect(cookieOf(changed.headers['set-cookie'])).toBe(OLD_COOKIE);
     const { cookie: _, ...fields } = sess;
-    expect(await rows()).toEqual([{ sid: OLD_ID, sess: { ...fields, pendingSignIn: expect.objectContaining({ state: 's' }) } }]);
+    expect(await rows()).toEqual([{ sid: storedSessionId(OLD_ID), sess: { ...fields, pendingSignIn: expect.objectContaining({ state: 's' }) } }]);
 
     await get('/logout', OLD_COOKIE);
     expect(await rows()).toEqual([]);
@@ -95,7 +96,10 @@ describe('the session plugin on PostgreSQL', () => {
     const [row] = await rows();
     expect(await rows()).toHaveLength(1);
     expect(row!.sess).toEqual({ userId: 'user-2', signedInAt: expect.any(Number) });
-    expect(`${row!.sid}.`).toBe(signedIn.slice(0, row!.sid.length + 1));
+    // The row holds the hash of the id the cookie carries, never the id.
+    const id = signedIn.slice(0, signedIn.lastIndexOf('.'));
+    expect(row!.sid).toBe(storedSessionId(id));
+    expect(row!.sid).not.toContain(id);
     const { expire } = await db.prisma.session.findUniqueOrThrow({ where: { sid: row!.sid } });
 
     for (let i = 0; i < 3; i += 1) {
