@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ beforeAll(async () => {
       done();
     },
   });
-  app = Fastify({ loggerInstance: pino({ level: 'info' }, sink) });
+  app = Fastify({ loggerInstance: pino({ level: 'info' }, sink) as FastifyBaseLogger });
   await app.register(errors);
   app.get<{ Querystring: { code: string; details: string } }>('/refuse', async (request) => {
     throw serviceError(Number(request.query.code) as status, request.query.details);

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import helmet, { type HelmetOptions } from 'helmet';
+import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { RateLimit, RateLimits } from '../config.js';
@@ -32,37 +32,39 @@ export interface SecurityOptions {
  * Origin (or Referer) is our own, so another site cannot make a signed-in browser act.
  */
 export default fp<SecurityOptions>(async (app, options) => {
-  // helmet itself, built once: @fastify/helmet builds it (parsing the CSP) again on every request.
-  const helmetOptions: HelmetOptions = {
-    contentSecurityPolicy: options.development
-      ? false
-      : {
-          directives: {
-            defaultSrc: ["'self'"],
-            // 'wasm-unsafe-eval' lets our own WebAssembly compile (the upload page's HEIC decoder, in a worker that
-            // gets this policy too); it allows no eval() or new Function() of JavaScript.
-            scriptSrc: ["'self'", ...options.scriptSources, "'wasm-unsafe-eval'"],
-            styleSrc: ["'self'", "'unsafe-inline'"],
-            imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
-            connectSrc: ["'self'"],
-            // https: for the provider's own redirects; a plain-http provider (the development one, on loopback) by name only.
-            formAction: ["'self'", 'https:', ...(options.identityProviderOrigin.startsWith('http:') ? [options.identityProviderOrigin] : [])],
-            frameAncestors: ["'none'"],
-            objectSrc: ["'none'"],
-            upgradeInsecureRequests: null,
+  // helmet itself, built once per variant: @fastify/helmet builds it (parsing the CSP) again on every request.
+  const securityHeaders = (strictTransportSecurity: boolean) =>
+    helmet({
+      strictTransportSecurity,
+      contentSecurityPolicy: options.development
+        ? false
+        : {
+            directives: {
+              defaultSrc: ["'self'"],
+              // 'wasm-unsafe-eval' lets our own WebAssembly compile (the upload page's HEIC decoder, in a worker that
+              // gets this policy too); it allows no eval() or new Function() of JavaScript.
+              scriptSrc: ["'self'", ...options.scriptSources, "'wasm-unsafe-eval'"],
+              styleSrc: ["'self'", "'unsafe-inline'"],
+              imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+              connectSrc: ["'self'"],
+              // https: for the provider's own redirects; a plain-http provider (the development one, on loopback) by name only.
+              formAction: ["'self'", 'https:', ...(options.identityProviderOrigin.startsWith('http:') ? [options.identityProviderOrigin] : [])],
+              frameAncestors: ["'none'"],
+              objectSrc: ["'none'"],
+              upgradeInsecureRequests: null,
+            },
           },
-        },
-    crossOriginEmbedderPolicy: false,
-    // Sign-in redirects to the identity provider and back; a strict opener policy is fine, referrers are trimmed.
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-    // The policy's frame-ancestors 'none' says the same; SAMEORIGIN (helmet's default) would contradict it for browsers
-    // that read only this header.
-    xFrameOptions: { action: 'deny' },
-  };
+      crossOriginEmbedderPolicy: false,
+      // Sign-in redirects to the identity provider and back; a strict opener policy is fine, referrers are trimmed.
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      // The policy's frame-ancestors 'none' says the same; SAMEORIGIN (helmet's default) would contradict it for browsers
+      // that read only this header.
+      xFrameOptions: { action: 'deny' },
+    });
   // HSTS only on an answer that came over TLS (directly, or through a proxy TRUST_PROXY believes): over plain http
   // a browser ignores it, and a development address on http must never be told to insist on https.
-  const overTls = helmet(helmetOptions);
-  const overPlainHttp = helmet({ ...helmetOptions, strictTransportSecurity: false });
+  const overTls = securityHeaders(true);
+  const overPlainHttp = securityHeaders(false);
   app.addHook('onRequest', (request, reply, done) =>
     (request.protocol === 'https' ? overTls : overPlainHttp)(request.raw, reply.raw, (error) => done(error as Error | undefined)),
   );
