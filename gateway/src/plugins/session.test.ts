@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SessionData, SessionStore } from '../session-store.js';
-import session, { SESSION_COOKIE } from './session.js';
+import session, { SECURE_SESSION_COOKIE, SESSION_COOKIE } from './session.js';
 import { SessionCookies } from './session-cookie.js';
 
 const SECRET = 'a test secret of at least thirty-two characters';
@@ -142,11 +142,41 @@ describe('the session plugin', () => {
     expect(new SessionCookies(SECRET).idOf(decodeURIComponent(valueOf(header)!))).toBe(id);
   });
 
-  it('marks the cookie Secure when the request came over TLS, directly or through a trusted proxy', async () => {
-    const header = sessionCookie(await get('/start', undefined, { 'x-forwarded-proto': 'https' }))!;
-    expect(header).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
-    const cleared = sessionCookie(await get('/me', 'garbage', { 'x-forwarded-proto': 'https' }))!;
-    expect(cleared).toMatch(/; Secure/);
+  describe('over TLS, directly or through a trusted proxy', () => {
+    const overHttps = { 'x-forwarded-proto': 'https' };
+    const setCookies = (response: LightMyRequestResponse) => [response.headers['set-cookie'] ?? []].flat();
+    const secureCookie = (response: LightMyRequestResponse) => setCookies(response).find((header) => header.startsWith(`${SECURE_SESSION_COOKIE}=`));
+    const getSecure = (url: string, cookies: string) => app.inject({ method: 'GET', url, headers: { ...overHttps, cookie: cookies } });
+
+    it('names the cookie with the __Host- prefix: Secure, Path=/, no Domain', async () => {
+      const response = await get('/start', undefined, overHttps);
+      const header = secureCookie(response)!;
+      expect(SECURE_SESSION_COOKIE).toBe('__Host-snapcracks.sid');
+      expect(header).toMatch(new RegExp(`^${SECURE_SESSION_COOKIE}=[^;]+; Path=/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$`));
+      expect(header).not.toMatch(/Domain=/i);
+      expect(sessionCookie(response)).toBeUndefined();
+    });
+
+    it('reads the prefixed cookie, and clears it Secure when it names no session', async () => {
+      const value = secureCookie(await get('/sign-in', undefined, overHttps))!.slice(SECURE_SESSION_COOKIE.length + 1).split(';')[0]!;
+      expect((await getSecure('/me', `${SECURE_SESSION_COOKIE}=${value}`)).json()).toMatchObject({ userId: 'user-1' });
+      const cleared = secureCookie(await getSecure('/me', `${SECURE_SESSION_COOKIE}=garbage`))!;
+      expect(cleared).toMatch(/^__Host-snapcracks\.sid=; Max-Age=0; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Lax$/);
+    });
+
+    it('ignores a plain snapcracks.sid, which a neighbouring site could have planted', async () => {
+      const planted = await signIn();
+      const response = await getSecure('/me', `${SESSION_COOKIE}=${planted}`);
+      expect(response.json()).toEqual({});
+      expect(setCookies(response)).toEqual([]);
+    });
+
+    it('over plain http keeps the plain name and ignores a prefixed cookie', async () => {
+      const value = secureCookie(await get('/sign-in', undefined, overHttps))!.slice(SECURE_SESSION_COOKIE.length + 1).split(';')[0]!;
+      const response = await app.inject({ method: 'GET', url: '/me', headers: { cookie: `${SECURE_SESSION_COOKIE}=${value}` } });
+      expect(response.json()).toEqual({});
+      expect(sessionCookie(await get('/start'))).toMatch(/^snapcracks\.sid=/);
+    });
   });
 
   it('answers a repeat request from its cookie without writing anything', async () => {

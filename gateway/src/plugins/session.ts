@@ -18,7 +18,18 @@ export interface SessionOptions {
   maxAgeMs: number;
 }
 
+/** The session cookie's name over plain http (development, loopback). */
 export const SESSION_COOKIE = 'snapcracks.sid';
+/**
+ * Its name over https: the `__Host-` prefix makes browsers refuse it unless it is Secure, for Path=/ and without a
+ * Domain, so no other site on a sibling or parent domain can set or overwrite it (planting a session of its choosing).
+ */
+export const SECURE_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
+
+/** The cookie the deployment uses: over https only the prefixed one is read or written, over http only the plain one. */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? SECURE_SESSION_COOKIE : SESSION_COOKIE;
+}
 
 const EMPTY: Readonly<SessionData> = Object.freeze({});
 const COOKIE_OPTIONS = { path: '/', httpOnly: true, sameSite: 'lax' } as const;
@@ -112,10 +123,10 @@ export class Session implements SessionData {
         await this.#store.set(this.#id, data);
         this.#saved = data;
         this.#stale = false;
-        return serializeCookie(SESSION_COOKIE, value, { ...COOKIE_OPTIONS, secure, expires: new Date(Date.now() + maxAgeMs) });
+        return serializeCookie(sessionCookieName(secure), value, { ...COOKIE_OPTIONS, secure, expires: new Date(Date.now() + maxAgeMs) });
       }
     }
-    return this.#stale ? serializeCookie(SESSION_COOKIE, '', { ...COOKIE_OPTIONS, secure, maxAge: 0, expires: new Date(0) }) : undefined;
+    return this.#stale ? serializeCookie(sessionCookieName(secure), '', { ...COOKIE_OPTIONS, secure, maxAge: 0, expires: new Date(0) }) : undefined;
   }
 }
 
@@ -124,8 +135,8 @@ function isEmpty(data: SessionData): boolean {
 }
 
 /**
- * Server-side sessions in PostgreSQL behind an HttpOnly, SameSite=Lax cookie that is Secure whenever the
- * request arrived over TLS (directly or, with TRUST_PROXY, through the ingress). Sessions are only saved
+ * Server-side sessions in PostgreSQL behind an HttpOnly, SameSite=Lax cookie that is Secure and named with the
+ * `__Host-` prefix whenever the request arrived over TLS (directly or, with TRUST_PROXY, through the ingress). Sessions are only saved
  * once something is stored in them, so anonymous visitors create no rows, and only when they change (not rolling:
  * re-saving on every request would cost a database write per API call). A signed-in request costs a map lookup for
  * its cookie (SessionCookies), one for its session (the store's reuse window) and one small object.
@@ -138,7 +149,9 @@ export default fp<SessionOptions>(
     app.decorateRequest('session', null as unknown as Session);
 
     app.addHook('onRequest', (request, _reply, done) => {
-      const cookie = (request.headers.cookie && parseCookies(request.headers.cookie)[SESSION_COOKIE]) || undefined;
+      // Over https a plain `snapcracks.sid` (one set before the prefix, or by a neighbouring site) names no session.
+      const name = sessionCookieName(request.protocol === 'https');
+      const cookie = (request.headers.cookie && parseCookies(request.headers.cookie)[name]) || undefined;
       const id = cookie === undefined ? null : cookies.idOf(cookie);
       if (id === null) {
         request.session = new Session(store, cookies, cookie, undefined, EMPTY);
