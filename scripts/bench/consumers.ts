@@ -15,7 +15,7 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { applyMigrations, createLogger, createMemoryEventBus, createNatsEventBus, makeEvent, type EventBus, type ServiceModule } from '../../services/kit/src/index.js';
+import { applyMigrations, createLogger, createMemoryEventBus, createNatsEventBus, IdentityKeyring, makeEvent, type EventBus, type ServiceModule } from '../../services/kit/src/index.js';
 import { createTestDatabase, createTestStream, startTestServices } from '../../services/kit/src/testing/index.js';
 import { PhotoStatus } from '../../proto/gen/snapcracks/common/v1/common.js';
 import { PhotoStatusChanged, PhotoUploaded, VoteCast } from '../../proto/gen/snapcracks/events/v1/events.js';
@@ -83,7 +83,7 @@ async function openBus(): Promise<{ bus: EventBus; close(): Promise<void> }> {
     return { bus, close: () => bus.close() };
   }
   const stream = await createTestStream('bench-consumers');
-  const bus = await createNatsEventBus({ servers: stream.url, stream: stream.stream, subjectPrefix: stream.subjectPrefix, logger });
+  const bus = await createNatsEventBus({ servers: stream.url, stream: stream.stream, subjectPrefix: stream.subjectPrefix, logger, identity: IdentityKeyring.generate() });
   return {
     bus,
     async close() {

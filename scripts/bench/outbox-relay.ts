@@ -19,7 +19,7 @@
  */
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createLogger, createNatsEventBus, createOutbox, inTransaction, makeEvent, poolSqlClient, type EventBus, type Outbox } from '../../services/kit/src/index.js';
+import { createLogger, createNatsEventBus, createOutbox, IdentityKeyring, inTransaction, makeEvent, poolSqlClient, type EventBus, type Outbox } from '../../services/kit/src/index.js';
 import { createOutboxTables, createTestDatabase, createTestStream, openTestPool } from '../../services/kit/src/testing/index.js';
 import type { Pool } from '../seed/db.js';
 import { VoteCast } from '../../proto/gen/snapcracks/events/v1/events.js';
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
   console.log(`Outbox relay on PostgreSQL and NATS JetStream; load average ${load()}`);
   const database = await createTestDatabase('bench_outbox');
   const stream = await createTestStream('bench-outbox');
-  const bus = await createNatsEventBus({ servers: stream.url, stream: stream.stream, subjectPrefix: stream.subjectPrefix, logger });
+  const bus = await createNatsEventBus({ servers: stream.url, stream: stream.stream, subjectPrefix: stream.subjectPrefix, logger, identity: IdentityKeyring.generate() });
   const pool = openTestPool(database.url, 10);
   try {
     await createOutboxTables(database.url, SCHEMA);

@@ -2,7 +2,9 @@
  * `pnpm events:dead-letters [options]`: the events consumers gave up on (docs/kit-and-events.md, The kit → Dead letters),
  * read from the NATS dead-letter stream `<NATS_STREAM>_DLQ` (NATS_URL, default the local server; NATS_STREAM, default
  * SNAPCRACKS). Without options it lists them, oldest first. Replaying publishes an event to its subject again: every
- * consumer of its type receives it, and those that handled it already skip it by its id.
+ * consumer of its type receives it, and those that handled it already skip it by its id. A dead letter keeps the
+ * message as its owner signed it (an event of a batch, the whole batch) and goes back with that signature, so this
+ * script needs no key; one stored unsigned, by a version before events were signed, cannot be replayed from here.
  *
  *   --consumer NAME      only those of one durable consumer (e.g. stats-votes)
  *   --limit N            list at most N (default 100)

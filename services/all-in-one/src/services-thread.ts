@@ -30,7 +30,8 @@ if (data.telemetry) {
 
 try {
   await Promise.all(SERVICE_DATABASES.map((database) => applyMigrations({ databaseUrl: data.databaseUrl, ...database, logger })));
-  const bus = await openEventBus({ natsUrl: data.natsUrl, natsStream: data.natsStream, natsStreams: data.natsStreams, logger });
+  const identity = new IdentityKeyring(data.identity.privateKeys, data.identity.publicKeys);
+  const bus = await openEventBus({ natsUrl: data.natsUrl, natsStream: data.natsStream, natsStreams: data.natsStreams, logger, identity });
   lifecycle.onStop('bus', () => bus.close());
   if (data.busPort) serveBus(bus, data.busPort);
   const platform: Platform = {
@@ -39,7 +40,7 @@ try {
     bus,
     databaseUrl: data.databaseUrl,
     dataDir: data.dataDir,
-    identity: new IdentityKeyring(data.identity.privateKeys, data.identity.publicKeys),
+    identity,
     addresses: {},
   };
   const services = await startServices(platform, lifecycle);

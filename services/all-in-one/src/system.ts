@@ -83,7 +83,7 @@ export async function startSystem(options: SystemOptions): Promise<RunningSystem
       Promise.all(databases.map((database) => applyMigrations({ databaseUrl, ...database, logger })));
 
     const identity = options.identity ?? IdentityKeyring.generate();
-    const openBus = () => openEventBus({ natsUrl: options.natsUrl, natsStream: options.natsStream, natsStreams: options.natsStreams, logger });
+    const openBus = () => openEventBus({ natsUrl: options.natsUrl, natsStream: options.natsStream, natsStreams: options.natsStreams, logger, identity });
     const gatewayListen = { host: gatewayConfig.HOST, port: gatewayConfig.PORT };
     const gateway = (oidc: OidcSettings) => gatewayComponent({ config: gatewayConfig, oidc, viteRoot: options.viteRoot });
     let platform: Platform;

@@ -55,7 +55,8 @@ export async function runComponent(module: ComponentModule): Promise<void> {
   const logger = createLogger(module.name, config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger, { deadlineMs: config.SHUTDOWN_TIMEOUT_MS });
   lifecycle.onStop('telemetry', () => telemetry.shutdown());
-  const bus = await createNatsEventBus({ servers: config.NATS_URL, logger, streams: natsStreamSettings(config), ...natsStreamOptions(config.NATS_STREAM) });
+  const identity = exitOnConfigError(() => resolveIdentityKeyring(module.name, config, config.NODE_ENV));
+  const bus = await createNatsEventBus({ servers: config.NATS_URL, logger, identity, streams: natsStreamSettings(config), ...natsStreamOptions(config.NATS_STREAM) });
   lifecycle.onStop('bus', () => bus.close());
   const platform: Platform = {
     nodeEnv: config.NODE_ENV,
@@ -63,7 +64,7 @@ export async function runComponent(module: ComponentModule): Promise<void> {
     bus,
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
-    identity: exitOnConfigError(() => resolveIdentityKeyring(module.name, config, config.NODE_ENV)),
+    identity,
     addresses: addressesFromEnv(config),
     database: databaseSettings(config),
     ...(config.GRPC_MAX_CONNECTION_AGE_MS ? { grpcMaxConnectionAgeMs: config.GRPC_MAX_CONNECTION_AGE_MS } : {}),

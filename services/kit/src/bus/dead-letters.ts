@@ -19,8 +19,9 @@ export interface DeadLetter {
   error: string;
   failedAt: Date;
   /**
-   * The event's bytes (an encoded Envelope: the message as published, or its own out of a batch; an unreadable
-   * message as it came), so a replay sends exactly what the producer built.
+   * The bytes a replay sends, exactly what the producer built: on NATS the message as published and signed (one
+   * Envelope, or the whole EventBatch the event came in; an unreadable message as it came), in process the event's
+   * Envelope.
    */
   data: Uint8Array;
 }

@@ -3,12 +3,16 @@ import { JetStreamApiCodes, JetStreamApiError, RetentionPolicy, jetstreamManager
 import { z } from 'zod';
 import type { Logger } from '../logger.js';
 import { errorLine, identify, logDeadLetter, type DeadLetter, type DeadLetterQueue } from './dead-letters.js';
+import { eventOwner, SIGNATURE_HEADER, type EventSignatures } from './event-signatures.js';
+import type { Envelope } from '@snapcracks/proto/events/v1';
 import { DEFAULT_STREAM_SETTINGS, explained, streamLimitsConfig, updateStreamLimits, type StreamLimits } from './stream-settings.js';
 
 /**
  * Dead letters on NATS: a stream of their own, `<stream>_DLQ`, on subjects `<prefix>_dead.<consumer>` (outside the
  * events stream's `<prefix>.>`: streams may not share subjects, and no event consumer should ever see one). A dead
- * letter is the event's bytes as published, its story in headers (readable with `nats stream view <stream>_DLQ`):
+ * letter is the message's bytes as published (one Envelope, or the whole EventBatch the event came in) with the
+ * producer's signature kept beside them, so that a replay republishes exactly what the owner signed and consumers
+ * verify it as any other message; its story in headers (readable with `nats stream view <stream>_DLQ`):
  */
 const HEADER = {
   consumer: 'Snapcracks-Consumer',
@@ -18,6 +22,7 @@ const HEADER = {
   deliveries: 'Snapcracks-Deliveries',
   error: 'Snapcracks-Error',
   failedAt: 'Snapcracks-Failed-At',
+  signature: SIGNATURE_HEADER,
 } as const;
 
 /** The headers as read back: written by this module, but a stream is an edge (an operator may publish into it). */
@@ -37,6 +42,11 @@ export interface NatsDeadLetterOptions {
   logger: Logger;
   /** How long a publish waits for JetStream's acknowledgement. */
   publishTimeoutMs: number;
+  /**
+   * Signs a replayed dead letter that carries no signature (stored before events were signed), when this process holds
+   * the private key of its type's owner; without it, or without that key, such a letter cannot be replayed.
+   */
+  signatures?: EventSignatures;
 }
 
 /** What a consumer hands over when it gives up on a message. */
@@ -46,8 +56,12 @@ export interface GivenUp {
   subject: string;
   /** The stream sequence of the message, so that giving up on an event twice (a crash in between) keeps one dead letter. */
   streamSeq: number;
-  /** One event's Envelope (the message, or one event of a batch), or the message's bytes when they could not be read. */
+  /** The message's bytes as delivered: one Envelope, an EventBatch, or bytes that could not be read. */
   data: Uint8Array;
+  /** The signature the message came with (SIGNATURE_HEADER), kept for the replay. */
+  signature: string;
+  /** The event given up on; none when the message could not be read. */
+  event?: Envelope | undefined;
   deliveries: number;
   error: unknown;
 }
@@ -94,12 +108,12 @@ export const deadLetterStream = (stream: string) => `${stream}_DLQ`;
 const deadLetterPrefix = (subjectPrefix: string) => `${subjectPrefix}_dead`;
 
 export function natsDeadLetterQueue(jsm: JetStreamManager, options: NatsDeadLetterOptions): NatsDeadLetterQueue {
-  const { logger, publishTimeoutMs } = options;
+  const { logger, publishTimeoutMs, signatures } = options;
   const js = jsm.jetstream();
   const stream = deadLetterStream(options.stream);
   const prefix = deadLetterPrefix(options.subjectPrefix);
 
-  async function get(seq: number): Promise<DeadLetter & { subject: string }> {
+  async function get(seq: number): Promise<StoredDeadLetter> {
     const stored = await jsm.streams.getMessage(stream, { seq });
     if (!stored) throw new Error(`No dead letter ${seq} in ${stream}`);
     return toDeadLetter(stored.seq, stored.header, stored.data, stored.time);
@@ -109,9 +123,16 @@ export function natsDeadLetterQueue(jsm: JetStreamManager, options: NatsDeadLett
     await jsm.streams.deleteMessage(stream, seq, false);
   }
 
+  /** Signs a letter stored without a signature, with its owner's key only: consumers would refuse it unsigned. */
+  function signUnsigned(letter: StoredDeadLetter, seq: number): string {
+    const type = letter.subject.slice(options.subjectPrefix.length + 1);
+    if (!signatures) throw new Error(`Dead letter ${seq} carries no signature, and only a process holding the private key of ${eventOwner(type)} can sign it`);
+    return signatures.sign(type, letter.data);
+  }
+
   return {
-    async add({ consumer, subject, streamSeq, data, deliveries, error }) {
-      const { eventId, type } = identify(data);
+    async add({ consumer, subject, streamSeq, data, signature, event, deliveries, error }) {
+      const { eventId, type } = identify(data, event);
       const h = headers();
       h.set(HEADER.consumer, consumer);
       h.set(HEADER.subject, subject);
@@ -120,6 +141,7 @@ export function natsDeadLetterQueue(jsm: JetStreamManager, options: NatsDeadLett
       h.set(HEADER.deliveries, String(deliveries));
       h.set(HEADER.error, errorLine(error));
       h.set(HEADER.failedAt, new Date().toISOString());
+      if (signature) h.set(HEADER.signature, signature);
       const ack = await js.publish(`${prefix}.${consumer}`, data, { headers: h, msgID: `${options.stream}:${streamSeq}:${consumer}:${eventId}`, timeout: publishTimeoutMs });
       logDeadLetter(logger, { seq: ack.seq, consumer, eventId, type, deliveries }, error, stream);
     },
@@ -145,8 +167,10 @@ export function natsDeadLetterQueue(jsm: JetStreamManager, options: NatsDeadLett
     async replay(seq) {
       const letter = await get(seq);
       const subject = letter.subject;
+      const signed = headers();
+      signed.set(SIGNATURE_HEADER, letter.signature || signUnsigned(letter, seq));
       // A new message id: the events stream would drop the original id as a duplicate within its window.
-      await js.publish(subject, letter.data, { msgID: `${letter.eventId || 'undecodable'}:replay:${stream}:${seq}`, timeout: publishTimeoutMs });
+      await js.publish(subject, letter.data, { msgID: `${letter.eventId || 'undecodable'}:replay:${stream}:${seq}`, timeout: publishTimeoutMs, headers: signed });
       await remove(seq);
       logger.info({ deadLetter: seq, consumer: letter.consumer, eventId: letter.eventId, type: letter.type }, 'dead letter replayed');
     },
@@ -168,7 +192,10 @@ export async function openNatsDeadLetters(options: NatsDeadLetterOptions & { ser
 
 type Headers = { get(key: string): string } | undefined;
 
-function toDeadLetter(seq: number, header: Headers, data: Uint8Array, time: Date): DeadLetter & { subject: string } {
+/** A dead letter as the stream holds it: where it goes back to, and the signature it goes back with ('' if none). */
+type StoredDeadLetter = DeadLetter & { subject: string; signature: string };
+
+function toDeadLetter(seq: number, header: Headers, data: Uint8Array, time: Date): StoredDeadLetter {
   const read = (key: string) => header?.get(key) ?? '';
   const parsed = DeadLetterHeaders.safeParse({
     consumer: read(HEADER.consumer),
@@ -180,5 +207,5 @@ function toDeadLetter(seq: number, header: Headers, data: Uint8Array, time: Date
     failedAt: read(HEADER.failedAt) || time.toISOString(),
   });
   if (!parsed.success) throw new Error(`Dead letter ${seq} has unreadable headers: ${z.prettifyError(parsed.error)}`);
-  return { seq, ...parsed.data, data };
+  return { seq, ...parsed.data, data, signature: read(HEADER.signature) };
 }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect, headers, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
 import { Envelope } from '@snapcracks/proto/events/v1';
 import type { Logger } from '../logger.js';
@@ -12,6 +12,7 @@ import { ensureDeadLetterStream, natsDeadLetterQueue, type NatsDeadLetterQueue }
 import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './retry-policy.js';
 import { handleInEventContext } from './trace-context.js';
 import { decodeEvents, type EncodedEvents } from './event-messages.js';
+import { eventSignatures, SIGNATURE_HEADER, type EventSignatures, type RefusalReason, type SigningKeys } from './event-signatures.js';
 import { forEachAtMost } from '../for-each-at-most.js';
 import { consumerComponent, consumerRecorder, observeConsumerLag, type ConsumerRecorder, type DeliveryOutcome } from '../metrics/consumers.js';
 import { DEFAULT_STREAM_SETTINGS, type StreamSettings } from './stream-settings.js';
@@ -23,6 +24,12 @@ export interface NatsEventBusOptions {
   /** Events are published to `${subjectPrefix}.${type}`. */
   subjectPrefix?: string;
   logger: Logger;
+  /**
+   * The components' identity keys (the platform's IdentityKeyring): each message is signed with the private key of the
+   * component that owns its type, which this process must hold to publish it, and a delivered message is handed to a
+   * handler only with a valid signature by that owner (event-signatures.ts).
+   */
+  identity: SigningKeys;
   retry?: Partial<RetryPolicy>;
   /** How long a publish waits for JetStream's acknowledgement before failing (the outbox then retries). */
   publishTimeoutMs?: number;
@@ -62,17 +69,19 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
   const streams = options.streams ?? DEFAULT_STREAM_SETTINGS;
   await ensureStream(jsm, stream, subjectPrefix, { limits: streams.events, logger });
   await ensureDeadLetterStream(jsm, stream, subjectPrefix, { limits: { ...streams.deadLetters, storage: streams.events.storage }, logger });
-  const deadLetters = natsDeadLetterQueue(jsm, { stream, subjectPrefix, logger, publishTimeoutMs });
+  const signatures = eventSignatures(options.identity);
+  const deadLetters = natsDeadLetterQueue(jsm, { stream, subjectPrefix, logger, publishTimeoutMs, signatures });
   const js = jsm.jetstream();
   const subscriptions = new Set<Subscription>();
   const subjectOf = (pattern: string) => `${subjectPrefix}.${pattern}`;
+  const receive = (msg: JsMsg) => receiveMessage(msg, msg.subject.slice(subjectPrefix.length + 1), signatures);
 
   async function subscribeDurable(handler: EventHandler, durable: string, pattern: string, concurrency: number, metrics: ConsumerRecorder): Promise<Subscription> {
     const name = durableConsumerName(durable, pattern);
     await ensureDurableConsumer(jsm, stream, { name, filterSubject: subjectOf(pattern) });
     const consumer = await js.consumers.get(stream, name);
     const messages = await consumer.consume({ max_messages: Math.max(PULL_BATCH, concurrency) });
-    return runConsumer(messages, name, logger, concurrency, async (delivered, stopping) => {
+    return runConsumer(messages, name, logger, concurrency, receive, async (delivered, stopping) => {
       // Handing an unstarted message back at once lets another instance take it without waiting for a timeout.
       if (stopping) return delivered.msg.nak();
       await handleDurableDelivery(delivered, handler, { consumer: durable, retry, logger, deadLetters, concurrency, metrics });
@@ -86,7 +95,7 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
     const consumer = await js.consumers.get(stream, { filter_subjects: subjectOf(pattern), opt_start_seq: state.last_seq + 1 });
     const messages = await consumer.consume({ max_messages: PULL_BATCH });
     const stopped = new AbortController();
-    const subscription = runConsumer(messages, `broadcast ${pattern}`, logger, concurrency, async (delivered, stopping) => {
+    const subscription = runConsumer(messages, `broadcast ${pattern}`, logger, concurrency, receive, async (delivered, stopping) => {
       if (stopping) return;
       await handleWithRetriesInPlace(delivered, handler, { retry, logger, deadLetters, concurrency, metrics }, stopped.signal);
     });
@@ -99,7 +108,10 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
   }
 
   async function publishEncoded({ id, type, data }: EncodedEvents): Promise<void> {
-    const ack = await js.publish(subjectOf(type), data, { msgID: id, timeout: publishTimeoutMs });
+    // Once per message: a batch of events costs one signature.
+    const signed = headers();
+    signed.set(SIGNATURE_HEADER, signatures.sign(type, data));
+    const ack = await js.publish(subjectOf(type), data, { msgID: id, timeout: publishTimeoutMs, headers: signed });
     if (ack.duplicate) logger.debug({ eventId: id, type }, 'event already in the stream');
   }
 
@@ -146,19 +158,42 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
   };
 }
 
-/** A pulled message with its events, or why they could not be read. */
+/** A pulled message with its events, or why they could not be read, or why it is refused. */
 interface Delivered {
   msg: JsMsg;
   events?: Envelope[];
   decodeError?: unknown;
+  /** Not from the owner of its type: never handled, never stored as a dead letter. */
+  refused?: { reason: RefusalReason; signer?: string | undefined };
 }
 
-function decodeDelivered(msg: JsMsg): Delivered {
+/**
+ * Checks a message before anything reads it: signed by the owner of its subject's type, and, once decoded, holding
+ * only events of that type (a genuine signature over a batch smuggling another type is refused too). Signed bytes
+ * that do not decode are the owner's own bug: they go to the dead letters, as before.
+ */
+function receiveMessage(msg: JsMsg, type: string, signatures: EventSignatures): Delivered {
+  const header = msg.headers?.get(SIGNATURE_HEADER);
+  const refused = signatures.check(type, msg.data, header);
+  if (refused) return { msg, refused };
+  let events: Envelope[];
   try {
-    return { msg, events: decodeEvents(msg.data) };
+    events = decodeEvents(msg.data);
   } catch (decodeError) {
     return { msg, decodeError };
   }
+  if (events.some((event) => event.type !== type)) return { msg, refused: { reason: 'foreign_type', signer: header?.split('.', 1)[0] } };
+  return { msg, events };
+}
+
+/** Logs and counts a refused message (its subject, claimed signer and reason; never its payload). */
+function logRefusal({ msg, refused }: Delivered, consumer: string, logger: Logger, metrics: ConsumerRecorder): void {
+  if (!refused) return;
+  metrics.refused(refused.reason);
+  logger.warn(
+    { consumer, subject: msg.subject, seq: msg.seq, claimedSigner: refused.signer ?? null, reason: refused.reason },
+    'event refused: not signed by the component that owns its type',
+  );
 }
 
 /**
@@ -171,6 +206,7 @@ function runConsumer(
   name: string,
   logger: Logger,
   concurrency: number,
+  receive: (msg: JsMsg) => Delivered,
   handle: (delivered: Delivered, stopping: boolean) => Promise<void>,
 ): Subscription {
   let stopping = false;
@@ -178,7 +214,7 @@ function runConsumer(
   let inFlightEvents = 0;
   const loop = (async () => {
     for await (const msg of messages) {
-      const delivered = decodeDelivered(msg);
+      const delivered = receive(msg);
       const weight = delivered.events?.length || 1;
       const handling: Promise<void> = handle(delivered, stopping)
         .catch((error: unknown) => logger.error({ err: error, consumer: name, seq: msg.seq }, 'event consumer failed on a message'))
@@ -233,14 +269,21 @@ interface Delivery {
  * process stopped, or it outlived the acknowledgement deadline) or a dead letter that could not be stored, and its
  * events go to the dead letters without another try, so an event that kills its consumer cannot do so forever.
  */
-async function handleDurableDelivery({ msg, events, decodeError }: Delivered, handler: EventHandler, delivery: Delivery): Promise<void> {
+async function handleDurableDelivery(delivered: Delivered, handler: EventHandler, delivery: Delivery): Promise<void> {
+  const { msg, events, decodeError } = delivered;
   const { retry, logger, metrics } = delivery;
+  if (delivered.refused) {
+    logRefusal(delivered, delivery.consumer ?? EPHEMERAL, logger, metrics);
+    // Terminated: JetStream never delivers it again, to this consumer or another instance of it. (No reason given:
+    // NATS before 2.10 does not read `+TERM <reason>` as a termination, and redelivers.)
+    return msg.term();
+  }
   const deliveries = msg.info.deliveryCount;
   if (deliveries > 1) metrics.redelivered();
-  if (!events) return giveUp(msg, [{ data: msg.data, error: decodeError }], deliveries, delivery);
+  if (!events) return giveUp(msg, [{ error: decodeError }], deliveries, delivery);
   if (deliveries > retry.maxDeliveries) {
     const error = new Error(`No answer from the handler after ${deliveries - 1} deliveries`);
-    return giveUp(msg, events.map((event) => ({ data: eventBytes(msg, events, event), error })), deliveries, delivery);
+    return giveUp(msg, events.map((event) => ({ event, error })), deliveries, delivery);
   }
   const failed = await handleEach(events, handler, delivery.concurrency);
   if (failed.length === 0) {
@@ -248,7 +291,7 @@ async function handleDurableDelivery({ msg, events, decodeError }: Delivered, ha
     return msg.ack();
   }
   if (deliveries >= retry.maxDeliveries) {
-    return giveUp(msg, failed.map(({ event, error }) => ({ data: eventBytes(msg, events, event), error })), deliveries, delivery);
+    return giveUp(msg, failed, deliveries, delivery);
   }
   const delayMs = backoffDelayMs(deliveries, retry);
   const { event, error } = failed[0]!;
@@ -260,25 +303,21 @@ async function handleDurableDelivery({ msg, events, decodeError }: Delivered, ha
   msg.nak(delayMs);
 }
 
-/** An event's bytes as a dead letter keeps them: the message itself when it is that one event, else the event's own Envelope. */
-function eventBytes(msg: JsMsg, events: Envelope[], event: Envelope): Uint8Array {
-  return events.length === 1 ? msg.data : Envelope.encode(event).finish();
-}
-
 /**
  * Stores each given-up event (or the undecodable message) as a dead letter, then tells JetStream to stop delivering
- * the message; if one cannot be stored, redelivers the message later (storing one twice keeps one dead letter).
+ * the message; if one cannot be stored, redelivers the message later (storing one twice keeps one dead letter). Each
+ * keeps the message as signed (a batch whole), so that a replay still verifies.
  */
 async function giveUp(
   msg: JsMsg,
-  letters: { data: Uint8Array; error: unknown }[],
+  letters: { event?: Envelope; error: unknown }[],
   deliveries: number,
   { consumer = EPHEMERAL, retry, logger, deadLetters, metrics }: Delivery,
 ): Promise<void> {
   let stored = 0;
   try {
-    for (const { data, error } of letters) {
-      await deadLetters.add({ consumer, subject: msg.subject, streamSeq: msg.seq, data, deliveries, error });
+    for (const { event, error } of letters) {
+      await deadLetters.add({ consumer, subject: msg.subject, streamSeq: msg.seq, data: msg.data, signature: signatureOf(msg), event, deliveries, error });
       stored += 1;
     }
     metrics.deadLetters(stored);
@@ -298,16 +337,19 @@ async function giveUp(
  * event still failing after the last try becomes a dead letter (logged, should even that fail). A batch's events are
  * handled one after the other, each with its own tries.
  */
-async function handleWithRetriesInPlace({ msg, events, decodeError }: Delivered, handler: EventHandler, delivery: Delivery, stopped: AbortSignal): Promise<void> {
+async function handleWithRetriesInPlace(delivered: Delivered, handler: EventHandler, delivery: Delivery, stopped: AbortSignal): Promise<void> {
+  const { msg, events, decodeError } = delivered;
   const { retry, logger, deadLetters, metrics } = delivery;
-  const deadLetter = (data: Uint8Array, deliveries: number, error: unknown) =>
+  // An ordered consumer acknowledges nothing: a refused message is simply not handled.
+  if (delivered.refused) return logRefusal(delivered, EPHEMERAL, logger, metrics);
+  const deadLetter = (event: Envelope | undefined, deliveries: number, error: unknown) =>
     deadLetters
-      .add({ consumer: EPHEMERAL, subject: msg.subject, streamSeq: msg.seq, data, deliveries, error })
+      .add({ consumer: EPHEMERAL, subject: msg.subject, streamSeq: msg.seq, data: msg.data, signature: signatureOf(msg), event, deliveries, error })
       .then(() => metrics.deadLetters(1))
       .catch((storeError: unknown) => logger.error({ err: storeError, seq: msg.seq, cause: errorLine(error) }, 'could not store a dead letter; event dropped'));
   if (!events) {
     metrics.delivered('dead');
-    return deadLetter(msg.data, 1, decodeError);
+    return deadLetter(undefined, 1, decodeError);
   }
   let outcome: DeliveryOutcome = 'ok';
   for (const event of events) {
@@ -318,7 +360,7 @@ async function handleWithRetriesInPlace({ msg, events, decodeError }: Delivered,
       } catch (error) {
         if (deliveries >= retry.maxDeliveries) {
           outcome = 'dead';
-          await deadLetter(eventBytes(msg, events, event), deliveries, error);
+          await deadLetter(event, deliveries, error);
           break;
         }
         const delayMs = backoffDelayMs(deliveries, retry);
@@ -331,6 +373,11 @@ async function handleWithRetriesInPlace({ msg, events, decodeError }: Delivered,
     }
   }
   if (!stopped.aborted) metrics.delivered(outcome);
+}
+
+/** The signature a delivered message came with (checked by then). */
+function signatureOf(msg: JsMsg): string {
+  return msg.headers?.get(SIGNATURE_HEADER) ?? '';
 }
 
 async function logConnectionStatus(nc: NatsConnection, logger: Logger): Promise<void> {

@@ -2,12 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StorageType } from '@nats-io/jetstream';
 import { createTestStream, type TestStream } from '../testing/nats.js';
 import { createRecordingLogger } from '../testing/recording-logger.js';
+import { IdentityKeyring } from '../grpc/identity.js';
 import type { EventBus } from './event-bus.js';
 import { createNatsEventBus } from './nats-event-bus.js';
 import { deadLetterStream } from './nats-dead-letters.js';
 import { DEFAULT_STREAM_SETTINGS, type StreamSettings } from './stream-settings.js';
 
 const HOUR_MS = 3_600_000;
+const identity = IdentityKeyring.generate();
 const NANOS_PER_MS = 1e6;
 
 describe('JetStream stream settings', () => {
@@ -23,7 +25,7 @@ describe('JetStream stream settings', () => {
   });
 
   async function open(streams: StreamSettings, logger = createRecordingLogger().logger): Promise<EventBus> {
-    const bus = await createNatsEventBus({ servers: nats.url, stream: nats.stream, subjectPrefix: nats.subjectPrefix, logger, streams });
+    const bus = await createNatsEventBus({ servers: nats.url, stream: nats.stream, subjectPrefix: nats.subjectPrefix, identity, logger, streams });
     buses.push(bus);
     return bus;
   }
@@ -87,6 +89,7 @@ describe('JetStream stream settings JetStream refuses', () => {
           stream: nats.stream,
           subjectPrefix: nats.subjectPrefix,
           logger: createRecordingLogger().logger,
+          identity,
           streams: { events: { replicas: 3, storage: 'file', maxAgeMs: HOUR_MS }, deadLetters: { replicas: 1, maxAgeMs: 0 } },
         }),
       ).rejects.toThrow(new RegExp(`^JetStream refused stream ${nats.stream} with 3 replica\\(s\\), file storage, maximum age 3600000 ms: .*replicas`));
@@ -100,8 +103,8 @@ describe('JetStream stream settings JetStream refuses', () => {
     const logger = createRecordingLogger().logger;
     const short = (maxAgeMs: number): StreamSettings => ({ events: { replicas: 1, storage: 'file', maxAgeMs }, deadLetters: { replicas: 1, maxAgeMs } });
     try {
-      await (await createNatsEventBus({ servers: nats.url, stream: nats.stream, subjectPrefix: nats.subjectPrefix, logger })).close();
-      const bus = await createNatsEventBus({ servers: nats.url, stream: nats.stream, subjectPrefix: nats.subjectPrefix, logger, streams: short(60_000) });
+      await (await createNatsEventBus({ servers: nats.url, stream: nats.stream, subjectPrefix: nats.subjectPrefix, identity, logger })).close();
+      const bus = await createNatsEventBus({ servers: nats.url, stream: nats.stream, subjectPrefix: nats.subjectPrefix, identity, logger, streams: short(60_000) });
       await bus.close();
       expect((await nats.jsm.streams.info(nats.stream)).config).toMatchObject({ max_age: 60_000 * NANOS_PER_MS, duplicate_window: 60_000 * NANOS_PER_MS });
     } finally {

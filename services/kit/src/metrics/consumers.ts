@@ -2,6 +2,7 @@ import { SERVICE_NAMES } from '../component.js';
 import { instruments } from './instruments.js';
 import { processComponent } from './provider.js';
 import { polledGauge } from './polled-gauge.js';
+import type { RefusalReason } from '../bus/event-signatures.js';
 
 export type DeliveryOutcome = 'ok' | 'retry' | 'dead';
 
@@ -10,6 +11,8 @@ export interface ConsumerRecorder {
   delivered(outcome: DeliveryOutcome): void;
   redelivered(): void;
   deadLetters(count: number): void;
+  /** A message refused unhandled (NATS: a missing or wrong signature, a foreign type). */
+  refused(reason: RefusalReason): void;
 }
 
 /**
@@ -34,6 +37,8 @@ export function consumerRecorder(component: string, consumer: string): ConsumerR
     delivered: (outcome) => instruments().eventsDelivered.add(1, outcomes[outcome]),
     redelivered: () => instruments().eventsRedelivered.add(1, attributes),
     deadLetters: (count) => instruments().deadLetters.add(count, attributes),
+    // Made on first use: refusals are rare, their reasons few.
+    refused: (reason) => instruments().eventsRefused.add(1, { ...attributes, reason }),
   };
 }
 

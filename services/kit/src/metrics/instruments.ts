@@ -26,6 +26,9 @@ export const instruments = memoisedPerProvider((meter) => ({
   }),
   eventsRedelivered: meter.createCounter('snapcracks.events.redelivered', { description: 'Bus messages delivered again (a retry or an unanswered delivery)' }),
   deadLetters: meter.createCounter('snapcracks.dead_letters', { description: 'Events stored as dead letters after the last delivery failed' }),
+  eventsRefused: meter.createCounter('snapcracks.events.refused', {
+    description: 'Bus messages refused before any handler, by reason: not signed by the component that owns their type, or holding another type',
+  }),
   imageProcessing: histogram(meter, 'snapcracks.image.processing', 'Image work on the media threads, by kind (queue wait excluded)', IMAGE_BUCKETS),
   publicPageCache: meter.createCounter('snapcracks.public_page_cache', { description: 'Public page lookups, by result: hit or miss (a backend call)' }),
   identityRefusals: meter.createCounter('snapcracks.identity.refusals', {

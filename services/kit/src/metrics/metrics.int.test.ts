@@ -49,7 +49,7 @@ describe('metrics of a running service', () => {
     db = await createTestDatabase('metrics');
     await createOutboxTables(db.url, SCHEMA);
     nats = await createTestStream('metrics');
-    bus = await createNatsEventBus({ servers: nats.url, stream: nats.stream, subjectPrefix: nats.subjectPrefix, logger, retry: { initialDelayMs: 50, maxDelayMs: 100 } });
+    bus = await createNatsEventBus({ servers: nats.url, stream: nats.stream, subjectPrefix: nats.subjectPrefix, logger, identity: keys, retry: { initialDelayMs: 50, maxDelayMs: 100 } });
     const module = defineService({
       name: 'vote',
       database: { schema: SCHEMA, migrationsDir: '/nonexistent', PrismaClient, poolSize: 3 },

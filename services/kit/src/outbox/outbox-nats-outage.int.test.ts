@@ -11,6 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../testing/postgres.js';
 import { PrismaClient } from '../testing/prisma/generated/client.js';
 import { createRecordingLogger } from '../testing/recording-logger.js';
 import { startTcpProxy, type TcpProxy } from '../testing/tcp-proxy.js';
+import { IdentityKeyring } from '../grpc/identity.js';
 import { createOutbox, type Outbox } from './outbox.js';
 
 const SCHEMA = 'vote';
@@ -37,7 +38,7 @@ describe('outbox relaying to NATS', () => {
     const natsAddress = new URL(nats.url);
     proxy = await startTcpProxy({ host: natsAddress.hostname, port: Number(natsAddress.port || 4222) });
 
-    const busOptions = { stream: nats.stream, subjectPrefix: nats.subjectPrefix, logger };
+    const busOptions = { stream: nats.stream, subjectPrefix: nats.subjectPrefix, logger, identity: IdentityKeyring.generate() };
     // The producing service reaches NATS only through the proxy; short timeouts keep the outage test quick.
     producerBus = await createNatsEventBus({ ...busOptions, servers: `nats://127.0.0.1:${proxy.port}`, publishTimeoutMs: 500, reconnectTimeWaitMs: 100 });
     consumerBus = await createNatsEventBus({ ...busOptions, servers: nats.url });
