@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createRecordingLogger } from '@snapcracks/kit/testing';
 import security from './security.js';
 import errors from './errors.js';
-import { IN_FLIGHT_RETRY_AFTER_SECONDS, MEMBER_LIMIT_MESSAGES, UPLOADS_IN_FLIGHT_MESSAGE, memberLimit, type MemberLimitName } from './member-limits.js';
+import { BUSY_RETRY_AFTER_SECONDS, IN_FLIGHT_RETRY_AFTER_SECONDS, MEMBER_LIMIT_MESSAGES, UPLOADS_IN_FLIGHT_MESSAGE, memberLimit, type MemberLimitName } from './member-limits.js';
 import { loadGatewayConfig, type RateLimits } from '../config.js';
 import { HttpError, MESSAGES } from '../http-errors.js';
 import { openRateLimitRedis } from '../rate-limit-redis.js';
@@ -62,8 +62,9 @@ async function replica(options: { rateLimits: RateLimits; redis?: Redis; prefix:
   let holdUploads = false;
   await app.register(async (scope) => {
     for (const [name, url] of Object.entries(ROUTES) as [MemberLimitName, string][]) {
-      scope.post(url, { ...memberLimit(scope, name) }, async () => {
+      scope.post(url, { ...memberLimit(scope, name) }, async (request) => {
         if (name === 'uploads' && holdUploads) await new Promise<void>((resolve) => waiting.push(resolve));
+        if (request.headers['x-busy']) throw new HttpError(503, MESSAGES.unavailable);
         return { ok: true };
       });
     }
@@ -146,5 +147,13 @@ describe('per-member limits', () => {
     expect((await Promise.all([...first, bob])).map((r) => r.statusCode)).toEqual([200, 200, 200]);
     // Finished uploads leave the count.
     expect((await post(edge.app, 'uploads', 'alice')).statusCode).toBe(200);
+  });
+
+  it('adds Retry-After to a 503 (the image queue full), keeping the gateway’s message', async () => {
+    const { app } = await replica({ rateLimits: limits({}), prefix: `${PREFIX}${randomUUID()}:` });
+    const busy = await app.inject({ method: 'POST', url: ROUTES.uploads, headers: { 'x-member': 'alice', 'x-busy': '1' } });
+    expect(busy.statusCode).toBe(503);
+    expect(busy.headers['retry-after']).toBe(String(BUSY_RETRY_AFTER_SECONDS));
+    expect(busy.json()).toEqual({ message: MESSAGES.unavailable });
   });
 });

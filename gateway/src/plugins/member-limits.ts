@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, onSendAsyncHookHandler } from 'fastify';
 import { instruments } from '@snapcracks/kit';
 import type { RateLimit } from '../config.js';
 import { HttpError } from '../http-errors.js';
@@ -20,6 +20,12 @@ export const UPLOADS_IN_FLIGHT_MESSAGE = 'Your other uploads are still being pro
 /** A refused upload's Retry-After while the member's others are in flight: about one large photo's processing. */
 export const IN_FLIGHT_RETRY_AFTER_SECONDS = 5;
 
+/**
+ * A limited route's 503 (storage's image queue full, a service down) says when to come back: about a large photo's
+ * processing time. The message stays the gateway's own ("Service temporarily unavailable. Please try again.").
+ */
+export const BUSY_RETRY_AFTER_SECONDS = 10;
+
 /** The name each limit has in snapcracks.rate_limit.refusals, as security.ts names the others. */
 const METRIC_NAMES: Record<MemberLimitName, string> = { uploads: 'uploads', votes: 'votes', avatars: 'avatars', faceSuggestions: 'face-suggestions' };
 
@@ -31,12 +37,12 @@ const METRIC_NAMES: Record<MemberLimitName, string> = { uploads: 'uploads', vote
  * counts together, else this replica's memory. Uploads are also limited in how many one member has in flight at
  * once; that count is each replica's own (an upload is a long request that a shared count would have to release
  * reliably even when the replica dies). A refusal is a 429 with Retry-After and a message saying what to do.
- * Runs on request, before the body is read: a refused upload costs nothing but its discarded bytes. Signed-out
+ * A 503 from such a route (the image queue full) carries Retry-After too. Runs on request, before the body is read: a refused upload costs nothing but its discarded bytes. Signed-out
  * callers and members before the terms get the route's own 401/403 instead.
  */
-export function memberLimit(app: FastifyInstance, name: MemberLimitName): { onRequest: onRequestAsyncHookHandler[] } {
+export function memberLimit(app: FastifyInstance, name: MemberLimitName): { onRequest: onRequestAsyncHookHandler[]; onSend: onSendAsyncHookHandler[] } {
   // Routes tested on their own, without the security plugin, have no limiter.
-  if (!app.hasDecorator('rateLimits') || !app.hasDecorator('createRateLimit')) return { onRequest: [] };
+  if (!app.hasDecorator('rateLimits') || !app.hasDecorator('createRateLimit')) return { onRequest: [], onSend: [retryAfterOnBusy] };
   const limit: RateLimit = app.rateLimits[name];
   const members = new WeakMap<FastifyRequest, string>();
   const count = app.createRateLimit({
@@ -57,8 +63,13 @@ export function memberLimit(app: FastifyInstance, name: MemberLimitName): { onRe
       refuse(reply, name, Math.max(1, counted.ttlInSeconds), MEMBER_LIMIT_MESSAGES[name]);
     }
   };
-  return { onRequest: [hook] };
+  return { onRequest: [hook], onSend: [retryAfterOnBusy] };
 }
+
+const retryAfterOnBusy: onSendAsyncHookHandler = async (_request, reply, payload) => {
+  if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(BUSY_RETRY_AFTER_SECONDS));
+  return payload;
+};
 
 function refuse(reply: FastifyReply, name: MemberLimitName, retryAfterSeconds: number, message: string): never {
   instruments().rateLimitRefusals.add(1, { component: 'gateway', limit: METRIC_NAMES[name] });

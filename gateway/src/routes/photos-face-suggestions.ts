@@ -29,6 +29,7 @@ export default async function faceSuggestionRoutes(app: FastifyInstance, { clien
   // Scoped to this plugin: nowhere else does the gateway take a raw image as a body.
   app.addContentTypeParser(IMAGE_TYPES, { parseAs: 'buffer', bodyLimit: MAX_FACE_SUGGESTION_BYTES }, (_request, body, done) => done(null, body));
   const route = app.withTypeProvider<ZodTypeProvider>();
+  const limit = memberLimit(app, 'faceSuggestions');
 
   route.post(
     '/api/photos/face-suggestions',
@@ -40,8 +41,9 @@ export default async function faceSuggestionRoutes(app: FastifyInstance, { clien
           await request.requireMember();
           if (Number(request.headers['content-length']) > MAX_FACE_SUGGESTION_BYTES) throw new HttpError(413, FACE_SUGGESTIONS_REFUSED);
         },
-        ...memberLimit(app, 'faceSuggestions').onRequest,
+        ...limit.onRequest,
       ],
+      onSend: limit.onSend,
       schema: { body: imageBody, response: { 200: suggestionsJson } },
     },
     async (request, reply) => {

@@ -5,7 +5,14 @@ import { IMAGE_WORK_NICENESS } from './media/background-priority.js';
 
 describe('storage config', () => {
   it('defaults to local disk under the data directory, one image thread at background priority', () => {
-    expect(loadStorageConfig('/var/data', {})).toEqual({ storageType: 'local', localDir: '/var/data/uploads', imageWorkers: 1, imageNiceness: IMAGE_WORK_NICENESS });
+    expect(loadStorageConfig('/var/data', {})).toEqual({
+      storageType: 'local',
+      localDir: '/var/data/uploads',
+      imageWorkers: 1,
+      imageNiceness: IMAGE_WORK_NICENESS,
+      imageMaxPixels: 50_000_000,
+      imageQueue: { max: 32, perMember: 4 },
+    });
   });
 
   it('keeps S3 and Drive settings whenever they are given, so older blobs stay readable', () => {
@@ -22,6 +29,9 @@ describe('storage config', () => {
       GOOGLE_OAUTH_URL: 'http://127.0.0.1:1/oauth/',
       IMAGE_WORKERS: '4',
       IMAGE_NICENESS: '0',
+      IMAGE_MAX_PIXELS: '24000000',
+      IMAGE_QUEUE_LIMIT: '8',
+      IMAGE_QUEUE_PER_MEMBER: '2',
     });
     expect(config).toMatchObject({
       storageType: 's3',
@@ -31,6 +41,8 @@ describe('storage config', () => {
       drive: { refreshToken: 'refresh' },
       imageWorkers: 4,
       imageNiceness: 0,
+      imageMaxPixels: 24_000_000,
+      imageQueue: { max: 8, perMember: 2 },
     });
   });
 

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { envBoolean, optionalString, parseConfig } from '@snapcracks/kit';
 import { IMAGE_WORK_NICENESS } from './media/background-priority.js';
+import { DEFAULT_MAX_INPUT_PIXELS, DEFAULT_MAX_QUEUED, DEFAULT_MAX_QUEUED_PER_MEMBER } from './media/image-limits.js';
 
 /** How each backend names itself in blob keys (`local:…`, `s3:…`, `drive:…`) and in the blobs table. */
 export type StorageType = 'local' | 's3' | 'drive';
@@ -41,6 +42,16 @@ const schema = z
      * machine to the calls everyone else makes, and slows uploads down more while it is busy (media/background-priority.ts).
      */
     IMAGE_NICENESS: z.preprocess((v) => (v === '' || v === undefined ? IMAGE_WORK_NICENESS : v), z.coerce.number().int().min(0).max(19)),
+    /**
+     * Larger images (width × height) are refused from their header with a 400 saying the limit, before any pixel is
+     * decoded. The default, 50 MP, takes any phone's photo; the chart's memory limit for storage is measured for it
+     * (`pnpm bench:flood`): raise both together.
+     */
+    IMAGE_MAX_PIXELS: z.preprocess((v) => (v === '' || v === undefined ? DEFAULT_MAX_INPUT_PIXELS : v), z.coerce.number().int().min(1_000_000).max(1_000_000_000)),
+    /** Images waiting for a media thread, everyone's together; past it an upload is refused at once (503, Retry-After). */
+    IMAGE_QUEUE_LIMIT: z.preprocess((v) => (v === '' || v === undefined ? DEFAULT_MAX_QUEUED : v), z.coerce.number().int().min(1).max(10_000)),
+    /** Images one member may have waiting, so that no member can fill the queue for the others. */
+    IMAGE_QUEUE_PER_MEMBER: z.preprocess((v) => (v === '' || v === undefined ? DEFAULT_MAX_QUEUED_PER_MEMBER : v), z.coerce.number().int().min(1).max(10_000)),
   })
   .superRefine((config, ctx) => {
     const require = (names: (keyof typeof config)[], why: string) => {
@@ -88,6 +99,10 @@ export interface StorageConfig {
   drive?: DriveSettings;
   imageWorkers: number;
   imageNiceness: number;
+  /** IMAGE_MAX_PIXELS. */
+  imageMaxPixels: number;
+  /** IMAGE_QUEUE_LIMIT and IMAGE_QUEUE_PER_MEMBER. */
+  imageQueue: { max: number; perMember: number };
 }
 
 /** Parses the storage service's environment; a missing variable for the chosen backend is a one-line ConfigError. */
@@ -134,5 +149,7 @@ function toStorageConfig(raw: RawConfig, dataDir: string): StorageConfig {
     ...(drive ? { drive } : {}),
     imageWorkers: raw.IMAGE_WORKERS,
     imageNiceness: raw.IMAGE_NICENESS,
+    imageMaxPixels: raw.IMAGE_MAX_PIXELS,
+    imageQueue: { max: raw.IMAGE_QUEUE_LIMIT, perMember: raw.IMAGE_QUEUE_PER_MEMBER },
   };
 }

@@ -21,7 +21,13 @@ export function createStorageService(options: { env?: Record<string, string | un
     async setup({ platform, logger, server, prisma }) {
       const config = loadStorageConfig(platform.dataDir, options.env ?? process.env);
       // One pool of image threads per service instance, off the event loop that serves calls.
-      const images = new ImageProcessor({ maxThreads: config.imageWorkers, niceness: config.imageNiceness });
+      const images = new ImageProcessor({
+        maxThreads: config.imageWorkers,
+        niceness: config.imageNiceness,
+        maxInputPixels: config.imageMaxPixels,
+        maxQueued: config.imageQueue.max,
+        maxQueuedPerMember: config.imageQueue.perMember,
+      });
       const service = new StorageService(new BlobRepository(prisma), new Backends(config), images, new DriveAuthorization(config.googleOAuth), logger);
       server.add(StorageServiceService, storageHandlers(service));
       logger.info({ storageType: config.storageType }, 'storage backend');

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, createLogger, openDatabase, UnavailableError, type Database } from '@snapcracks/kit';
+import { applyMigrations, createLogger, InvalidArgumentError, openDatabase, UnavailableError, type Database } from '@snapcracks/kit';
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { makeJpeg } from '../test/support/images.js';
 import { PrismaClient } from './generated/prisma/client.js';
 import { Backends, LocalBlobBackend, type BlobBackend } from './backends/index.js';
 import { BlobRepository } from './blob.repository.js';
 import { DriveAuthorization } from './drive-authorization.js';
-import type { DerivativeKind, EncodedImage } from './media/index.js';
+import { ImageProcessor, ImageQueueFullError, type DerivativeKind, type EncodedImage } from './media/index.js';
 import { StorageService, type ImageWork } from './storage.service.js';
 
 const logger = createLogger('test', 'silent');
@@ -64,7 +64,7 @@ describe('StorageService storing parts', () => {
       get: (ref) => local.get(ref),
       delete: (ref) => local.delete(ref),
     };
-    const config = { storageType: 'local' as const, localDir: join(dir, 'uploads'), imageWorkers: 1, imageNiceness: 10 };
+    const config = { storageType: 'local' as const, localDir: join(dir, 'uploads'), imageWorkers: 1, imageNiceness: 10, imageMaxPixels: 50_000_000, imageQueue: { max: 32, perMember: 4 } };
     const service = new StorageService(new BlobRepository(db.prisma), new Backends(config, { local: () => flaky }), images, new DriveAuthorization(undefined), logger);
 
     await expect(service.storeImage('photo', [], once(await makeJpeg()))).rejects.toThrow(UnavailableError);
@@ -72,5 +72,38 @@ describe('StorageService storing parts', () => {
     expect(await db.prisma.blob.count()).toBe(0);
     const files = await readdir(join(dir, 'uploads'), { recursive: true, withFileTypes: true }).catch(() => []);
     expect(files.filter((f) => f.isFile())).toEqual([]);
+  });
+});
+
+describe('StorageService and the image limits', () => {
+  const service = (work: ImageWork) =>
+    new StorageService(new BlobRepository(db.prisma), new Backends({ storageType: 'local', localDir: join(dir, 'limits'), imageWorkers: 1, imageNiceness: 10, imageMaxPixels: 1_000_000, imageQueue: { max: 1, perMember: 1 } }), work, new DriveAuthorization(undefined), logger);
+
+  it('refuses a photo over the pixel limit with INVALID_ARGUMENT saying the limit, and stores nothing', async () => {
+    const processor = new ImageProcessor({ maxInputPixels: 1_000_000, maxThreads: 1 });
+    try {
+      const before = await db.prisma.blob.count();
+      const refusal = service(processor).storeImage('photo', [], once(await makeJpeg(1001, 1000)), 'member-1');
+      await expect(refusal).rejects.toBeInstanceOf(InvalidArgumentError);
+      await expect(refusal).rejects.toThrow('Photos of up to 1 megapixels are accepted. Please upload a smaller version of this photo.');
+      expect(await db.prisma.blob.count()).toBe(before);
+    } finally {
+      await processor.close();
+    }
+  });
+
+  it('answers UNAVAILABLE with the queue’s message when the image queue is full, and passes on whose work it is', async () => {
+    const members: (string | undefined)[] = [];
+    const full: ImageWork = {
+      ...images,
+      processPhoto: async (_input, _bars, member) => {
+        members.push(member);
+        throw new ImageQueueFullError('all');
+      },
+    };
+    const refusal = service(full).storeImage('photo', [], once(await makeJpeg()), 'member-2');
+    await expect(refusal).rejects.toBeInstanceOf(UnavailableError);
+    await expect(refusal).rejects.toThrow(new ImageQueueFullError('all').message);
+    expect(members).toEqual(['member-2']);
   });
 });

@@ -8,6 +8,7 @@ import type { DriveAuthorization } from './drive-authorization.js';
 import {
   DERIVATIVE_KINDS,
   FaceDetectionUnavailableError,
+  ImageQueueFullError,
   sniffImageType,
   UnsupportedImageError,
   type DerivativeKind,
@@ -64,6 +65,11 @@ const barSchema = z.object({
   height: z.number().finite().min(0).max(100),
 });
 
+/** A full image queue is UNAVAILABLE with its message (the gateway answers 503 with Retry-After); anything else as it is. */
+function busyOr(error: unknown): unknown {
+  return error instanceof ImageQueueFullError ? new UnavailableError(error.message) : error;
+}
+
 function checkBars(bars: PrivacyBar[]): PrivacyBar[] {
   if (bars.length > 100) throw new InvalidArgumentError('At most 100 privacy bars are allowed');
   if (!bars.every((bar) => barSchema.safeParse(bar).success)) {
@@ -89,16 +95,17 @@ export class StorageService {
 
   /**
    * Reads an upload (at most 10 MB), refusing a non-image as soon as its first bytes are in, and stores it: a
-   * photo as its original, display, medium and thumbnail images; an avatar as one image.
+   * photo as its original, display, medium and thumbnail images; an avatar as one image. `member` is whom the image
+   * work is for: members' work is queued in turns (media/fair-queue.ts).
    */
-  async storeImage(purpose: ImagePurpose | undefined, rawBars: PrivacyBar[], chunks: AsyncIterable<Buffer>): Promise<StoredImageResult> {
+  async storeImage(purpose: ImagePurpose | undefined, rawBars: PrivacyBar[], chunks: AsyncIterable<Buffer>, member?: string): Promise<StoredImageResult> {
     if (!purpose) throw new InvalidArgumentError('The image purpose is required');
     const bars = purpose === 'photo' ? checkBars(rawBars) : [];
     const data = await readImageUpload(chunks, MAX_UPLOAD_BYTES, UPLOAD_REFUSED);
     const sourceSize = data.byteLength;
     try {
       if (purpose === 'avatar') {
-        const avatar = await this.images.processAvatar(data);
+        const avatar = await this.images.processAvatar(data, member);
         const [original] = await this.storeAll([[`avatars/${randomUUID()}${extensionOf(avatar.contentType)}`, avatar]]);
         return {
           original: original!,
@@ -110,7 +117,7 @@ export class StorageService {
           perceptualHash: '',
         };
       }
-      const photo = await this.images.processPhoto(data, bars);
+      const photo = await this.images.processPhoto(data, bars, member);
       const base = `${this.monthPrefix()}/${randomUUID()}`;
       const [original, display, medium, thumbnail] = await this.storeAll([
         [`${base}-original${extensionOf(photo.original.contentType)}`, photo.original],
@@ -132,7 +139,7 @@ export class StorageService {
       };
     } catch (error) {
       if (error instanceof UnsupportedImageError) throw new InvalidArgumentError(error.message);
-      throw error;
+      throw busyOr(error);
     }
   }
 
@@ -141,14 +148,14 @@ export class StorageService {
    * square WebP without metadata and stored as `avatars/<uuid>.webp`, with the faces found in it when the detector
    * answers in time.
    */
-  async storeAvatar(chunks: AsyncIterable<Buffer>): Promise<StoredAvatar> {
+  async storeAvatar(chunks: AsyncIterable<Buffer>, member?: string): Promise<StoredAvatar> {
     const data = await readImageUpload(chunks, MAX_AVATAR_BYTES, AVATAR_REFUSED, ['image/jpeg', 'image/png']);
     let avatar;
     try {
-      avatar = await this.images.processAvatar(data);
+      avatar = await this.images.processAvatar(data, member);
     } catch (error) {
       if (error instanceof UnsupportedImageError) throw new InvalidArgumentError(AVATAR_REFUSED);
-      throw error;
+      throw busyOr(error);
     }
     const name = `${randomUUID()}${extensionOf(avatar.contentType)}`;
     const [facesDetected, [blob]] = await Promise.all([this.images.countFaces?.(avatar.data), this.storeAll([[`avatars/${name}`, avatar]])]);
@@ -188,6 +195,7 @@ export class StorageService {
     originalKey: string,
     rawBars: PrivacyBar[],
     kinds: readonly K[] = DERIVATIVE_KINDS as readonly K[],
+    member?: string,
   ): Promise<Record<K, Blob>> {
     const bars = checkBars(rawBars);
     const wanted = [...new Set(kinds)];
@@ -196,10 +204,10 @@ export class StorageService {
     const original = await readAll(content.stream, MAX_UPLOAD_BYTES * 4);
     let rendered: Record<K, EncodedImage>;
     try {
-      rendered = await this.images.renderDerivatives(original, bars, wanted);
+      rendered = await this.images.renderDerivatives(original, bars, wanted, member);
     } catch (error) {
       if (error instanceof UnsupportedImageError) throw new InvalidArgumentError('The stored original is not a readable image');
-      throw error;
+      throw busyOr(error);
     }
     const base = `${this.monthPrefix()}/${randomUUID()}`;
     const blobs = await this.storeAll(wanted.map((kind) => [`${base}${DERIVATIVE_SUFFIXES[kind]}${extensionOf(rendered[kind].contentType)}`, rendered[kind]]));

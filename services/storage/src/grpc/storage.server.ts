@@ -31,13 +31,14 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
       );
       const purpose =
         header.purpose === ImagePurpose.IMAGE_PURPOSE_PHOTO ? 'photo' : header.purpose === ImagePurpose.IMAGE_PURPOSE_AVATAR ? 'avatar' : undefined;
-      return { image: toStoredImage(await service.storeImage(purpose, header.bars, chunks)) };
+      // The member the upload is for (absent for work nobody waits for) takes their turn in the image queue.
+      return { image: toStoredImage(await service.storeImage(purpose, header.bars, chunks, ctx.caller?.userId)) };
     },
 
     async storeAvatar(stream, ctx) {
       requireService(ctx, 'gateway');
       requireMember(ctx);
-      const avatar = await service.storeAvatar(avatarChunks(stream));
+      const avatar = await service.storeAvatar(avatarChunks(stream), ctx.caller?.userId);
       return { avatar: toBlobInfo(avatar.blob), name: avatar.name, sourceMimeType: avatar.sourceMimeType, facesDetected: avatar.facesDetected };
     },
 
@@ -56,7 +57,7 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
     async renderDerivatives(request, ctx) {
       requireService(ctx, 'photo', 'auth');
       const kinds = request.derivatives.length > 0 ? request.derivatives.map(toDerivativeKind) : DERIVATIVE_KINDS;
-      const rendered: Partial<Record<DerivativeKind, Blob>> = await service.renderDerivatives(request.originalKey, request.bars, kinds);
+      const rendered: Partial<Record<DerivativeKind, Blob>> = await service.renderDerivatives(request.originalKey, request.bars, kinds, ctx.caller?.userId);
       return {
         display: rendered.display && toBlobInfo(rendered.display),
         medium: rendered.medium && toBlobInfo(rendered.medium),

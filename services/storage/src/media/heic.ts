@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { UnsupportedImageError } from './errors.js';
+import { ImageTooLargeError, UnsupportedImageError } from './errors.js';
 import { missingItemData } from './heic-extents.js';
 import { HeifPrimaryImage, type HeifColourProfile } from './heic-libheif.js';
 import { sourceProfile, tiffWithProfile } from './heic-profile.js';
@@ -38,7 +38,7 @@ export async function decodeHeic(input: Uint8Array, maxPixels: number): Promise<
     const { width, height } = heif;
     // The header gives the size before any pixel is decoded: refuse bombs before allocating for them.
     if (width * height > maxPixels) {
-      throw new UnsupportedImageError({ cause: new Error(`HEIF image of ${width}x${height} exceeds the pixel limit`) });
+      throw new ImageTooLargeError(maxPixels, { cause: new Error(`HEIF image of ${width}x${height} exceeds the pixel limit`) });
     }
     const channels = heif.hasAlpha ? 4 : 3;
     let described: HeifColourProfile | undefined;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImageProcessor, UnsupportedImageError, hammingDistance, type ProcessedPhoto } from './index.js';
+import { ImageProcessor, ImageTooLargeError, UnsupportedImageError, hammingDistance, type ProcessedPhoto } from './index.js';
 import { decompressionBomb, fixture, generatedPhoto, isBlack, metadataLeftIn, pixel } from './test-images.js';
 
 // These tests go through the real media process and its worker pool: they prove that both load from vitest.
@@ -171,18 +171,35 @@ describe('ImageProcessor.processPhoto', { timeout: 30_000 }, () => {
   it('refuses a decompression bomb before decoding it', async () => {
     const bomb = decompressionBomb(20_000, 20_000);
     expect(bomb.length).toBeLessThan(100_000);
-    const error = await expectRefused(processor.processPhoto(bomb));
-    expect(String((error.cause as Error).message)).toMatch(/pixel limit/i);
+    const error = await processor.processPhoto(bomb).catch((refusal: unknown) => refusal);
+    expect(error).toBeInstanceOf(ImageTooLargeError);
+    expect(String(((error as Error).cause as Error).message)).toMatch(/pixel limit/i);
   });
 
-  it('applies maxInputPixels to HEIC too, and refuses uploads over 10 MiB unread', async () => {
-    const strict = new ImageProcessor({ maxInputPixels: 10_000, maxThreads: 1 });
+  it('refuses an image over maxInputPixels with a message naming the limit, a HEIC from its header before decoding it', async () => {
+    const strict = new ImageProcessor({ maxInputPixels: 2_000_000, maxThreads: 1 });
     try {
-      await expectRefused(strict.processPhoto(fixture('photo.png')));
-      await expectRefused(strict.processPhoto(fixture('photo.heic')));
+      const png = await strict.processPhoto(await generatedPhoto(2000, 1001, 'png')).catch((error: unknown) => error);
+      expect(png).toBeInstanceOf(ImageTooLargeError);
+      expect((png as Error).message).toBe('Photos of up to 2 megapixels are accepted. Please upload a smaller version of this photo.');
+      expect(((png as Error).cause as Error).message).toMatch(/pixel limit/);
+      // Its own size is fine.
+      expect((await strict.processPhoto(await generatedPhoto(2000, 1000))).original.width).toBe(2000);
     } finally {
       await strict.close();
     }
+    const tiny = new ImageProcessor({ maxInputPixels: 320 * 240 - 1, maxThreads: 1 });
+    try {
+      const heic = await tiny.processPhoto(fixture('photo.heic')).catch((error: unknown) => error);
+      expect(heic).toBeInstanceOf(ImageTooLargeError);
+      // Refused on this thread, from the header: never queued for the decoder, whose own check says "exceeds".
+      expect(((heic as Error).cause as Error).message).toBe('the HEIF file declares a 320x240 image, over the pixel limit');
+    } finally {
+      await tiny.close();
+    }
+  });
+
+  it('refuses uploads over 10 MiB unread', async () => {
     const huge = Buffer.concat([fixture('rotated-gps.jpg'), Buffer.alloc(10 * 1024 * 1024)]);
     await expectRefused(processor.processPhoto(huge));
   });

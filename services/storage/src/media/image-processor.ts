@@ -1,9 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { instruments, onEveryProvider } from '@snapcracks/kit';
-import { FaceDetectionUnavailableError, UnsupportedImageError } from './errors.js';
+import { FaceDetectionUnavailableError, ImageTooLargeError, UnsupportedImageError } from './errors.js';
 import { faceBoxesToBars } from './face-bars.js';
 import { IMAGE_WORK_NICENESS } from './background-priority.js';
-import { Limiter } from './limiter.js';
+import { FairQueue } from './fair-queue.js';
+import { heicDeclaredSize } from './heic-dimensions.js';
+import { DEFAULT_MAX_INPUT_PIXELS, DEFAULT_MAX_QUEUED, DEFAULT_MAX_QUEUED_PER_MEMBER } from './image-limits.js';
 import type { MediaPoolName } from './media-pools.js';
 import { startMediaProcess, type MediaProcess } from './media-process.js';
 import type { MediaOutputs, MediaResult, MediaTask } from './protocol.js';
@@ -13,8 +15,15 @@ import type { DerivativeKind, EncodedImage, PrivacyBar, ProcessedPhoto } from '.
 export interface ImageProcessorOptions {
   /** Images processed at once, each on its own worker thread. Default 2. */
   maxThreads?: number;
-  /** Larger images (width × height) are refused before they are decoded. Default 100 000 000. */
+  /**
+   * Larger images (width × height) are refused from their header, before they are decoded (ImageTooLargeError).
+   * Default DEFAULT_MAX_INPUT_PIXELS: a full-size decode costs 3–4 bytes a pixel several times over, 10–13 for HEIC.
+   */
   maxInputPixels?: number;
+  /** Images waiting for a media thread at most, everyone's together; one more is refused (ImageQueueFullError). Default 32. */
+  maxQueued?: number;
+  /** Images one member may have waiting at most (default 4), so that no member fills the queue for the others. */
+  maxQueuedPerMember?: number;
   /** Larger uploads are refused unread. Default 10 MiB, what the refusal message promises. */
   maxInputBytes?: number;
   /** The media process's niceness (Linux CPU priority, 0–19). Default IMAGE_WORK_NICENESS. */
@@ -29,26 +38,31 @@ export interface ImageProcessorOptions {
  */
 export class ImageProcessor {
   private readonly media: MediaProcess;
-  private readonly limiter: Limiter;
+  // Members' images wait for a media thread in turns (fair-queue.ts): one member's burst never makes another's
+  // photo wait behind all of it, background work (a backfill: no member) waits behind every member's, and a full
+  // queue refuses at once. `member` below is the member the work is for, undefined for background work.
+  private readonly queue: FairQueue;
   // HEIC photos wait for one another here, not while holding one of the shared slots: two HEIC uploads
   // must not stall every JPEG behind the one HEIC thread.
-  private readonly heicQueue = new Limiter(1);
+  private readonly heicQueue: FairQueue;
   private readonly maxInputPixels: number;
   private readonly maxInputBytes: number;
 
   constructor(options: ImageProcessorOptions = {}) {
     const maxThreads = options.maxThreads ?? 2;
     if (!Number.isInteger(maxThreads) || maxThreads < 1) throw new RangeError('maxThreads must be a positive integer');
-    this.maxInputPixels = options.maxInputPixels ?? 100_000_000;
+    this.maxInputPixels = options.maxInputPixels ?? DEFAULT_MAX_INPUT_PIXELS;
     this.maxInputBytes = options.maxInputBytes ?? 10 * 1024 * 1024;
-    this.limiter = new Limiter(maxThreads);
+    const bounds = { maxWaiting: options.maxQueued ?? DEFAULT_MAX_QUEUED, maxWaitingPerMember: options.maxQueuedPerMember ?? DEFAULT_MAX_QUEUED_PER_MEMBER };
+    this.queue = new FairQueue({ slots: maxThreads, ...bounds });
+    this.heicQueue = new FairQueue({ slots: 1, ...bounds });
     this.media = startMediaProcess({ maxThreads, niceness: options.niceness ?? IMAGE_WORK_NICENESS });
     processors.add(this);
   }
 
   /** Images waiting for a media thread (snapcracks.image.queue.depth). */
   get queued(): number {
-    return this.limiter.waiting + this.heicQueue.waiting;
+    return this.queue.waiting + this.heicQueue.waiting;
   }
 
   /** The media process's id while it runs (for tests and diagnostics). */
@@ -56,11 +70,12 @@ export class ImageProcessor {
     return this.media.pid;
   }
 
-  async processPhoto(input: Buffer, bars: PrivacyBar[] = []): Promise<ProcessedPhoto> {
+  async processPhoto(input: Buffer, bars: PrivacyBar[] = [], member?: string): Promise<ProcessedPhoto> {
     const sourceMimeType = this.accept(input, ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif']);
     const heic = sourceMimeType === 'image/heic' || sourceMimeType === 'image/heif';
+    if (heic) this.refuseLargeHeic(input);
     const task = { kind: 'photo', input, sourceMimeType, bars, maxInputPixels: this.maxInputPixels } as const;
-    const photo = heic ? await this.heicQueue.run(() => this.run('heic', task)) : await this.run('images', task);
+    const photo = heic ? await this.heicQueue.run(member, () => this.run('heic', task, member)) : await this.run('images', task, member);
     return {
       ...photo,
       original: asBuffers(photo.original),
@@ -71,11 +86,11 @@ export class ImageProcessor {
   }
 
   /** The derivatives `kinds` of a stored original with `bars` burned in, from one decode of it. */
-  async renderDerivatives<K extends DerivativeKind>(original: Buffer, bars: PrivacyBar[], kinds: readonly K[]): Promise<Record<K, EncodedImage>> {
+  async renderDerivatives<K extends DerivativeKind>(original: Buffer, bars: PrivacyBar[], kinds: readonly K[], member?: string): Promise<Record<K, EncodedImage>> {
     // Stored originals are always JPEG, PNG or WebP (processPhoto re-encodes HEIC to JPEG).
     this.accept(original, ['image/jpeg', 'image/png', 'image/webp']);
     if (kinds.length === 0) throw new RangeError('No derivative asked for');
-    const result = await this.run('images', { kind: 'derivatives', input: original, bars, derivatives: [...kinds], maxInputPixels: this.maxInputPixels });
+    const result = await this.run('images', { kind: 'derivatives', input: original, bars, derivatives: [...kinds], maxInputPixels: this.maxInputPixels }, member);
     const rendered: Partial<Record<K, EncodedImage>> = {};
     for (const kind of kinds) {
       const image = result[kind];
@@ -85,9 +100,9 @@ export class ImageProcessor {
     return rendered as Record<K, EncodedImage>;
   }
 
-  async processAvatar(input: Buffer): Promise<EncodedImage & { sourceMimeType: string; sha256: string }> {
+  async processAvatar(input: Buffer, member?: string): Promise<EncodedImage & { sourceMimeType: string; sha256: string }> {
     this.accept(input, ['image/jpeg', 'image/png']);
-    return asBuffers(await this.run('images', { kind: 'avatar', input, maxInputPixels: this.maxInputPixels }));
+    return asBuffers(await this.run('images', { kind: 'avatar', input, maxInputPixels: this.maxInputPixels }, member));
   }
 
   /**
@@ -135,9 +150,21 @@ export class ImageProcessor {
     return type as T;
   }
 
-  private async run<K extends MediaTask['kind']>(pool: MediaPoolName, task: MediaTask & { kind: K }): Promise<MediaOutputs[K]> {
+  /**
+   * A HEIC file whose header declares an image over the pixel limit is refused here, before it is queued for or
+   * copied into the HEIC decoder: a few kB can declare hundreds of megapixels, and the decoder's memory only grows.
+   */
+  private refuseLargeHeic(input: Buffer): void {
+    const declared = heicDeclaredSize(input);
+    if (declared && declared.width * declared.height > this.maxInputPixels) {
+      throw new ImageTooLargeError(this.maxInputPixels, { cause: new Error(`the HEIF file declares a ${declared.width}x${declared.height} image, over the pixel limit`) });
+    }
+  }
+
+  private async run<K extends MediaTask['kind']>(pool: MediaPoolName, task: MediaTask & { kind: K }, member: string | undefined): Promise<MediaOutputs[K]> {
     // Timed once it holds a slot: the wait before shows in the queue depth.
-    const result = await this.limiter.run(() => timed(pool === 'heic' ? 'heic' : task.kind, this.media.run<K>(pool, task)));
+    const result = await this.queue.run(member, () => timed(pool === 'heic' ? 'heic' : task.kind, this.media.run<K>(pool, task)));
+    if (!result.ok && result.tooLarge) throw new ImageTooLargeError(this.maxInputPixels, { cause: new Error(result.cause) });
     if (!result.ok) throw new UnsupportedImageError({ cause: new Error(result.cause) });
     return result.value;
   }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import sharp, { type FormatEnum, type Metadata, type OverlayOptions, type Sharp } from 'sharp';
 import { barsToPixels } from './bars.js';
 import { DHASH_HEIGHT, DHASH_WIDTH, dHash } from './dhash.js';
-import { UnsupportedImageError } from './errors.js';
+import { ImageTooLargeError, UnsupportedImageError } from './errors.js';
 import { decodeHeic, type RawImage } from './heic.js';
 import { DERIVATIVE_EDGES, DERIVATIVE_KINDS, type DerivativeKind, type EncodedImage, type PrivacyBar, type ProcessedPhoto, type SourceMimeType } from './types.js';
 
@@ -108,6 +108,10 @@ async function readUpright(
     });
     const metadata = await image.metadata();
     if (!formats.includes(metadata.format)) throw new Error(`${metadata.format} where ${formats.join('/')} was expected`);
+    // The header's size, before any pixel is decoded (sharp's limitInputPixels would refuse it too, as any failure).
+    if (metadata.width * metadata.height > limits.maxInputPixels) {
+      throw new ImageTooLargeError(limits.maxInputPixels, { cause: new Error(`${metadata.width}x${metadata.height} exceeds the pixel limit`) });
+    }
     // Pixels leave as 8-bit sRGB: an embedded ICC profile is applied here and never copied to outputs.
     const { data, info } = await (shape ? shape(image, metadata) : image)
       .toColourspace('srgb')
@@ -116,6 +120,9 @@ async function readUpright(
     if (info.channels !== 3 && info.channels !== 4) throw new Error(`unexpected ${info.channels} channels`);
     return { data, width: info.width, height: info.height, channels: info.channels };
   } catch (cause) {
+    if (cause instanceof ImageTooLargeError) throw cause;
+    // libvips refuses an image over limitInputPixels from its header, as it reads the metadata.
+    if (cause instanceof Error && /exceeds pixel limit/i.test(cause.message)) throw new ImageTooLargeError(limits.maxInputPixels, { cause });
     throw new UnsupportedImageError({ cause });
   }
 }

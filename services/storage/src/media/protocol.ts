@@ -25,4 +25,4 @@ export interface MediaOutputs {
  */
 export type MediaResult<K extends MediaTask['kind']> =
   | { ok: true; value: MediaOutputs[K] }
-  | { ok: false; cause: string };
+  | { ok: false; cause: string; /** The input is over the pixel limit (its header said so): ImageTooLargeError. */ tooLarge?: true };

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { UnsupportedImageError } from './errors.js';
+import { ImageTooLargeError, UnsupportedImageError } from './errors.js';
 import { processAvatar, processPhoto, renderDerivatives } from './pipeline.js';
 import type { MediaResult, MediaTask } from './protocol.js';
 import { releaseMemorySoon } from './release-memory.js';
@@ -31,6 +31,7 @@ export default async function runMediaTask(task: MediaTask): Promise<MediaResult
       }
     }
   } catch (error) {
+    if (error instanceof ImageTooLargeError) return { ok: false, cause: describe(error.cause), tooLarge: true };
     if (error instanceof UnsupportedImageError) return { ok: false, cause: describe(error.cause) };
     throw error;
   } finally {

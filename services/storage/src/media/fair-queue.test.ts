@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { FairQueue, ImageQueueFullError } from './fair-queue.js';
+
+/** A task that runs until `finish()`, recording when it started. */
+function gate(log: string[], name: string) {
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  return {
+    task: async () => {
+      log.push(name);
+      await done;
+      return name;
+    },
+    finish: () => finish(),
+  };
+}
+
+/** Lets every settled promise's callbacks run. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('FairQueue', () => {
+  it('serves members round robin: member B’s one job starts before member A’s tenth', async () => {
+    const queue = new FairQueue({ slots: 1, maxWaiting: 100, maxWaitingPerMember: 100 });
+    const log: string[] = [];
+    const job = (name: string) => async () => {
+      log.push(name);
+      await settle();
+    };
+    const runs = Array.from({ length: 10 }, (_, i) => queue.run('A', job(`A${i + 1}`)));
+    runs.push(queue.run('B', job('B1')));
+    await Promise.all(runs);
+    expect(log.indexOf('B1')).toBeLessThan(log.indexOf('A10'));
+    expect(log.slice(0, 3)).toEqual(['A1', 'A2', 'B1']);
+  });
+
+  it('keeps background work (no member) behind every member’s, whatever came first', async () => {
+    const queue = new FairQueue({ slots: 1, maxWaiting: 100, maxWaitingPerMember: 100 });
+    const log: string[] = [];
+    const first = gate(log, 'member-1');
+    const background = gate(log, 'background');
+    const second = gate(log, 'member-2');
+    const runs = [queue.run('A', first.task), queue.run(undefined, background.task), queue.run('B', second.task)];
+    await settle();
+    first.finish();
+    await settle();
+    second.finish();
+    await settle();
+    background.finish();
+    await Promise.all(runs);
+    expect(log).toEqual(['member-1', 'member-2', 'background']);
+  });
+
+  it('is bounded: a full queue refuses at once, and one member cannot fill it for the others', async () => {
+    const queue = new FairQueue({ slots: 1, maxWaiting: 3, maxWaitingPerMember: 2 });
+    const log: string[] = [];
+    const running = gate(log, 'running');
+    const jobs = [queue.run('A', running.task)];
+    await settle();
+    // A may have two waiting; the third is A's share exceeded.
+    jobs.push(queue.run('A', async () => 'a2'), queue.run('A', async () => 'a3'));
+    await expect(queue.run('A', async () => 'a4')).rejects.toMatchObject({ name: 'ImageQueueFullError', scope: 'member' });
+    // B still gets in; then everyone's queue (3) is full.
+    jobs.push(queue.run('B', async () => 'b1'));
+    const refused = queue.run('C', async () => 'c1');
+    await expect(refused).rejects.toBeInstanceOf(ImageQueueFullError);
+    await expect(refused).rejects.toMatchObject({ scope: 'all' });
+    expect(queue.waiting).toBe(3);
+    running.finish();
+    expect(await Promise.all(jobs)).toEqual(['running', 'a2', 'a3', 'b1']);
+    expect(queue.waiting).toBe(0);
+  });
+
+  it('runs up to `slots` at once and frees the slot of a task that failed', async () => {
+    const queue = new FairQueue({ slots: 2, maxWaiting: 10, maxWaitingPerMember: 10 });
+    const log: string[] = [];
+    const one = gate(log, 'one');
+    const two = gate(log, 'two');
+    const runs = [queue.run('A', one.task), queue.run('B', two.task)];
+    await settle();
+    expect(log).toEqual(['one', 'two']);
+    const failing = queue.run('C', async () => Promise.reject(new Error('broken')));
+    expect(queue.waiting).toBe(1);
+    one.finish();
+    await expect(failing).rejects.toThrow('broken');
+    two.finish();
+    await Promise.all(runs);
+    expect(queue.waiting).toBe(0);
+    expect(await queue.run('A', async () => 'after')).toBe('after');
+  });
+});
