@@ -27,9 +27,11 @@ const productionValues = join(chart, 'values-production.example.yaml');
 const SERVICES = ['auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'] as const;
 const COMPONENTS = ['gateway', ...SERVICES] as const;
 const CALLS: Record<string, string[]> = { photo: ['storage'], moderation: ['photo', 'storage', 'auth'], stats: ['photo', 'vote', 'auth'] };
-const SECRET_KEYS = ['DATABASE_URL', 'NATS_URL', 'SESSION_SECRET', 'OIDC_CLIENT_SECRET', 'IDENTITY_PUBLIC_KEYS'];
+const SECRET_KEYS = ['NATS_URL', 'SESSION_SECRET', 'OIDC_CLIENT_SECRET', 'IDENTITY_PUBLIC_KEYS'];
+/** Each component's own connection string (its own database role), e.g. AUTH_DATABASE_URL. */
+const DATABASE_URL_KEYS = COMPONENTS.map((c) => `${c.toUpperCase()}_DATABASE_URL`);
 /** What the chart creates in development clusters (secrets.create). */
-const DEV_SECRET_KEYS = ['DATABASE_URL', 'NATS_URL', 'IDENTITY_SECRET', 'SESSION_SECRET', 'OIDC_CLIENT_SECRET'];
+const DEV_SECRET_KEYS = ['DATABASE_URL', 'NATS_URL', 'IDENTITY_SECRET', 'SESSION_SECRET', 'OIDC_CLIENT_SECRET', ...DATABASE_URL_KEYS];
 /** The least an install must say: the identity provider and the public address. */
 const REQUIRED = ['config.oidcIssuer=https://issuer.example', 'gateway.ingress.host=snapcracks.example'];
 /** The metric names the components export (the issue's contract), and kube-state-metrics' restart counter. */
@@ -298,7 +300,9 @@ describe('helm chart', () => {
       expect(order.slice(0, 3)).toEqual(['K8S_POD_NAME', 'K8S_NAMESPACE_NAME', 'K8S_NODE_NAME']);
       expect(env(c, 'K8S_NODE_NAME')?.valueFrom?.fieldRef?.fieldPath).toBe('spec.nodeName');
       expect(env(c, 'SERVICE'), component).toBeUndefined();
-      expect(env(c, 'DATABASE_DIRECT_URL')?.valueFrom?.secretKeyRef, component).toEqual(component === 'stats' ? { name: 'snapcracks', key: 'DATABASE_DIRECT_URL', optional: true } : undefined);
+      // The stats rebuild and photo's medium backfill hold session advisory locks: PostgreSQL itself, as their own role.
+      const direct = ['stats', 'photo'].includes(component) ? { name: 'snapcracks', key: `${component.toUpperCase()}_DATABASE_DIRECT_URL`, optional: true } : undefined;
+      expect(env(c, 'DATABASE_DIRECT_URL')?.valueFrom?.secretKeyRef, component).toEqual(direct);
     }
     const pools = Object.fromEntries(COMPONENTS.map((c) => [c, env(container(find<Workload>(defaults, 'Deployment', `snapcracks-${c}`)), 'DATABASE_POOL_MAX')?.value]));
     expect(pools).toEqual({ gateway: '6', auth: '3', photo: '5', vote: '6', moderation: '3', stats: '3', support: '2', storage: '3' });
@@ -504,6 +508,25 @@ describe('helm chart', () => {
     }
   });
 
+  it('gives each component its own database role’s connection string, and the migration job the admin’s and every component’s', async () => {
+    for (const name of COMPONENTS) {
+      const c = container(find<Workload>(defaults, 'Deployment', `snapcracks-${name}`));
+      expect(env(c, 'DATABASE_URL')?.valueFrom?.secretKeyRef, name).toEqual({ name: 'snapcracks', key: `${name.toUpperCase()}_DATABASE_URL` });
+      // None sees another's, nor the admin's.
+      for (const key of ['DATABASE_URL', ...DATABASE_URL_KEYS]) {
+        const reading = (c.env ?? []).filter((e) => e.valueFrom?.secretKeyRef?.key === key).map((e) => e.name);
+        expect(reading, `${name} reads ${key}`).toEqual(key === `${name.toUpperCase()}_DATABASE_URL` ? ['DATABASE_URL'] : []);
+      }
+    }
+    const migrate = container(find<Workload>(defaults, 'Job', 'snapcracks-migrate'));
+    expect(env(migrate, 'DATABASE_URL')?.valueFrom?.secretKeyRef).toEqual({ name: 'snapcracks', key: 'DATABASE_URL' });
+    for (const key of DATABASE_URL_KEYS) expect(env(migrate, key)?.valueFrom?.secretKeyRef, key).toEqual({ name: 'snapcracks', key });
+    // A disabled service has no role to make.
+    const withoutSupport = container(find<Workload>(await render([], [...REQUIRED, 'services.support.enabled=false']), 'Job', 'snapcracks-migrate'));
+    expect(env(withoutSupport, 'SUPPORT_DATABASE_URL')).toBeUndefined();
+    expect(env(withoutSupport, 'AUTH_DATABASE_URL')).toBeDefined();
+  });
+
   it('gives each component its own identity private key and everyone’s public keys, never a shared secret', () => {
     for (const name of COMPONENTS) {
       const c = container(find<Workload>(defaults, 'Deployment', `snapcracks-${name}`));
@@ -525,6 +548,13 @@ describe('helm chart', () => {
     const data = Object.fromEntries(Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
     expect(Object.keys(data).sort()).toEqual([...DEV_SECRET_KEYS].sort());
     for (const key of ['IDENTITY_SECRET', 'SESSION_SECRET', 'OIDC_CLIENT_SECRET']) expect(data[key]?.length, key).toBeGreaterThanOrEqual(32);
+    // Each component's role on the admin URL's server and database, with a generated password.
+    const admin = new URL(data.DATABASE_URL!);
+    for (const component of COMPONENTS) {
+      const url = new URL(data[`${component.toUpperCase()}_DATABASE_URL`]!);
+      expect([url.host, url.pathname, url.username], component).toEqual([admin.host, admin.pathname, `snapcracks_${component}`]);
+      expect(url.password.length, component).toBeGreaterThanOrEqual(32);
+    }
     for (const workload of workloads(dev)) {
       expect(workload.spec.template.metadata?.annotations?.['checksum/secret'], workload.metadata.name).toMatch(/^[0-9a-f]{64}$/);
     }

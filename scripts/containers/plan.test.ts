@@ -145,6 +145,25 @@ describe('pnpm start:containers', () => {
       expect(container.tmpfs.map((t) => t.path)).toContain('/tmp');
     }
   }, 60_000);
+
+  it('connects each component as its own database role, with a password made for this run; the migration job as the admin, told every role', async () => {
+    const render = async () => planFromChart(parseRendered(await runHelm(helmArgs(configFromEnv({}), { databaseUrl: 'postgresql://postgres@p:5432/s', natsUrl: 'nats://n:4222' }))), { publish: {}, volumePrefix: 'v-' });
+    const [plan, again] = await Promise.all([render(), render()]);
+    const migrate = Object.fromEntries(plan.migrate.env);
+    expect(migrate.DATABASE_URL).toBe('postgresql://postgres@p:5432/s');
+    for (const pod of plan.pods) {
+      const container = pod.containers.find((c) => c.image.endsWith(`snapcracks-${pod.component}:local`))!;
+      const own = Object.fromEntries(container.env).DATABASE_URL!;
+      const url = new URL(own);
+      expect([url.host, url.pathname, url.username], pod.component).toEqual(['p:5432', '/s', `s_${pod.component}`]);
+      expect(url.password.length, pod.component).toBeGreaterThanOrEqual(32);
+      // The job creates the role from the very same URL.
+      expect(migrate[`${pod.component.toUpperCase()}_DATABASE_URL`], pod.component).toBe(own);
+    }
+    // Each start makes new passwords: none is written anywhere.
+    const gatewayUrl = (p: typeof plan) => Object.fromEntries(p.migrate.env).GATEWAY_DATABASE_URL;
+    expect(gatewayUrl(again)).not.toBe(gatewayUrl(plan));
+  }, 60_000);
 });
 
 describe('the images', () => {

@@ -165,6 +165,18 @@ describe('the migration job’s roles', () => {
     expect(await attempt(database, roles.find((r) => r.schema === 'photo')!, 'SELECT * FROM vote.later')).toBe(PERMISSION_DENIED);
   }, 120_000);
 
+  it('sends the verifier PostgreSQL itself makes from the password', async () => {
+    const role = `${(await freshDatabase()).name}_verifier`;
+    createdRoles.add(role);
+    // PostgreSQL hashes a clear password itself here; the job's verifier, with the same salt, must be byte for byte the same.
+    await onServer(async (c) => {
+      await c.query(`SET password_encryption = 'scram-sha-256'`);
+      await c.query(`CREATE ROLE "${role}" LOGIN PASSWORD 'correct horse battery staple'`);
+    });
+    expect(await storedVerifierMatches(role, 'correct horse battery staple')).toBe(true);
+    expect(await storedVerifierMatches(role, 'correct horse battery stapler')).toBe(false);
+  });
+
   it('refuses a role that no grant confines, and changes nothing', async () => {
     const database = await freshDatabase();
     const roles = rolesFor(database);

@@ -159,6 +159,14 @@ surge (every Deployment rolls at the same time during an upgrade), plus the migr
 {{- mul (sub (sub (int .Values.terminationGracePeriodSeconds) (int .Values.shutdown.preStopSeconds)) (int .Values.shutdown.marginSeconds)) 1000 }}
 {{- end }}
 
+{{/*
+The Secret key of a component's own connection string, e.g. AUTH_DATABASE_URL: its own database role, which the
+migration job creates and confines to the component's schema (services/migrate). Args: the component's name.
+*/}}
+{{- define "snapcracks.databaseUrlKey" -}}
+{{- printf "%s_DATABASE_URL" (upper .) }}
+{{- end }}
+
 {{- define "snapcracks.secretRef" -}}
 valueFrom:
   secretKeyRef:
@@ -192,12 +200,14 @@ so each pod sees only what it needs. Args: ctx, component, spec, secretKeys.
 {{- end }}
 - name: LOG_LEVEL
   value: {{ $v.config.logLevel | quote }}
+{{- /* The job connects as the admin, who owns every schema; each component as its own role (snapcracks.databaseUrlKey). */}}
 - name: DATABASE_URL
-  {{- include "snapcracks.secretRef" (dict "name" $secret "key" "DATABASE_URL") | nindent 2 }}
-{{- if or $job (eq .component "stats") }}
-{{- /* Migrations and the stats rebuild take session advisory locks: PostgreSQL itself, never a transaction-mode pooler. */}}
+  {{- include "snapcracks.secretRef" (dict "name" $secret "key" (ternary "DATABASE_URL" (include "snapcracks.databaseUrlKey" .component) $job)) | nindent 2 }}
+{{- if or $job (has .component (list "stats" "photo")) }}
+{{- /* Migrations, the stats rebuild and photo's medium backfill take session advisory locks: PostgreSQL itself, never a
+       transaction-mode pooler. The job's is the admin's; a component's names its own role. */}}
 - name: DATABASE_DIRECT_URL
-  {{- include "snapcracks.secretRef" (dict "name" $secret "key" "DATABASE_DIRECT_URL" "optional" true) | nindent 2 }}
+  {{- include "snapcracks.secretRef" (dict "name" $secret "key" (ternary "DATABASE_DIRECT_URL" (printf "%s_DATABASE_DIRECT_URL" (upper .component)) $job) "optional" true) | nindent 2 }}
 {{- end }}
 - name: DATABASE_POOL_MAX
   value: {{ .spec.databasePoolMax | int | quote }}
