@@ -12,7 +12,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../services/all-in-one/src/free-port.js';
@@ -131,7 +131,9 @@ function start(child: SplitProcess, extra: Record<string, string>): void {
 
 function writePids(): void {
   const pids = Object.fromEntries([...children].map(([name, proc]) => [name, proc.pid]));
-  writeFileSync(join(dataDir, 'pids.json'), `${JSON.stringify(pids, null, 2)}\n`);
+  // Written aside and renamed over, so a reader never sees a half-written file.
+  writeFileSync(join(dataDir, 'pids.json.tmp'), `${JSON.stringify(pids, null, 2)}\n`);
+  renameSync(join(dataDir, 'pids.json.tmp'), join(dataDir, 'pids.json'));
 }
 
 /** SIGUSR2 with SPLIT_ON_EXIT=wait: every process that has exited starts again, with the settings it had. */
