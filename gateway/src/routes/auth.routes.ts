@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { status } from '@grpc/grpc-js';
@@ -9,7 +9,7 @@ import type { OidcRelyingParty } from '../oidc.js';
 import type { UserDirectory } from '../user-directory.js';
 import { MESSAGES } from '../http-errors.js';
 import { routeRateLimit } from '../plugins/security.js';
-import { messagePage } from '../pages.js';
+import { confirmPage, messagePage } from '../pages.js';
 import { loginPath, loginQuery } from '../return-to.js';
 
 export interface AuthRouteOptions {
@@ -127,12 +127,27 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
     return reply.redirect(pending.returnTo ?? '/');
   });
 
-  route.get('/api/logout', async (request, reply) => {
+  const signOut = async (request: FastifyRequest, reply: FastifyReply, status: 302 | 303) => {
     const idToken = request.session.idToken;
     if (request.session.userId || request.session.pendingSignIn) await request.session.destroy();
     const endSession = await oidc.endSessionUrl(`${baseUrl(request)}/`, idToken);
-    return reply.redirect(endSession?.href ?? '/');
+    return reply.redirect(endSession?.href ?? '/', status);
+  };
+
+  // The spec's sign-out is a navigation to GET /api/logout from the product's own pages. One that another site started
+  // (a link, an image, a form, a redirect) does not end the session: it shows a page asking to confirm, whose button
+  // posts to POST /api/logout, where the cross-site check for unsafe methods (plugins/security.ts) applies.
+  route.get('/api/logout', async (request, reply) => {
+    if (isOwnNavigation(request, new URL(baseUrl(request)).origin)) return signOut(request, reply, 302);
+    request.log.info({ site: request.headers['sec-fetch-site'] ?? null }, 'sign-out not started from our pages: asked to confirm');
+    return reply
+      .type('text/html')
+      .send(confirmPage('Sign out?', 'Do you want to sign out of Snap Cracks?', { action: '/api/logout', label: 'Sign Out' }, { href: '/', label: 'Cancel' }));
   });
+  // The confirmation's form posts no fields; its body (urlencoded, as every form's) is read and ignored.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
+  // 303: the browser follows with a GET to the identity provider's end-session page.
+  route.post('/api/logout', async (request, reply) => signOut(request, reply, 303));
 
   route.get('/api/auth/user', { schema: { response: { 200: userJson, 401: messageJson } } }, async (request, reply) => {
     const user = await request.currentUser();
@@ -147,4 +162,21 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
     users.remember(user.id, user);
     return toUserJson(user);
   });
+}
+
+/**
+ * Whether a navigation came from our own pages, or from the person (typed, bookmarked): Sec-Fetch-Site, which every
+ * current browser sends and no page can forge, says same-origin or none; a browser without it must send a Referer of
+ * ours (the product's referrer policy keeps it for our own pages). Nothing at all, or anything else, is not ours.
+ */
+export function isOwnNavigation(request: FastifyRequest, ownOrigin: string): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin' || site === 'none';
+  const referer = request.headers.referer;
+  if (!referer) return false;
+  try {
+    return new URL(referer).origin === ownOrigin;
+  } catch {
+    return false;
+  }
 }
