@@ -126,7 +126,7 @@ describe('POST /api/logout (the confirmation page’s button)', () => {
   });
 
   it('is refused, changing nothing, when another site posts it', async () => {
-    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }]) {
+    for (const headers of [{ origin: 'https://evil.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
       const response = await logout({ ...headers, 'content-type': 'application/x-www-form-urlencoded' }, 'POST');
       expect(response.statusCode).toBe(403);
       expect(signedIn()).toBe(true);
