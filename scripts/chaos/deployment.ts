@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSplit, type SplitDeployment } from '../../services/all-in-one/e2e/deployment.js';
 import { UNLIMITED_RATES } from '../bench/lib.js';
+import { listening } from './infra.js';
 import { waitFor } from './timing.js';
 
 export const ADMIN_EMAIL = 'ada@chaos.example.com';
@@ -19,6 +20,8 @@ export interface ChaosDeployment {
   localBlobDir: string;
   /** Process names of a component (`photo` → photo-1, photo-2; `gateway` → gateway). */
   processesOf(component: string): string[];
+  /** Whether the named process accepts connections on its gRPC port (the gateway: its HTTP port). */
+  listening(name: string): Promise<boolean>;
   /** The process id each name runs as now. */
   pids(): Record<string, number>;
   /** Every process name but the development identity provider. */
@@ -56,6 +59,8 @@ export async function startChaosDeployment(options: { databaseUrl: string; natsU
     throw error;
   }
   const names = Object.keys(split.metrics());
+  const topology = JSON.parse(readFileSync(join(split.dataDir, 'topology.json'), 'utf8')) as { processes: { name: string; grpcPort?: string }[] };
+  const ports = new Map(topology.processes.map(({ name, grpcPort }) => [name, Number(grpcPort ?? new URL(split.url).port)]));
   const pids = () => JSON.parse(readFileSync(join(split.dataDir, 'pids.json'), 'utf8')) as Record<string, number>;
   const alive = (pid: number) => {
     try {
@@ -72,6 +77,7 @@ export async function startChaosDeployment(options: { databaseUrl: string; natsU
     processesOf: (component) => names.filter((name) => name === component || name.replace(/-\d+$/, '') === component),
     processNames: () => names,
     pids,
+    listening: (name) => listening(ports.get(name)!),
     async kill(targets, signal) {
       const running = pids();
       const victims = targets.map((name) => running[name]).filter((pid): pid is number => pid !== undefined);
@@ -86,6 +92,8 @@ export async function startChaosDeployment(options: { databaseUrl: string; natsU
     },
     log: (name) => readFileSync(join(split.dataDir, 'logs', `${name}.log`), 'utf8'),
     async stop() {
+      // CHAOS_LOGS=<dir>: every process's log is kept there (the data directory goes with the stop).
+      if (process.env.CHAOS_LOGS) cpSync(join(split.dataDir, 'logs'), join(process.env.CHAOS_LOGS, new URL(options.databaseUrl).pathname.slice(1)), { recursive: true });
       await split.stop();
       rmSync(webDist, { recursive: true, force: true });
       const leftovers = await split.leftovers();

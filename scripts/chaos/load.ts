@@ -13,13 +13,17 @@ import { sleep } from './timing.js';
 export const FEATURES = ['browse', 'vote', 'upload', 'review', 'stats', 'contact', 'account'] as const;
 export type Feature = (typeof FEATURES)[number];
 
-/** What each feature's request goes through (besides the gateway), for "the others keep working". */
+/**
+ * What each feature's request goes through (besides the gateway), for "the others keep working". Every signed-in
+ * request also needs auth: the gateway reads the member's current record (enabled, admin, terms) from it, cached 5 s
+ * (gateway/src/user-directory.ts), so a disabled account is refused at once; only the signed-out contact form does not.
+ */
 export const FEATURE_NEEDS: Record<Feature, readonly string[]> = {
-  browse: ['photo'],
-  vote: ['vote'],
-  upload: ['storage', 'photo'],
-  review: ['moderation', 'photo'],
-  stats: ['stats'],
+  browse: ['photo', 'auth'],
+  vote: ['vote', 'auth'],
+  upload: ['storage', 'photo', 'auth'],
+  review: ['moderation', 'photo', 'auth'],
+  stats: ['stats', 'auth'],
   contact: ['support'],
   account: ['auth'],
 };

@@ -9,11 +9,12 @@ import { sleep, waitFor } from '../timing.js';
 import type { ChaosContext } from './context.js';
 
 const DOWN_MS = 8_000;
-const RECOVERY_LIMIT_MS = 30_000;
+const RECOVERY_LIMIT_MS = 45_000;
 
 export async function killEach({ deployment, community }: ChaosContext): Promise<ScenarioResult> {
   const rows: string[][] = [];
   const properties: Property[] = [];
+  const notes: string[] = [];
   for (const service of SERVICE_NAMES) {
     const victims = deployment.processesOf(service);
     const affected = FEATURES.filter((feature) => FEATURE_NEEDS[feature].includes(service));
@@ -25,12 +26,19 @@ export async function killEach({ deployment, community }: ChaosContext): Promise
     await deployment.kill(victims, 'SIGKILL');
     await sleep(DOWN_MS);
     const restartedAt = await deployment.restartExited();
+    let listeningAt: number | undefined;
+    void waitFor(`${service} listening again`, RECOVERY_LIMIT_MS, async () => {
+      const all = (await Promise.all(victims.map((name) => deployment.listening(name)))).every(Boolean);
+      if (all) listeningAt = Date.now();
+      return all;
+    }).catch(() => undefined);
     const recovered = await waitFor(`${affected.join(', ')} after ${service} came back`, RECOVERY_LIMIT_MS, () =>
       affected.every((feature) => firstAfter(load.outcomes, feature, restartedAt, isSuccess)),
     ).then(
       () => true,
       () => false,
     );
+    if (!recovered) for (const name of victims) notes.push(`${name} did not serve again; its last log lines:\n${deployment.log(name).trimEnd().split('\n').slice(-8).join('\n')}`);
     await sleep(1_000);
     await load.stop();
     const after = deployment.pids();
@@ -49,6 +57,7 @@ export async function killEach({ deployment, community }: ChaosContext): Promise
         f.statuses,
         seconds(unavailable && unavailable.endedAt - killedAt),
         seconds(unavailable && unavailable.endedAt - unavailable.startedAt),
+        seconds(listeningAt && listeningAt - restartedAt),
         seconds(success && success.endedAt - restartedAt),
       ]);
       properties.push({
@@ -59,7 +68,7 @@ export async function killEach({ deployment, community }: ChaosContext): Promise
     }
     const othersDown = down.filter((f) => others.includes(f.feature));
     const broken = othersDown.filter((f) => f.errors > 0);
-    rows.push([service, `others (${others.join(', ')})`, `${othersDown.reduce((n, f) => n + f.errors, 0)}/${othersDown.reduce((n, f) => n + f.requests, 0)}`, broken.map((f) => `${f.feature}: ${f.statuses}`).join('; '), '', '', '']);
+    rows.push([service, `others (${others.join(', ')})`, `${othersDown.reduce((n, f) => n + f.errors, 0)}/${othersDown.reduce((n, f) => n + f.requests, 0)}`, broken.map((f) => `${f.feature}: ${f.statuses}`).join('; '), '', '', '', '']);
     properties.push({ name: `${service} down: the other features keep working`, ok: broken.length === 0, ...(broken.length ? { detail: broken.map((f) => `${f.feature} ${f.statuses}`).join('; ') } : {}) });
     properties.push({ name: `${service} back: its features recover within ${RECOVERY_LIMIT_MS / 1000} s`, ok: recovered });
     const restartedOthers = Object.keys(before).filter((name) => !victims.includes(name) && after[name] !== before[name]);
@@ -67,8 +76,8 @@ export async function killEach({ deployment, community }: ChaosContext): Promise
   }
   return {
     name: 'kill-each: every service killed in turn (SIGKILL, all replicas), down 8 s, then only it started again',
-    table: { columns: ['killed', 'feature', 'errors while down', 'statuses while down', 'first 503 after kill', 'its latency', 'restart → first success'], rows },
+    table: { columns: ['killed', 'feature', 'errors while down', 'statuses while down', 'first 503 after kill', 'its latency', 'restart → listening', 'restart → first success'], rows },
     properties,
-    notes: [],
+    notes,
   };
 }
