@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // `pnpm start` / `pnpm dev`: builds the web app when its sources changed, then runs every component in one
-// process (services/all-in-one). With --dev the gateway serves web/ through Vite with hot reload instead.
+// process (services/all-in-one), listening on 127.0.0.1 unless HOST says otherwise. With --dev the gateway serves web/
+// through Vite with hot reload instead.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureWebBuilt } from './lib/web-build.mjs';
+import { startEnvironment } from './lib/start-env.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dev = process.argv.includes('--dev');
@@ -15,11 +17,8 @@ const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'services/a
   cwd: root,
   // The IPC channel lets the product notice if this launcher is killed, and stop with it.
   stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-  // MALLOC_ARENA_MAX=2: without it glibc gives each of the many threads that libvips (sharp) and the
-  // media worker pool run on an allocation arena of its own, and the memory freed after a photo stays
-  // scattered over them; measured with `pnpm bench:upload`, about 100 MB less growth under 4 uploads at
-  // once. A value the user set is kept.
-  env: { MALLOC_ARENA_MAX: '2', ...process.env, ...(dev ? { WEB_DEV: 'true' } : {}) },
+  // Loopback unless HOST says otherwise, MALLOC_ARENA_MAX=2, WEB_DEV with --dev: see start-env.mjs.
+  env: startEnvironment(process.env, { dev }),
 });
 // Ctrl-C reaches the child through the terminal's process group; pass on a SIGTERM sent to this process.
 process.on('SIGINT', () => {});

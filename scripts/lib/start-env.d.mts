@@ -1,0 +1,1 @@
+export function startEnvironment(env: NodeJS.ProcessEnv, options: { dev: boolean }): NodeJS.ProcessEnv;
