@@ -57,6 +57,11 @@ describe('rate limits', () => {
     });
   });
 
+  it('takes an empty value as unset: the default', () => {
+    const empty = { RATE_LIMIT_API: '', RATE_LIMIT_UPLOADS: '', RATE_LIMIT_UPLOADS_IN_FLIGHT: '', RATE_LIMIT_VOTES: '', RATE_LIMIT_AVATARS: '', RATE_LIMIT_FACE_SUGGESTIONS: '' };
+    expect(loadGatewayConfig({ NODE_ENV: 'test', ...empty }).rateLimits).toEqual(loadGatewayConfig({ NODE_ENV: 'test' }).rateLimits);
+  });
+
   it('still reads RATE_LIMIT_PER_MINUTE when RATE_LIMIT_API is unset', () => {
     expect(loadGatewayConfig({ NODE_ENV: 'test', RATE_LIMIT_PER_MINUTE: '8' }).rateLimits.api).toEqual({ max: 8, windowMs: 60_000 });
     expect(loadGatewayConfig({ NODE_ENV: 'test', RATE_LIMIT_PER_MINUTE: '8', RATE_LIMIT_API: '50/1s' }).rateLimits.api).toEqual({ max: 50, windowMs: 1_000 });

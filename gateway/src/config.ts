@@ -37,15 +37,16 @@ export function parseRateLimit(text: string): RateLimit | undefined {
   return max > 0 && windowMs > 0 ? { max, windowMs } : undefined;
 }
 
-const rateLimit = z.preprocess(
-  (v) => (v === '' ? undefined : v),
-  z.string().transform((text, ctx): RateLimit => {
-    const limit = parseRateLimit(text);
-    if (limit) return limit;
-    ctx.addIssue({ code: 'custom', message: `expected <max>/<window> with the window in s, m or h (e.g. 600/1m), got "${text}"` });
-    return z.NEVER;
-  }),
-);
+const rateLimitText = z.string().transform((text, ctx): RateLimit => {
+  const limit = parseRateLimit(text);
+  if (limit) return limit;
+  ctx.addIssue({ code: 'custom', message: `expected <max>/<window> with the window in s, m or h (e.g. 600/1m), got "${text}"` });
+  return z.NEVER;
+});
+/** A `<max>/<window>` setting; unset or empty (as a chart renders an unset value) is undefined. */
+const optionalRateLimit = z.preprocess((v) => (v === '' ? undefined : v), rateLimitText.optional());
+/** A `<max>/<window>` setting with its default when unset or empty. */
+const rateLimit = (fallback: RateLimit) => optionalRateLimit.transform((limit) => limit ?? fallback);
 
 const schema = baseConfigSchema.extend({
   HOST: z.string().default('0.0.0.0'),
@@ -83,30 +84,30 @@ const schema = baseConfigSchema.extend({
   /** Shares the rate limits between the gateway's replicas; each keeps its own in memory without it. */
   REDIS_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()),
   /** Calls to /api per client address (`<max>/<window>`, window in s, m or h). */
-  RATE_LIMIT_API: rateLimit.optional(),
+  RATE_LIMIT_API: optionalRateLimit,
   /** The former setting: requests per minute, read when RATE_LIMIT_API is unset. */
   RATE_LIMIT_PER_MINUTE: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().positive().optional()),
   /** Sign-in starts and callbacks per client address: each costs the identity provider a round trip. */
-  RATE_LIMIT_SIGN_IN: rateLimit.default({ max: 30, windowMs: 60_000 }),
+  RATE_LIMIT_SIGN_IN: rateLimit({ max: 30, windowMs: 60_000 }),
   /** Contact form submissions per client address. */
-  RATE_LIMIT_CONTACT: rateLimit.default({ max: 5, windowMs: 600_000 }),
+  RATE_LIMIT_CONTACT: rateLimit({ max: 5, windowMs: 600_000 }),
   /**
    * Photo uploads per signed-in member. The upload page sends one photo at a time, each picked and described by
    * hand: thirty a minute is more than a person manages (scripts and tests that upload in a loop stay under it), and
    * holds one member to thirty full-size decodes a minute. What one member has at once is RATE_LIMIT_UPLOADS_IN_FLIGHT.
    */
-  RATE_LIMIT_UPLOADS: rateLimit.default({ max: 30, windowMs: 60_000 }),
+  RATE_LIMIT_UPLOADS: rateLimit({ max: 30, windowMs: 60_000 }),
   /**
    * A member's uploads being received at once, counted by each gateway replica (not shared through Redis): the web
    * app sends one at a time, so two leave room for a retry while the first is still closing.
    */
   RATE_LIMIT_UPLOADS_IN_FLIGHT: z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().int().min(1).max(1_000).default(2)),
   /** Votes per signed-in member: rating a whole gallery page quickly stays far below it. */
-  RATE_LIMIT_VOTES: rateLimit.default({ max: 600, windowMs: 60_000 }),
+  RATE_LIMIT_VOTES: rateLimit({ max: 600, windowMs: 60_000 }),
   /** Avatar uploads per signed-in member. */
-  RATE_LIMIT_AVATARS: rateLimit.default({ max: 10, windowMs: 60_000 }),
+  RATE_LIMIT_AVATARS: rateLimit({ max: 10, windowMs: 60_000 }),
   /** Face-suggestion requests per signed-in member: the upload page asks once per chosen photo. */
-  RATE_LIMIT_FACE_SUGGESTIONS: rateLimit.default({ max: 30, windowMs: 60_000 }),
+  RATE_LIMIT_FACE_SUGGESTIONS: rateLimit({ max: 30, windowMs: 60_000 }),
   WEB_DIST: z.string().default(fileURLToPath(new URL('../../web/dist', import.meta.url))),
 });
 
