@@ -1,7 +1,9 @@
 /**
- * `pnpm start:split`: the product as the cluster runs it, as plain processes on this machine — the migrations once,
+ * `pnpm start:split`: the product as the cluster runs it, as plain processes on this machine — the migration job once,
  * the seven services each in its own process (two replicas of photo and vote), the gateway, and the development
- * identity provider — on the machine's PostgreSQL and NATS. For development and the end-to-end tier; `pnpm start`
+ * identity provider — on the machine's PostgreSQL and NATS. As in the cluster, DATABASE_URL is the admin's, for the
+ * migration job alone: every component connects as its own role, confined to its schema, whose password is made at
+ * each start (or taken from <COMPONENT>_DATABASE_URL when set). For development and the end-to-end tier; `pnpm start`
  * remains the one-process way to run the product.
  *
  * Takes what `pnpm start` takes (PORT, ADMIN_EMAILS, TRUST_PROXY, DATABASE_URL, NATS_URL, NATS_STREAM, LOG_LEVEL, …).
@@ -18,7 +20,8 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../../services/all-in-one/src/free-port.js';
 import { localSecret } from '../../services/all-in-one/src/local-secrets.js';
 import { SERVICES } from '../../services/all-in-one/src/modules.js';
-import { databaseUrlFor, migrate, pg, quoteIdent, withClient } from '../seed/db.js';
+import { databaseUrlFor, pg, quoteIdent, withClient } from '../seed/db.js';
+import { componentDatabaseUrls, runMigrationJob, withoutDatabaseUrls } from '../db/migration-job.js';
 import { ensureWebBuilt } from '../lib/web-build.mjs';
 import { splitTopology, type SplitProcess } from './topology.js';
 
@@ -42,7 +45,8 @@ async function main(): Promise<void> {
   if (!env.WEB_DIST && !ensureWebBuilt(root)) throw new Error('the web app did not build');
   await createDatabaseIfMissing(databaseUrl);
   process.stdout.write('Applying migrations…\n');
-  await migrate(databaseUrl);
+  const databaseUrls = componentDatabaseUrls(databaseUrl, env);
+  await runMigrationJob(databaseUrl, databaseUrls);
 
   const nodeEnv = env.NODE_ENV === 'production' ? 'production' : 'development';
   const clientSecret = randomBytes(24).toString('base64url');
@@ -63,7 +67,6 @@ async function main(): Promise<void> {
   const common = {
     NODE_ENV: nodeEnv,
     LOG_LEVEL: env.LOG_LEVEL || 'info',
-    DATABASE_URL: databaseUrl,
     NATS_URL: natsUrl,
     ...(env.NATS_STREAM ? { NATS_STREAM: env.NATS_STREAM } : {}),
     // One secret every process derives its identity keys from: development only (production needs real key pairs).
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
   const processes = await splitTopology({
     services: SERVICES,
     replicas: { photo: 2, vote: 2 },
+    databaseUrls,
     common,
     gateway: {
       PORT: String(port),
@@ -100,14 +104,17 @@ async function main(): Promise<void> {
   );
 }
 
-/** Starts one process; it inherits this one's environment (PORT, ADMIN_EMAILS, TRUST_PROXY, RATE_LIMIT_*, …). */
+/**
+ * Starts one process; it inherits this one's environment (PORT, ADMIN_EMAILS, TRUST_PROXY, RATE_LIMIT_*, …) but no
+ * database connection string other than the one the topology hands it.
+ */
 function start(child: SplitProcess, extra: Record<string, string>): void {
   const logFile = join(logDir, `${child.name}.log`);
   // Appended to: a process started again (SPLIT_ON_EXIT=wait) keeps its earlier lines.
   const log = createWriteStream(logFile, { flags: 'a' });
   const proc = spawn(process.execPath, ['--import', 'tsx', join(root, child.entry)], {
     cwd: root,
-    env: { ...env, MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX || '2', ...child.env, ...extra },
+    env: { ...withoutDatabaseUrls(env), MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX || '2', ...child.env, ...extra },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   proc.stdout.pipe(log);

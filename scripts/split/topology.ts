@@ -18,7 +18,9 @@ export interface SplitOptions {
   services: Pick<ServiceModule, 'name' | 'dependsOn'>[];
   /** Replicas per service (default 1). */
   replicas: Partial<Record<ServiceName, number>>;
-  /** Settings every process gets (database, NATS, identity, log level…). */
+  /** Each component's own connection string (its own database role), given to its processes as DATABASE_URL. */
+  databaseUrls: Record<ServiceName | 'gateway', string>;
+  /** Settings every process gets (NATS, identity, log level…). */
   common: Record<string, string>;
   /** Settings of the gateway alone (port, sessions, identity provider…). */
   gateway: Record<string, string>;
@@ -51,6 +53,7 @@ export async function splitTopology(options: SplitOptions): Promise<SplitProcess
         entry: `services/${name}/src/main.ts`,
         env: {
           ...options.common,
+          DATABASE_URL: options.databaseUrls[name],
           ...options.service[name],
           ...peers(options.services.find((service) => service.name === name)?.dependsOn ?? []),
           GRPC_HOST: '127.0.0.1',
@@ -64,7 +67,7 @@ export async function splitTopology(options: SplitOptions): Promise<SplitProcess
     name: 'gateway',
     component: 'gateway',
     entry: 'gateway/src/main.ts',
-    env: { ...options.common, ...options.gateway, ...peers(SERVICE_NAMES), METRICS_PORT: String(await options.ports()) },
+    env: { ...options.common, DATABASE_URL: options.databaseUrls.gateway, ...options.gateway, ...peers(SERVICE_NAMES), METRICS_PORT: String(await options.ports()) },
   });
   return processes;
 }
