@@ -1,7 +1,7 @@
 // The services as split mode and the chart run them: the migration job (its real entry point, as split mode starts it)
 // makes a role per component, and each service then runs on its own role's connection string alone. Every service
-// starts (its consumers, outbox relay and background work on its own schema), serves a call that writes and publishes,
-// and nothing is refused for want of a right.
+// starts (its consumers, outbox relay and background work on its own schema, the stats rebuild), serves a call that
+// writes and publishes, and nothing is refused for want of a right.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,10 @@ beforeAll(async () => {
   database = await createTestDatabase('roles_system');
   urls = componentDatabaseUrls(database.url);
   await runMigrationJob(database.url, urls);
+  // A rebuild a migration asked for, which stats runs when it starts: its table lock and temporary tables on its own role.
+  const admin = openTestPool(database.url, 1);
+  await admin.query(`INSERT INTO stats.rebuild_requests ("reason") VALUES ('a test')`);
+  await admin.end();
   const dataDir = await mkdtemp(join(tmpdir(), 'roles-system-'));
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   platform = { nodeEnv: 'test', logger, bus, databaseUrl: database.url, dataDir, identity, addresses: {} };
@@ -75,7 +79,8 @@ describe('each service on its own database role', () => {
     expect(rows.length).toBeGreaterThanOrEqual(SERVICES.length);
     for (const { role, app } of rows) expect(role, app).toBe(new URL(urls[app.replace(/^snapcracks-/, '').replace(/-.*$/, '')]!).username);
 
-    // A moment for the relays, consumers and background jobs to have run on their schemas.
+    // The requested stats rebuild ran (on the stats role), and a moment for the relays and background jobs.
+    await vi.waitFor(async () => expect((await admin.query('SELECT count(*)::int AS "n" FROM stats.rebuild_requests')).rows[0].n).toBe(0), { timeout: 15_000 });
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(JSON.stringify(records)).not.toMatch(/permission denied/i);
   }, 60_000);
