@@ -35,6 +35,17 @@ describe('event signatures', () => {
     expect(withoutAuth.check('auth.user.deleted', data, genuine)).toEqual({ reason: 'unknown_signer', signer: 'auth' });
   });
 
+  it('verifies a message received again (another consumer, a redelivery) once, and its signature accepts only the bytes it signed', () => {
+    let verifications = 0;
+    const checking = eventSignatures({ privateKeyOf: (c) => keyring.privateKeyOf(c), publicKeyOf: (c) => (verifications++, keyring.publicKeyOf(c)) });
+    const header = signatures.sign('auth.user.deleted', data);
+    expect(checking.check('auth.user.deleted', data, header)).toBeUndefined();
+    expect(checking.check('auth.user.deleted', Buffer.from(data), header)).toBeUndefined();
+    expect(verifications).toBe(1);
+    expect(checking.check('auth.user.deleted', Buffer.from('another envelope'), header)).toEqual({ reason: 'bad_signature', signer: 'auth' });
+    expect(checking.check('auth.user.updated', data, header)).toEqual({ reason: 'bad_signature', signer: 'auth' });
+  });
+
   it('will not sign a type whose owner’s private key the process does not hold: a programming error', () => {
     const storageOnly = eventSignatures(IdentityKeyring.fromConfig('storage', keyring.privateKeyConfig('storage'), keyring.publicKeysConfig()));
     expect(() => storageOnly.sign('auth.user.deleted', data)).toThrow(/signed by auth, whose private key this process does not hold/);
