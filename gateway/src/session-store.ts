@@ -12,6 +12,14 @@ export interface SessionData {
   pendingSignIn?: PendingSignIn;
   /** Epoch ms of sign-in: the session ends SESSION_MAX_HOURS after it, however much it is used. */
   signedInAt?: number;
+  /** An admin's Google Drive authorization under way: the OAuth `state` its callback must bring back, once. */
+  driveAuthorization?: DriveAuthorizationState;
+}
+
+export interface DriveAuthorizationState {
+  state: string;
+  /** Epoch ms after which the callback is refused. */
+  expiresAt: number;
 }
 
 /**
@@ -255,11 +263,13 @@ function fieldsOf(session: SessionData): SessionData {
   if (session.idToken !== undefined) fields.idToken = session.idToken;
   if (session.pendingSignIn !== undefined) fields.pendingSignIn = session.pendingSignIn;
   if (session.signedInAt !== undefined) fields.signedInAt = session.signedInAt;
+  if (session.driveAuthorization !== undefined) fields.driveAuthorization = session.driveAuthorization;
   return fields;
 }
 
 function frozen(session: SessionData): Readonly<SessionData> {
   if (session.pendingSignIn) Object.freeze(session.pendingSignIn);
+  if (session.driveAuthorization) Object.freeze(session.driveAuthorization);
   return Object.freeze(session);
 }
 

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import { parse as parseCookies, serialize as serializeCookie } from 'cookie';
 import type { PendingSignIn } from '../oidc.js';
-import type { SessionData, SessionStore } from '../session-store.js';
+import type { DriveAuthorizationState, SessionData, SessionStore } from '../session-store.js';
 import { SessionCookies } from './session-cookie.js';
 
 declare module 'fastify' {
@@ -40,7 +40,7 @@ const save = Symbol('save');
 
 /**
  * A request's session: the fields the gateway keeps, as plain properties to read, set and delete. A field is changed
- * when it no longer is the very value the store answered, a comparison of four references where @fastify/session
+ * when it no longer is the very value the store answered, a comparison of five references where @fastify/session
  * hashed the whole session twice; only a changed session is written, once, when the response is sent.
  */
 export class Session implements SessionData {
@@ -50,6 +50,8 @@ export class Session implements SessionData {
   pendingSignIn?: PendingSignIn;
   /** Epoch ms of sign-in: the session ends SESSION_MAX_HOURS after it, however much it is used. */
   signedInAt?: number;
+  /** An admin's Google Drive authorization under way (routes/google-drive.routes.ts). */
+  driveAuthorization?: DriveAuthorizationState;
 
   readonly #store: SessionStore;
   readonly #cookies: SessionCookies;
@@ -67,6 +69,7 @@ export class Session implements SessionData {
     this.idToken = saved.idToken;
     this.pendingSignIn = saved.pendingSignIn;
     this.signedInAt = saved.signedInAt;
+    this.driveAuthorization = saved.driveAuthorization;
     this.#store = store;
     this.#cookies = cookies;
     this.#cookie = cookie;
@@ -91,7 +94,7 @@ export class Session implements SessionData {
   async #end(): Promise<void> {
     const id = this.#id;
     this.#id = undefined;
-    this.userId = this.idToken = this.pendingSignIn = this.signedInAt = undefined;
+    this.userId = this.idToken = this.pendingSignIn = this.signedInAt = this.driveAuthorization = undefined;
     this.#saved = EMPTY;
     if (this.#cookie !== undefined) {
       this.#stale = true;
@@ -102,7 +105,13 @@ export class Session implements SessionData {
 
   #changed(): boolean {
     const saved = this.#saved;
-    return this.userId !== saved.userId || this.idToken !== saved.idToken || this.pendingSignIn !== saved.pendingSignIn || this.signedInAt !== saved.signedInAt;
+    return (
+      this.userId !== saved.userId ||
+      this.idToken !== saved.idToken ||
+      this.pendingSignIn !== saved.pendingSignIn ||
+      this.signedInAt !== saved.signedInAt ||
+      this.driveAuthorization !== saved.driveAuthorization
+    );
   }
 
   /** Whether the response must write the session or its cookie; false on almost every request. */
@@ -113,7 +122,13 @@ export class Session implements SessionData {
   /** Saves a changed session and answers the Set-Cookie header the response needs, if any. */
   async [save](secure: boolean, maxAgeMs: number): Promise<string | undefined> {
     if (this.#changed()) {
-      const data: SessionData = { userId: this.userId, idToken: this.idToken, pendingSignIn: this.pendingSignIn, signedInAt: this.signedInAt };
+      const data: SessionData = {
+        userId: this.userId,
+        idToken: this.idToken,
+        pendingSignIn: this.pendingSignIn,
+        signedInAt: this.signedInAt,
+        driveAuthorization: this.driveAuthorization,
+      };
       if (isEmpty(data)) {
         // Nothing left to keep (a sign-in that failed): no row, and no cookie.
         await this.#end();
@@ -131,7 +146,13 @@ export class Session implements SessionData {
 }
 
 function isEmpty(data: SessionData): boolean {
-  return data.userId === undefined && data.idToken === undefined && data.pendingSignIn === undefined && data.signedInAt === undefined;
+  return (
+    data.userId === undefined &&
+    data.idToken === undefined &&
+    data.pendingSignIn === undefined &&
+    data.signedInAt === undefined &&
+    data.driveAuthorization === undefined
+  );
 }
 
 /**
