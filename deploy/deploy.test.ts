@@ -307,12 +307,16 @@ describe('helm chart', () => {
     const pools = Object.fromEntries(COMPONENTS.map((c) => [c, env(container(find<Workload>(defaults, 'Deployment', `snapcracks-${c}`)), 'DATABASE_POOL_MAX')?.value]));
     expect(pools).toEqual({ gateway: '6', auth: '3', photo: '5', vote: '6', moderation: '3', stats: '3', support: '2', storage: '3' });
     const gateway = container(find<Workload>(defaults, 'Deployment', 'snapcracks-gateway'));
-    expect(Object.fromEntries(['API', 'SIGN_IN', 'CONTACT', 'UPLOADS', 'VOTES'].map((l) => [l, env(gateway, `RATE_LIMIT_${l}`)?.value]))).toEqual({
+    const limits = ['API', 'SIGN_IN', 'CONTACT', 'UPLOADS', 'UPLOADS_IN_FLIGHT', 'VOTES', 'AVATARS', 'FACE_SUGGESTIONS'];
+    expect(Object.fromEntries(limits.map((l) => [l, env(gateway, `RATE_LIMIT_${l}`)?.value]))).toEqual({
       API: '600/1m',
       SIGN_IN: '30/1m',
       CONTACT: '5/10m',
-      UPLOADS: '60/1h',
+      UPLOADS: '30/1m',
+      UPLOADS_IN_FLIGHT: '2',
       VOTES: '600/1m',
+      AVATARS: '10/1m',
+      FACE_SUGGESTIONS: '30/1m',
     });
     expect(env(gateway, 'REDIS_URL')).toBeUndefined();
     const migrate = container(find<Workload>(defaults, 'Job', 'snapcracks-migrate'));
