@@ -212,6 +212,7 @@ class DeliveryGroup {
  * The event bus inside one process (the all-in-one default), with the semantics of the NATS one: durable
  * names share work and keep events while no instance listens, failed handlers are retried with backoff and then
  * kept as dead letters, repeated ids are dropped, ephemeral subscriptions see only what is published after they subscribe.
+ * Unlike NATS it carries no signatures (event-signatures.ts): only code in this process can publish on it.
  */
 export function createMemoryEventBus(options: MemoryEventBusOptions = {}): EventBus {
   const logger = options.logger ?? createLogger('memory-event-bus');
