@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { COMPONENTS } from './components.js';
+import { databaseUrlFor, quoteIdent, withClient } from '../seed/db.js';
 
 const main = fileURLToPath(new URL('../../services/migrate/src/main.ts', import.meta.url));
 
@@ -18,17 +19,32 @@ export const databaseUrlVariable = (component: string): string => `${component.t
  * `given` (the environment) already names one.
  */
 export function componentDatabaseUrls(adminUrl: string, given: Record<string, string | undefined> = {}): Record<string, string> {
-  const database = decodeURIComponent(new URL(adminUrl).pathname.slice(1)).toLowerCase().replaceAll(/[^a-z0-9_]/g, '_').slice(0, 50);
   return Object.fromEntries(
     COMPONENTS.map((component) => {
       const own = given[databaseUrlVariable(component)];
       if (own) return [component, own];
       const url = new URL(adminUrl);
-      url.username = `${database}_${component}`;
+      url.username = componentRole(adminUrl, component);
       url.password = randomBytes(24).toString('hex');
       return [component, url.toString()];
     }),
   );
+}
+
+/** `<database>_<component>`, in the characters a role name may have unquoted. */
+function componentRole(adminUrl: string, component: string): string {
+  const database = decodeURIComponent(new URL(adminUrl).pathname.slice(1)).toLowerCase().replaceAll(/[^a-z0-9_]/g, '_').slice(0, 50);
+  return `${database}_${component}`;
+}
+
+/**
+ * Drops the roles componentDatabaseUrls named for `adminUrl`'s database, once that database is gone (its grants go
+ * with it): roles outlive databases, so a throwaway database's (a test's, the chaos harness's) would pile up.
+ */
+export async function dropComponentRoles(adminUrl: string): Promise<void> {
+  await withClient(databaseUrlFor(adminUrl, 'postgres'), async (client) => {
+    for (const component of COMPONENTS) await client.query(`DROP ROLE IF EXISTS ${quoteIdent(componentRole(adminUrl, component))}`);
+  });
 }
 
 /** Runs the job: migrations as `adminUrl`'s role, then each component's role from its URL. Its output only on failure. */

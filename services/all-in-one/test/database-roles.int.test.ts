@@ -19,7 +19,7 @@ import {
 import { createRecordingLogger, createTestDatabase, openTestPool, testDatabaseServerUrl, type TestDatabase } from '@snapcracks/kit/testing';
 import { SupportServiceClient } from '@snapcracks/proto/support/v1';
 import { SERVICES } from '../src/modules.js';
-import { componentDatabaseUrls, runMigrationJob } from '../../../scripts/db/migration-job.js';
+import { componentDatabaseUrls, dropComponentRoles, runMigrationJob } from '../../../scripts/db/migration-job.js';
 
 const { logger, records } = createRecordingLogger('warn');
 const bus = createMemoryEventBus({ logger });
@@ -55,9 +55,11 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
   await bus.close();
   await database?.drop();
-  const pool = openTestPool(testDatabaseServerUrl(), 1);
-  for (const url of Object.values(urls ?? {})) await pool.query(`DROP ROLE IF EXISTS "${new URL(url).username}"`);
-  await pool.end();
+  if (database) await dropComponentRoles(database.url);
+  const left = openTestPool(testDatabaseServerUrl(), 1);
+  const { rows } = await left.query('SELECT rolname FROM pg_roles WHERE rolname = ANY($1::text[])', [Object.values(urls ?? {}).map((url) => new URL(url).username)]);
+  await left.end();
+  expect(rows).toEqual([]);
 });
 
 describe('each service on its own database role', () => {
