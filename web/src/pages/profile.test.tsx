@@ -96,6 +96,13 @@ describe('profile page', { timeout: 20_000 }, () => {
     expect(uploads).toHaveLength(1);
   });
 
+  it('turns a 429 (the member’s avatar limit) into the spec’s avatar failure toast', async () => {
+    renderProfile(makeUser());
+    mockXhr({ 'POST /api/profile/avatar': { status: 429, body: { message: 'You are changing your avatar too often. Please wait a minute and try again.' } } });
+    await userEvent.upload(await screen.findByLabelText('Choose avatar image'), jpeg('me.png', 'image/png'));
+    expect(await screen.findByText('Failed to upload avatar. Please try again.')).toBeInTheDocument();
+  });
+
   it('shows a skeleton while the user loads', async () => {
     mockFetch({ 'GET /api/auth/user': () => new Promise(() => undefined) });
     renderApp('/profile');

@@ -185,6 +185,17 @@ describe('upload page', () => {
     );
   });
 
+  it('turns a 429 (the member’s upload limit) into the Upload Failed toast with the server’s text', async () => {
+    const limited = 'You are uploading photos faster than allowed. Please wait a minute and try again.';
+    const { user } = setup({ upload: { status: 429, text: JSON.stringify({ message: limited }), statusText: 'Too Many Requests' } });
+    await chooseFile(user);
+    await agreeToTerms(user);
+    await user.click(submitButton());
+    await waitFor(() => expect(getToasts()[0]).toMatchObject({ variant: 'destructive', title: 'Upload Failed', description: limited }));
+    expect(location()).toBe('/upload');
+    expect(submitButton()).toBeEnabled();
+  });
+
   it('keeps the uploaded photo when its bars fail, and retries only the bars', async () => {
     let barAttempts = 0;
     const { user, uploads } = setup({

@@ -24,6 +24,20 @@ describe('PhotoVoteControl', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('turns a 429 (the member’s vote limit) into the spec’s vote failure toast', async () => {
+    mockFetch({
+      'GET /api/photos/7/vote': { body: { rating: null } },
+      'POST /api/photos/7/vote': { status: 429, body: { message: 'You are voting faster than allowed. Please wait a moment and try again.' } },
+    });
+    renderControl();
+    const group = screen.getByRole('radiogroup', { name: 'Your rating' });
+    await waitFor(() => expect(group).not.toHaveAttribute('aria-disabled'));
+    await userEvent.click(within(group).getByRole('radio', { name: '3 stars' }));
+    expect(await screen.findByText('Failed to submit vote. Please try again.')).toBeInTheDocument();
+    expect(screen.getByText('Error')).toBeInTheDocument();
+    await waitFor(() => expect(group).not.toHaveAttribute('aria-disabled'));
+  });
+
   it('is disabled while a vote is pending, showing the stars picked', async () => {
     const answer = deferred<MockResponse>();
     mockFetch({

@@ -92,6 +92,14 @@ describe('Suggest bars over faces', () => {
     expect(screen.getByRole('button', { name: 'Suggest bars over faces' })).toBeEnabled();
     expect(latest).toEqual([]);
   });
+
+  it('turns a 429 (the member’s face-check limit) into the toast with the server’s text', async () => {
+    const limited = 'Too many face checks in a short time. Please wait a moment and try again, or draw the bars yourself.';
+    render(<Harness suggestFaces={() => Promise.reject(new ApiError(429, JSON.stringify({ message: limited })))} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Suggest bars over faces' }));
+    await waitFor(() => expect(getToasts()[0]).toMatchObject({ variant: 'destructive', title: 'Could Not Suggest Bars', description: limited }));
+    expect(screen.getByRole('button', { name: 'Suggest bars over faces' })).toBeEnabled();
+  });
 });
 
 describe('suggestFaceBars', () => {
