@@ -29,7 +29,8 @@ const STORAGE_NAMES: Record<StorageType, 'local' | 'drive' | 's3'> = {
 
 /**
  * Where the web app fetches an image. The version makes the URL change whenever the image does (new
- * privacy bars), so the answer to a versioned URL can be cached for good.
+ * privacy bars), so a page shows the new image at once; an earlier version's URL redirects to the current one
+ * (routes/images.routes.ts).
  */
 export function imageUrl(filename: string, size: ImageSize, version: number): string {
   return `/api/uploads/${encodeURIComponent(filename)}?size=${size}&v=${version}`;

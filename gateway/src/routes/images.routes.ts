@@ -5,11 +5,17 @@ import { z } from 'zod';
 import type { GetBlobResponse } from '@snapcracks/proto/storage/v1';
 import type { Clients } from '../clients.js';
 import { HttpError, MESSAGES } from '../http-errors.js';
-import { IMAGE_SIZES, type ImageSize } from '../photo-json.js';
+import { IMAGE_SIZES, imageUrl, type ImageSize } from '../photo-json.js';
 
 /** Photo file names are 32 hex digits and .webp: anything else is not ours, and never reaches a service. */
 const PHOTO_FILENAME = /^[0-9a-f]{32}\.webp$/;
 const ONE_YEAR = 365 * 24 * 60 * 60;
+/**
+ * How long a browser or a shared cache may keep a photo's image under its versioned URL, in seconds. Bounded, and
+ * short: a version's bytes stop being served the moment bars change or the photo goes (below), and a cache that took
+ * a copy before that gives it out for at most this long. Revalidating after it costs a 304 (ETag) while nothing changed.
+ */
+export const PHOTO_IMAGE_MAX_AGE = 60 * 60;
 
 const imageQuery = z
   .object({
@@ -25,7 +31,9 @@ const imageQuery = z
 /**
  * GET /api/uploads/{filename}: the photo service decides, in one small call, which blob this caller may see
  * (approved photos to everyone with their bars burned in, the rest and every original only to the owner and
- * admins, 404 for anyone else); the bytes then stream from storage through here once. `size=medium` of a photo that
+ * admins, 404 for anyone else: a removed photo is 404 to all); the bytes then stream from storage through here once.
+ * `?v=` names the image version (it changes with the privacy bars): the current one is cached for PHOTO_IMAGE_MAX_AGE,
+ * an earlier one redirects to the current one. `size=medium` of a photo that
  * has no medium image yet answers its display image, revalidated every time (never cached for good under the
  * versioned URL), so browsers get the medium image as soon as the backfill has made it.
  */
@@ -38,10 +46,16 @@ export default async function imageRoutes(app: FastifyInstance, { clients }: { c
     const caller = user ? { userId: user.id, isAdmin: user.isAdmin, hasAcceptedTerms: user.hasAcceptedTerms } : null;
     const image = await clients.photo.call.resolveImage({ filename, variant: IMAGE_SIZES[request.query.size] }, { caller });
 
+    const { size, v: version } = request.query;
+    // An earlier version's URL (bars changed since) never answers bytes: it sends the browser on to the current one,
+    // so a cache revalidating what it kept under the old URL drops it.
+    if (version !== undefined && version !== image.imageVersion) {
+      return reply.header('cache-control', 'no-store').redirect(imageUrl(filename, size, image.imageVersion));
+    }
     const etag = `"${image.etag}"`;
-    const versioned = request.query.v === image.imageVersion && !image.fallback;
-    // A versioned URL names these exact bytes forever; an unversioned one is checked again each time (cheap: 304).
-    const cacheControl = `${image.public ? 'public' : 'private'}, ${versioned ? `max-age=${ONE_YEAR}, immutable` : 'no-cache'}`;
+    const versioned = version === image.imageVersion && !image.fallback;
+    // The current version's URL is cached for a bounded time; an unversioned one is checked again each time (cheap: 304).
+    const cacheControl = `${image.public ? 'public' : 'private'}, ${versioned ? `max-age=${PHOTO_IMAGE_MAX_AGE}, must-revalidate` : 'no-cache'}`;
     reply.header('cache-control', cacheControl).header('etag', etag).header('vary', 'Cookie');
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
 

@@ -277,10 +277,10 @@ describe('the life of a photo', () => {
     expect((await send(admin, 'PATCH', `/api/admin/photos/999999/status`, { status: 'approved' })).status).toBe(404);
   });
 
-  it('serves an approved photo to everyone with its bars burned in, cached by version, never its original', async () => {
+  it('serves an approved photo to everyone with its bars burned in, cached for an hour by version, never its original', async () => {
     const display = await get(anonymous, photo.displayUrl);
     expect(display.status).toBe(200);
-    expect(display.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(display.headers.get('cache-control')).toBe('public, max-age=3600, must-revalidate');
     const bytes = Buffer.from(await display.arrayBuffer());
     expect(isBlack(await pixelAt(bytes, 0.2, 0.2))).toBe(true);
     expect((await get(anonymous, `/api/uploads/${photo.filename}?t=123&time=456&retry=1`)).status).toBe(200);
@@ -354,7 +354,7 @@ describe('the medium image (size=medium)', () => {
     const medium = await get(anonymous, photo.mediumUrl);
     expect(medium.status).toBe(200);
     expect(medium.headers.get('content-type')).toBe('image/webp');
-    expect(medium.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(medium.headers.get('cache-control')).toBe('public, max-age=3600, must-revalidate');
     expect(await widthOf(medium)).toBe(960);
     expect(await widthOf(await get(anonymous, photo.displayUrl))).toBe(2048);
     expect(await widthOf(await get(anonymous, photo.thumbnailUrl))).toBe(480);
@@ -381,14 +381,14 @@ describe('the medium image (size=medium)', () => {
       ]);
     }
     const medium = await get(anonymous, photo.mediumUrl);
-    expect(medium.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(medium.headers.get('cache-control')).toBe('public, max-age=3600, must-revalidate');
     expect(await widthOf(medium)).toBe(960);
   });
 
   it('hides a pending photo’s medium image like its display image', async () => {
     const { id } = (await (await upload(alice, fixture('photo.png'), 'pending.png')).json()) as { id: number };
     const pending = (await myPhotos(alice)).find((p) => p.id === id)!;
-    expect((await get(alice, pending.mediumUrl)).headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    expect((await get(alice, pending.mediumUrl)).headers.get('cache-control')).toBe('private, max-age=3600, must-revalidate');
     expect((await get(admin, pending.mediumUrl)).status).toBe(200);
     expect((await get(bob, pending.mediumUrl)).status).toBe(404);
     expect((await get(anonymous, pending.mediumUrl)).status).toBe(404);
