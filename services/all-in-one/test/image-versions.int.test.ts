@@ -84,7 +84,7 @@ describe("a photo's public images", () => {
       [before.thumbnailUrl, after.thumbnailUrl],
     ] as const) {
       // A cache revalidating the copy it kept, and one asking afresh: neither gets the old bytes.
-      for (const headers of [{ 'if-none-match': oldEtag }, {}]) {
+      for (const headers of [{ 'if-none-match': oldEtag }, {}] as Record<string, string>[]) {
         const response = await get(anonymous, old, headers);
         expect(response.status, old).toBe(302);
         expect(response.headers.get('location')).toBe(current);
