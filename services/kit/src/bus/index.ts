@@ -3,6 +3,7 @@ export { decodeEvents, encodeEvents, type EncodedEvents } from './event-messages
 export { Envelope } from '@snapcracks/proto/events/v1';
 export { EventTypes, makeEvent, decodeEvent, decodeEventOfType, type DecodedEvent, type EventType, type EventPayload } from './event-types.js';
 export { createNatsEventBus, type NatsEventBusOptions } from './nats-event-bus.js';
+export { eventOwner, eventSignatures, SIGNATURE_HEADER, type EventSignatures, type RefusalReason, type SigningKeys } from './event-signatures.js';
 export { createMemoryEventBus, type MemoryEventBusOptions } from './memory-event-bus.js';
 export { defaultRetryPolicy, type Backoff, type RetryPolicy } from './retry-policy.js';
 export type { DeadLetter, DeadLetterQueue } from './dead-letters.js';
