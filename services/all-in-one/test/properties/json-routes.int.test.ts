@@ -52,7 +52,7 @@ const PATH_WORDS = [
 const DEADLINE_MS = 10_000;
 
 // Started while the file loads, so the tests below can be one per route the gateway registered.
-const { system, routes, snapshots, world, stop } = await startPropertySystem();
+const { system, routes, pool, snapshots, world, stop } = await startPropertySystem();
 const fuzzed = routes.filter((route) => !(routeKey(route) in NOT_FUZZED));
 /** The settled state before the next request. */
 let before: Snapshot;
@@ -145,6 +145,24 @@ describe('the routes the properties cover', () => {
         expect(accepted, `${routeKey(route)} ${part}`).toBeGreaterThanOrEqual(20);
       }
     }
+  });
+});
+
+describe('the state the properties compare', () => {
+  it("notices a changed field or an extra row, and not the relay's bookkeeping", async () => {
+    const start = await snapshots.settled();
+    await pool.query(`UPDATE support.contact_forms SET message = message || '!' WHERE id = (SELECT min(id) FROM support.contact_forms)`);
+    expect(describeChanges(start, await snapshots.take())).toMatch(/^support\.contact_forms \(1 → 1 rows\)$/);
+    await pool.query(`UPDATE support.contact_forms SET message = left(message, -1) WHERE id = (SELECT min(id) FROM support.contact_forms)`);
+    expect(describeChanges(start, await snapshots.take())).toBe('');
+    // An event announced is a change; the relay marking it published later is not.
+    await pool.query(`INSERT INTO vote.outbox (id, type, payload, created_at, published_at) VALUES (gen_random_uuid(), 'test.event', '\\x00', now(), now())`);
+    const announced = await snapshots.take();
+    expect(describeChanges(start, announced)).toMatch(/^vote\.outbox \(\d+ → \d+ rows\)$/);
+    await pool.query(`UPDATE vote.outbox SET published_at = now() + interval '1 second', claimed_until = now() WHERE type = 'test.event'`);
+    expect(describeChanges(announced, await snapshots.take())).toBe('');
+    await pool.query(`DELETE FROM vote.outbox WHERE type = 'test.event'`);
+    before = await snapshots.settled();
   });
 });
 
