@@ -26,6 +26,13 @@ beforeAll(async () => {
   app.get<{ Querystring: { code: string; details: string } }>('/refuse', async (request) => {
     throw serviceError(Number(request.query.code) as status, request.query.details);
   });
+  // What pg raises when the gateway's own database (sessions) restarts or refuses connections.
+  app.get<{ Querystring: { code: string } }>('/database', async (request) => {
+    throw Object.assign(new Error('terminating connection due to administrator command'), { code: request.query.code });
+  });
+  app.get('/bug', async () => {
+    throw new TypeError('x is undefined');
+  });
   await app.ready();
 });
 afterAll(() => app.close());
@@ -62,5 +69,21 @@ describe('refusals from services', () => {
     const invalid = await refuse(status.INVALID_ARGUMENT, 'Description must be 500 characters or less');
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json()).toEqual({ message: 'Description must be 500 characters or less' });
+  });
+});
+
+describe('the gateway’s own failures', () => {
+  it('answer 503, try again, while its database is unreachable for a moment (restart, refused connection)', async () => {
+    for (const code of ['57P01', '57P03', 'ECONNREFUSED']) {
+      const response = await app.inject({ method: 'GET', url: '/database', query: { code } });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({ message: MESSAGES.unavailable });
+    }
+  });
+
+  it('answer 500 with the generic text for anything else', async () => {
+    const response = await app.inject({ method: 'GET', url: '/bug' });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ message: MESSAGES.internal });
   });
 });

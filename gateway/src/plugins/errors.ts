@@ -1,13 +1,14 @@
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
-import { httpStatusForGrpc, isServiceError } from '@snapcracks/kit';
+import { httpStatusForGrpc, isDatabaseUnavailable, isServiceError } from '@snapcracks/kit';
 import { HttpError, MESSAGES, SHOWN_REFUSALS } from '../http-errors.js';
 
 /**
  * Every error becomes `{ message }` with the right status: validation → 400 with the first problem,
  * gRPC statuses mapped (INVALID_ARGUMENT 400 … UNAVAILABLE 503) keeping the service's message (but a refusal's only
- * when it is one of the product's own texts, SHOWN_REFUSALS), and anything unexpected a 500 whose details stay in the log.
+ * when it is one of the product's own texts, SHOWN_REFUSALS), the gateway's own database unreachable for a moment (its
+ * sessions) a 503, and anything unexpected a 500 whose details stay in the log.
  */
 export default fp(async (app) => {
   app.setErrorHandler((error, request, reply) => {
@@ -26,6 +27,10 @@ export default fp(async (app) => {
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const message = status === 429 ? MESSAGES.tooMany : (error as Error).message;
       return reply.code(status).send({ message });
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.code(503).send({ message: MESSAGES.unavailable });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send({ message: MESSAGES.internal });

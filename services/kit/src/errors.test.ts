@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { status } from '@grpc/grpc-js';
-import { httpStatusForGrpc } from './errors.js';
+import { httpStatusForGrpc, isDatabaseUnavailable } from './errors.js';
 
 describe('httpStatusForGrpc', () => {
   it.each([
@@ -17,5 +17,30 @@ describe('httpStatusForGrpc', () => {
     [status.UNKNOWN, 500],
   ])('maps gRPC status %i to HTTP %i', (code, http) => {
     expect(httpStatusForGrpc(code)).toBe(http);
+  });
+});
+
+describe('isDatabaseUnavailable', () => {
+  const withCode = (code: string, message = 'boom') => Object.assign(new Error(message), { code });
+
+  it.each([
+    ['a server shutting down (57P01)', withCode('57P01', 'terminating connection due to administrator command')],
+    ['a server starting up (57P03)', withCode('57P03', 'the database system is starting up')],
+    ['a connection exception (08006)', withCode('08006')],
+    ['Prisma unable to reach the server (P1001)', withCode('P1001', "Can't reach database server")],
+    ['a refused connection', withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
+    ['a connection cut mid-query', new Error('Connection terminated unexpectedly')],
+  ])('is true for %s', (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ['a unique violation (23505)', withCode('23505')],
+    ['Prisma record not found (P2025)', withCode('P2025')],
+    ['a plain error', new Error('something else')],
+    ['a non-error', 'text'],
+    ['nothing', undefined],
+  ])('is false for %s', (_name, error) => {
+    expect(isDatabaseUnavailable(error)).toBe(false);
   });
 });

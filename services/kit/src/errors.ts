@@ -83,6 +83,23 @@ export function isServiceError(error: unknown): error is ServiceError {
   return error instanceof Error && typeof (error as Partial<ServiceError>).code === 'number' && 'metadata' in error;
 }
 
+/** PostgreSQL's SQLSTATEs of a server going away or not yet back: connection exceptions, shutting down, starting up. */
+const DATABASE_GONE_STATES = /^(08...|57P01|57P02|57P03)$/;
+/** Prisma's: cannot reach the server, it timed out, or it closed the connection. */
+const PRISMA_DATABASE_GONE = new Set(['P1001', 'P1002', 'P1017']);
+/** Node's, for a socket that could not connect or was cut. */
+const SOCKET_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+
+/**
+ * Whether an error says the database is unreachable for now (restarting, failing over, a connection cut), as pg and
+ * Prisma raise it: a moment's outage to answer with UNAVAILABLE (503, "try again"), not an internal error.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (DATABASE_GONE_STATES.test(code) || PRISMA_DATABASE_GONE.has(code) || SOCKET_GONE.has(code))) return true;
+  return error instanceof Error && /^Connection terminated/.test(error.message);
+}
+
 /** Prisma's "record not found" and unique-violation codes, so services map them without importing Prisma. */
 export function prismaErrorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;

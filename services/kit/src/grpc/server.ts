@@ -3,7 +3,7 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { SpanKind, SpanStatusCode, context, propagation, trace, ROOT_CONTEXT } from '@opentelemetry/api';
 import { ZodError } from 'zod';
-import { DomainError, InvalidArgumentError, isServiceError } from '../errors.js';
+import { DomainError, InvalidArgumentError, isDatabaseUnavailable, isServiceError } from '../errors.js';
 import { controlCharactersMessage, findControlCharacters } from '../control-characters.js';
 import type { Logger } from '../logger.js';
 import { IDENTITY_HEADER, InvalidIdentityError, type CallIdentity, type Caller, type IdentitySigner } from './identity.js';
@@ -230,12 +230,20 @@ function headerValue(metadata: grpc.Metadata, key: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** Domain and validation errors keep their message; a downstream service's status passes through; anything else is hidden. */
+/**
+ * Domain and validation errors keep their message; a downstream service's status passes through; an unreachable database
+ * is UNAVAILABLE; anything else is hidden.
+ */
 export function mapError(error: unknown, logger: Logger, path: string): Partial<grpc.StatusObject> {
   if (error instanceof DomainError) return { code: error.code, details: error.message };
   if (error instanceof ZodError) return { code: grpc.status.INVALID_ARGUMENT, details: error.issues[0]?.message ?? 'Invalid request' };
   if (isServiceError(error) && error.code !== grpc.status.UNKNOWN && error.code !== grpc.status.INTERNAL) {
     return { code: error.code, details: error.details };
+  }
+  // A database restarting or failing over is a moment's outage: UNAVAILABLE, which callers answer with "try again".
+  if (isDatabaseUnavailable(error)) {
+    logger.warn({ err: error, rpc: path }, 'database unavailable');
+    return { code: grpc.status.UNAVAILABLE, details: 'Service temporarily unavailable' };
   }
   logger.error({ err: error, rpc: path }, 'unexpected error in handler');
   return { code: grpc.status.INTERNAL, details: 'Internal error' };
