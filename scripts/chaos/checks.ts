@@ -10,12 +10,18 @@ import { withClient } from '../seed/db.js';
 import type { Session } from './load.js';
 import { sleep } from './timing.js';
 
+/**
+ * Not a read model an event keeps: the photo service recomputes the top-rated prior from the ratings every 10 minutes
+ * (services/photo/src/index.ts), so right after a burst of votes it lags by design. The scores it feeds are checked.
+ */
+const PERIODIC = /^photo\.gallery_prior mean/;
+
 /** Every read model against its sources; waits (at most `timeoutMs`) for events in flight to land. */
 export async function settledChecks(databaseUrl: string, timeoutMs: number): Promise<{ failed: Check[]; settledMs: number }> {
   const started = Date.now();
   let failed: Check[] = [];
   while (Date.now() - started < timeoutMs) {
-    failed = (await verifyDatabase(databaseUrl)).filter((check) => !check.ok);
+    failed = (await verifyDatabase(databaseUrl)).filter((check) => !check.ok && !PERIODIC.test(check.name));
     if (failed.length === 0 && (await unpublishedEvents(databaseUrl)) === 0) break;
     await sleep(1_000);
   }

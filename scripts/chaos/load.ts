@@ -223,3 +223,13 @@ function get(url: string, path: string, session: Session, feature: Feature): Pro
 export const isSuccess = (outcome: Outcome) => outcome.status >= 200 && outcome.status < 300;
 /** A vote on a photo the member already rated the same is still a success; a 404 on review is a photo gone meanwhile. */
 export const isError = (outcome: Outcome) => !isSuccess(outcome);
+
+/** Waits (at most `timeoutMs`) until every feature has answered with a success once: a scenario starts on a whole product. */
+export async function untilEveryFeatureWorks(community: Community, timeoutMs: number): Promise<boolean> {
+  const load = startLoad(community, { maxMs: timeoutMs });
+  const deadline = Date.now() + timeoutMs;
+  let ok = false;
+  while (Date.now() < deadline && !(ok = FEATURES.every((feature) => load.outcomes.some((o) => o.feature === feature && isSuccess(o))))) await sleep(200);
+  await load.stop();
+  return ok;
+}

@@ -9,7 +9,7 @@
 import { startDriveStore, startS3Store, type ChaosBlobStore } from './blob-stores.js';
 import { ADMIN_EMAIL, startChaosDeployment, type ChaosDeployment } from './deployment.js';
 import { startPrivateNats, startPrivatePostgres, type PrivateNats, type PrivatePostgres } from './infra.js';
-import { buildCommunity } from './load.js';
+import { buildCommunity, untilEveryFeatureWorks } from './load.js';
 import { printResult, seconds, type ScenarioResult } from './report.js';
 import { blobStoreFaults } from './scenarios/blob-store.js';
 import type { ChaosContext } from './scenarios/context.js';
@@ -69,6 +69,7 @@ async function main(): Promise<number> {
     const community = await buildCommunity(deployment.url, ADMIN_EMAIL);
     const context: ChaosContext = { deployment, community, nats, postgres, blobStore };
     for (const name of names) {
+      if (!(await untilEveryFeatureWorks(community, 60_000))) console.log('(not every feature answered before it; starting anyway)');
       console.log(`\n${name}…`);
       const at = Date.now();
       const result = await scenarios[name]!(context).catch(async (error: unknown) => {

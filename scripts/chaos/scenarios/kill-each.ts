@@ -38,6 +38,12 @@ export async function killEach({ deployment, community }: ChaosContext): Promise
       () => true,
       () => false,
     );
+    if (!recovered) {
+      for (const f of figures(load.outcomes, { from: restartedAt, to: Date.now() }, affected)) {
+        const sample = load.outcomes.find((o) => o.feature === f.feature && o.startedAt >= restartedAt && !isSuccess(o));
+        notes.push(`${service} back: ${f.feature} answered ${f.statuses || 'nothing'} after the restart${sample?.body ? `, e.g. ${sample.status} ${sample.body}` : ''}`);
+      }
+    }
     if (!recovered) for (const name of victims) notes.push(`${name} did not serve again; its last log lines:\n${deployment.log(name).trimEnd().split('\n').slice(-8).join('\n')}`);
     await sleep(1_000);
     await load.stop();

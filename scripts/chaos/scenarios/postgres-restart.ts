@@ -29,6 +29,11 @@ export async function postgresRestart({ community, postgres }: ChaosContext): Pr
       ok: f.hung === 0 && f.longestMs <= FEATURE_DEADLINE_MS[f.feature] + 1_000,
       detail: `longest ${seconds(f.longestMs)}`,
     })),
+    {
+      name: 'every failure is a 503 (try again), never a 500',
+      ok: window.every((f) => f.otherErrors === 0),
+      detail: window.filter((f) => f.otherErrors).map((f) => `${f.feature} ${f.statuses}`).join('; ') || 'none other',
+    },
     { name: `every feature answers again within ${RECOVERY_LIMIT_MS / 1000} s of the restart`, ok: recovered },
   ];
   return {

@@ -6,7 +6,7 @@
 import { blobState, duplicateVotes, runOrphanCleanup, settledChecks } from '../checks.js';
 import { startLoad } from '../load.js';
 import { figures, rate, seconds, type Property, type ScenarioResult } from '../report.js';
-import { sleep } from '../timing.js';
+import { sleep, waitFor } from '../timing.js';
 import type { ChaosContext } from './context.js';
 
 const FEATURES = ['upload', 'vote', 'review'] as const;
@@ -21,7 +21,9 @@ export async function sigtermEach({ deployment, community, blobStore }: ChaosCon
     await deployment.kill([name], 'SIGTERM');
     const exitedAt = Date.now();
     await deployment.restartExited();
-    await sleep(3_000);
+    // Until it listens again (a replica's twin must not be stopped while it is still starting), then a moment more.
+    await waitFor(`${name} listening again`, 60_000, () => deployment.listening(name));
+    await sleep(2_000);
     const window = figures(load.outcomes, { from: termAt, to: Date.now() }, FEATURES);
     rows.push([name, seconds(exitedAt - termAt), ...window.map((f) => `${f.errors}/${f.requests} (${rate(f)}) ${f.statuses}`)]);
   }
@@ -39,7 +41,7 @@ export async function sigtermEach({ deployment, community, blobStore }: ChaosCon
   ];
   return {
     name: `sigterm-each: SIGTERM to each process during uploads, votes and reviews (blobs in ${blobStore.name})`,
-    table: { columns: ['process', 'exit took', ...FEATURES.map((f) => `${f} errors (from SIGTERM until 3 s after restart)`)], rows },
+    table: { columns: ['process', 'exit took', ...FEATURES.map((f) => `${f} errors (SIGTERM → 2 s after it listens again)`)], rows },
     properties,
     notes: [
       `photos: ${afterCleanup.photos}; before the cleanup ${beforeCleanup.unreferencedRows} unused blob rows and ${beforeCleanup.bytesWithoutRow} files without a row; cleanup: ${cleanup.message}`,
