@@ -161,21 +161,24 @@ async function receiveUpload(request: FastifyRequest, caller: Caller, clients: C
     throw failure;
   }
   if (!upload) throw new HttpError(400, UPLOAD_REFUSED);
+  // A description sent after the file (curl -F in that order) is checked before the upload is finished: a refused one
+  // cancels it, so nothing is stored and nothing announced (storing and then deleting the photo left its events and
+  // the read models' records of a photo that never was).
+  let lateDescription: string | undefined;
+  if (description !== undefined && !sentDescription) {
+    try {
+      lateDescription = checkedDescription(description);
+    } catch (error) {
+      upload.cancel();
+      throw error;
+    }
+  }
   const photo = required((await upload.finish()).photo);
-  if (description !== undefined && !sentDescription) return describeAfterUpload(photo, description, caller, clients);
-  return photo;
+  return lateDescription ? describeAfterUpload(photo, lateDescription, caller, clients) : photo;
 }
 
-/** A description sent after the file (curl -F in that order) is applied once the photo exists, or the upload is undone. */
-async function describeAfterUpload(photo: Photo, raw: string, caller: Caller, clients: Clients): Promise<Photo> {
-  let description: string | undefined;
-  try {
-    description = checkedDescription(raw);
-  } catch (error) {
-    await clients.photo.call.deletePhoto({ id: photo.id }, { caller });
-    throw error;
-  }
-  if (!description) return photo;
+/** A description sent after the file, already checked, is applied once the photo exists. */
+async function describeAfterUpload(photo: Photo, description: string, caller: Caller, clients: Clients): Promise<Photo> {
   const updated = await clients.photo.call.updatePhoto({ id: photo.id, description }, { caller });
   return required(updated.photo);
 }
