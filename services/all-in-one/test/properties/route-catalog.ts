@@ -11,6 +11,8 @@ export interface CatalogRoute {
   url: string;
   /** The zod schema of each part the route validates. */
   schema: Partial<Record<RequestPart, z.ZodType>>;
+  /** Other parts it validates with a schema (headers), which the generators do not make: a test refuses any. */
+  otherParts: string[];
 }
 
 interface RouteOptionsSeen {
@@ -43,7 +45,8 @@ export function recordRoutes(): { routes(): CatalogRoute[]; stop(): void } {
           const candidate = route.schema?.[part];
           if (candidate instanceof z.ZodType) schema[part] = candidate;
         }
-        routes.push({ method, url: route.url, schema });
+        const otherParts = Object.keys(route.schema ?? {}).filter((part) => part !== 'response' && !(REQUEST_PARTS as readonly string[]).includes(part) && route.schema?.[part] instanceof z.ZodType);
+        routes.push({ method, url: route.url, schema, otherParts });
       }
     });
   };
