@@ -89,15 +89,23 @@ const DATABASE_GONE_STATES = /^(08...|57P01|57P02|57P03)$/;
 const PRISMA_DATABASE_GONE = new Set(['P1001', 'P1002', 'P1017']);
 /** Node's, for a socket that could not connect or was cut. */
 const SOCKET_GONE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
+/** Prisma's driver adapter's names for the same (DriverAdapterError's `cause.kind`). */
+const ADAPTER_GONE = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout']);
+/** The texts, where a wrapper (Prisma's P2010 "raw query failed") keeps only the message. */
+const GONE_TEXT = /^Connection terminated|Can't reach database server|terminating connection due to administrator command|the database system is (starting up|shutting down)/;
 
 /**
  * Whether an error says the database is unreachable for now (restarting, failing over, a connection cut), as pg and
- * Prisma raise it: a moment's outage to answer with UNAVAILABLE (503, "try again"), not an internal error.
+ * Prisma raise it, directly or wrapped (its `cause`, Prisma's `meta.driverAdapterError`): a moment's outage to answer
+ * with UNAVAILABLE (503, "try again"), not an internal error.
  */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (depth > 3 || error === null || typeof error !== 'object') return false;
+  const { code, kind, message, cause, meta } = error as { code?: unknown; kind?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
   if (typeof code === 'string' && (DATABASE_GONE_STATES.test(code) || PRISMA_DATABASE_GONE.has(code) || SOCKET_GONE.has(code))) return true;
-  return error instanceof Error && /^Connection terminated/.test(error.message);
+  if (typeof kind === 'string' && ADAPTER_GONE.has(kind)) return true;
+  if (typeof message === 'string' && GONE_TEXT.test(message)) return true;
+  return isDatabaseUnavailable(cause, depth + 1) || isDatabaseUnavailable(meta?.driverAdapterError, depth + 1);
 }
 
 /** Prisma's "record not found" and unique-violation codes, so services map them without importing Prisma. */
