@@ -8,6 +8,8 @@ export const S3RVER_KEY = 'S3RVER';
 
 export interface TestS3 {
   port: number;
+  /** Where s3rver keeps the objects: `<directory>/<bucket>/<key>._S3rver_object`. */
+  directory: string;
   /** The variables that point the storage service at this server. */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -20,6 +22,7 @@ export async function startTestS3(bucket = 'snapcracks'): Promise<TestS3> {
   const { port } = await server.run();
   return {
     port,
+    directory,
     env: {
       S3_ENDPOINT: '127.0.0.1',
       S3_PORT: String(port),
