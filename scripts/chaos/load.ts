@@ -173,7 +173,7 @@ export function startLoad(community: Community, options: { features?: readonly F
       const id = pending.shift();
       if (id === undefined) return get(url, '/api/admin/photos/pending?page=1&limit=10', admin, 'review');
       return review(url, admin, id, FEATURE_DEADLINE_MS.review + HANG_MARGIN_MS).then((response) => {
-        if (!response.ok && response.status !== 404) pending.unshift(id); // try again later
+        if (response.status >= 500) pending.unshift(id); // unavailable: try it again later; a 4xx (reviewed meanwhile) is done
         return response;
       });
     },

@@ -11,8 +11,10 @@ export interface FeatureFigures {
   feature: Feature;
   requests: number;
   errors: number;
-  /** Errors that were not a 503 (a 500, a hang, a refused connection…). */
+  /** Errors that were not a 503 (a 500, a 4xx, a hang, a refused connection…). */
   otherErrors: number;
+  /** Server failures other than a 503: a 500, a 504, a hang or no answer at all. */
+  serverErrors: number;
   hung: number;
   longestMs: number;
   statuses: string;
@@ -30,6 +32,7 @@ export function figures(outcomes: Outcome[], window: Window, features: readonly 
       requests: inside.length,
       errors: errors.length,
       otherErrors: errors.filter((o) => o.status !== 503).length,
+      serverErrors: errors.filter((o) => o.status !== 503 && (o.status === 0 || o.status >= 500)).length,
       hung: inside.filter((o) => o.hung).length,
       longestMs: Math.max(0, ...inside.map((o) => o.endedAt - o.startedAt)),
       statuses: [...byStatus].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' '),
