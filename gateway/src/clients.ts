@@ -11,7 +11,7 @@ import { StorageServiceClient } from '@snapcracks/proto/storage/v1';
 export function createClients(platform: Platform) {
   const signer = new IdentitySigner(platform.identity, 'gateway');
   const connect = <C extends Parameters<typeof createServiceClient>[0]>(Client: C, name: ServiceName) =>
-    createServiceClient(Client, peerAddress(platform, name), { signer }) as ServiceClient<InstanceType<C>>;
+    createServiceClient(Client, peerAddress(platform, name), { signer, peer: name }) as ServiceClient<InstanceType<C>>;
   return {
     signer,
     auth: connect(AuthServiceClient, 'auth'),

@@ -45,9 +45,9 @@ beforeAll(async () => {
   const port = await grpcServer.start('127.0.0.1', 0);
   relay = await countingRelay(port);
   const signer = new IdentitySigner(identity, 'gateway');
-  auth = createServiceClient(AuthServiceClient, `127.0.0.1:${relay.port}`, { signer });
+  auth = createServiceClient(AuthServiceClient, `127.0.0.1:${relay.port}`, { signer, peer: 'auth' });
   // Nothing listens there.
-  stopped = createServiceClient(AuthServiceClient, '127.0.0.1:1', { signer });
+  stopped = createServiceClient(AuthServiceClient, '127.0.0.1:1', { signer, peer: 'auth' });
 });
 
 afterAll(async () => {

@@ -46,14 +46,14 @@ describe('VoteCaster', () => {
     expect((await Promise.all(later)).map((v) => v.voteCount)).toEqual([2, 3, 4]);
   });
 
-  it('makes the call as the gateway with no user, each vote carrying its member’s signed identity', async () => {
+  it('makes the call as the gateway with no user, each vote carrying its member’s user assertion', async () => {
     const service = heldVoteService(accept);
     const caster = new VoteCaster(service.client);
     const vote = caster.cast(member('ada'), 1, 5);
     await settle();
     const call = service.calls[0]!;
     expect(call.caller).toBeNull();
-    expect(voteSigner.verify(call.request.votes[0]!.origin!.identity)).toEqual({ caller: member('ada'), service: 'gateway' });
+    expect(voteSigner.verifyUser(call.request.votes[0]!.origin!.identity)).toEqual(member('ada'));
     call.finish();
     await vote;
   });

@@ -17,7 +17,7 @@ export class VoteCaster {
   }
 
   async cast(caller: Caller, photoId: number, rating: number): Promise<CastVoteResponse> {
-    const { outcome } = await this.calls.submit({ vote: { photoId, rating }, origin: batchItemOrigin(this.clients.signer, caller) });
+    const { outcome } = await this.calls.submit({ vote: { photoId, rating }, origin: batchItemOrigin(this.clients.signer, caller, 'vote') });
     if (outcome?.$case === 'cast') return outcome.value;
     throw callErrorToServiceError(outcome?.value);
   }

@@ -222,7 +222,7 @@ describe('changes take effect at the next request', () => {
     const { id } = await me(alice);
     const { id: adminId } = await me(admin);
     // The change reaches the auth service without this gateway (as through another replica): only the event tells it.
-    const auth = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway') });
+    const auth = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway'), peer: 'auth' });
     try {
       await auth.call.updateUser({ id, isEnabled: false }, { caller: { userId: adminId, isAdmin: true, hasAcceptedTerms: true } });
       // The gateway caches users for 5 s; refused within 1.5 s means the event, not the expiry, ended the access.

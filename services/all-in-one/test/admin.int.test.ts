@@ -105,10 +105,10 @@ const stats = async () => json<AdminStats>(await send(admin, 'GET', '/api/admin/
 function serviceClients() {
   const { addresses } = system.platform;
   return {
-    storageAsPhoto: createServiceClient(StorageServiceClient, addresses.storage!, { signer: new IdentitySigner(TEST_IDENTITY, 'photo'), deadlineMs: 30_000 }),
-    storageAsAuth: createServiceClient(StorageServiceClient, addresses.storage!, { signer: new IdentitySigner(TEST_IDENTITY, 'auth'), deadlineMs: 30_000 }),
-    auth: createServiceClient(AuthServiceClient, addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway') }),
-    moderation: createServiceClient(ModerationServiceClient, addresses.moderation!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway') }),
+    storageAsPhoto: createServiceClient(StorageServiceClient, addresses.storage!, { signer: new IdentitySigner(TEST_IDENTITY, 'photo'), peer: 'storage', deadlineMs: 30_000 }),
+    storageAsAuth: createServiceClient(StorageServiceClient, addresses.storage!, { signer: new IdentitySigner(TEST_IDENTITY, 'auth'), peer: 'storage', deadlineMs: 30_000 }),
+    auth: createServiceClient(AuthServiceClient, addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway'), peer: 'auth' }),
+    moderation: createServiceClient(ModerationServiceClient, addresses.moderation!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway'), peer: 'moderation' }),
   };
 }
 let services: ReturnType<typeof serviceClients>;

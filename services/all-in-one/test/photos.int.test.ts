@@ -398,7 +398,7 @@ describe('the medium image (size=medium)', () => {
 describe('avatars', () => {
   it('serves a stored avatar at /uploads/{name} to anyone, cached for good, and nothing else there', async () => {
     // Avatars are stored by the auth service (the profile issue); here the test stores one as auth would.
-    const storage = createServiceClient(StorageServiceClient, system.platform.addresses.storage!, { signer: new IdentitySigner(TEST_IDENTITY, 'auth') });
+    const storage = createServiceClient(StorageServiceClient, system.platform.addresses.storage!, { signer: new IdentitySigner(TEST_IDENTITY, 'auth'), peer: 'storage' });
     try {
       const upload = storage.clientStream('storeImage', { caller: null });
       await upload.send({ part: { $case: 'header', value: { purpose: ImagePurpose.IMAGE_PURPOSE_AVATAR, bars: [] } } });

@@ -225,7 +225,7 @@ async function truthFromSources(now: Date) {
 
 /** What the product says: every existing member's GET /api/user/stats, and the strip straight from the stats service. */
 async function figuresFromStats(userIds: string[]) {
-  const statsAsGateway = createServiceClient(StatsServiceClient, system.platform.addresses.stats!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway') });
+  const statsAsGateway = createServiceClient(StatsServiceClient, system.platform.addresses.stats!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway'), peer: 'stats' });
   try {
     const userStats = new Map<string, unknown>();
     for (const account of [admin, ...members].filter((m) => userIds.includes(m.id))) {
@@ -252,9 +252,9 @@ function backfillClients(as: string): BackfillClients {
   const signer = new IdentitySigner(TEST_IDENTITY, as);
   const { addresses } = system.platform;
   return {
-    photo: createServiceClient(PhotoServiceClient, addresses.photo!, { signer }),
-    vote: createServiceClient(VoteServiceClient, addresses.vote!, { signer }),
-    auth: createServiceClient(AuthServiceClient, addresses.auth!, { signer }),
+    photo: createServiceClient(PhotoServiceClient, addresses.photo!, { signer, peer: 'photo' }),
+    vote: createServiceClient(VoteServiceClient, addresses.vote!, { signer, peer: 'vote' }),
+    auth: createServiceClient(AuthServiceClient, addresses.auth!, { signer, peer: 'auth' }),
   };
 }
 

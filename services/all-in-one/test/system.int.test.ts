@@ -124,7 +124,7 @@ describe('a disabled account', () => {
     const { browser: adminBrowser } = await signIn(system.url, 'boss@example.com', 'The Boss');
     const admin = await read<UserJson>(json(adminBrowser, '/api/auth/accept-terms', { hasAcceptedTerms: true }));
 
-    const auth = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway') });
+    const auth = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway'), peer: 'auth' });
     await auth.call.updateUser({ id: me.id, isEnabled: false }, { caller: { userId: admin.id, isAdmin: true, hasAcceptedTerms: true } });
     auth.close();
 
@@ -139,7 +139,7 @@ describe('a disabled account', () => {
 
 describe('service trust boundary', () => {
   it('refuses a forged caller identity', async () => {
-    const forger = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(IdentityKeyring.generate(), 'gateway') });
+    const forger = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(IdentityKeyring.generate(), 'gateway'), peer: 'auth' });
     await expect(forger.call.listUsers({}, { caller: { userId: 'x', isAdmin: true, hasAcceptedTerms: true } })).rejects.toMatchObject({
       code: status.UNAUTHENTICATED,
     });
@@ -147,7 +147,7 @@ describe('service trust boundary', () => {
   });
 
   it('lets only the gateway provision accounts', async () => {
-    const other = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY, 'photo') });
+    const other = createServiceClient(AuthServiceClient, system.platform.addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY, 'photo'), peer: 'auth' });
     await expect(other.call.signIn({ issuer: 'x', subject: 'y', emailVerified: false }, { caller: null })).rejects.toMatchObject({ code: status.PERMISSION_DENIED });
     other.close();
   });

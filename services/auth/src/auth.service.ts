@@ -115,6 +115,9 @@ export class AuthService {
     }
   }
 
+  /** The acting admin's account as it is now, for admin-only calls (requireCurrentAdmin): the claim alone is not enough. */
+  readonly adminRecord = (admin: Caller): Promise<User | null> => this.users.findById(admin.userId);
+
   /** The gateway reads any user (sessions); a user reads themself; admins read anyone. */
   async getUser(id: string, reader: { caller: Caller | null; service: string }): Promise<User> {
     const allowed = reader.service === 'gateway' || reader.caller?.userId === id || reader.caller?.isAdmin;

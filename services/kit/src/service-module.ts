@@ -18,6 +18,7 @@ import {
 } from './outbox/index.js';
 import { decodeEventOfType, type DecodedEvent, type EventType } from './bus/event-types.js';
 import type { Subscription } from './bus/event-bus.js';
+import { SERVICE_PEERS } from './call-graph.js';
 import { peerAddress, type Platform, type ServiceModule, type ServiceName } from './component.js';
 import type { Logger } from './logger.js';
 
@@ -48,7 +49,7 @@ export interface ServiceSetup<P> {
   directPool(): pg.Pool;
   outbox: Outbox;
   /**
-   * A client for a peer named in `dependsOn`, e.g. `connect('storage', StorageServiceClient)`: deadlines, trace
+   * A client for one of its peers in SERVICE_PEERS, e.g. `connect('storage', StorageServiceClient)`: deadlines, trace
    * context and this service's signed identity on every call; closed when the service stops.
    */
   connect<C extends grpc.Client>(peer: ServiceName, Client: GeneratedClientClass<C>): ServiceClient<C>;
@@ -84,14 +85,13 @@ const DEFAULT_MAX_BATCH = 64;
  */
 export function defineService<P extends ServicePrismaClient>(spec: {
   name: ServiceName;
-  /** The peers it calls; they start first in one process. */
-  dependsOn?: ServiceName[];
   /** `poolSize`: connections for this service (5 by default; DATABASE_POOL_MAX wins); a hot path may want more. */
   database: { schema: string; migrationsDir: string; PrismaClient: new (options: { adapter: PrismaPg; transactionOptions?: { maxWait?: number; timeout?: number } }) => P; poolSize?: number };
   setup(context: ServiceSetup<P>): Promise<{ stop?(): Promise<void> } | void>;
 }): ServiceModule {
   const { name, database } = spec;
-  const dependsOn = spec.dependsOn ?? [];
+  // The peers it calls start first in one process; the call graph is written once, in SERVICE_PEERS.
+  const dependsOn: ServiceName[] = [...SERVICE_PEERS[name]];
   return {
     name,
     dependsOn,
@@ -115,8 +115,8 @@ export function defineService<P extends ServicePrismaClient>(spec: {
       const server = new GrpcServer({ name, signer, logger, ...(platform.grpcMaxConnectionAgeMs ? { maxConnectionAgeMs: platform.grpcMaxConnectionAgeMs } : {}) });
       const clients: ServiceClient<grpc.Client>[] = [];
       const connect = <C extends grpc.Client>(peer: ServiceName, Client: GeneratedClientClass<C>): ServiceClient<C> => {
-        if (!dependsOn.includes(peer)) throw new Error(`${name}: add "${peer}" to dependsOn before connecting to it`);
-        const client = createServiceClient(Client, peerAddress(platform, peer), { signer });
+        if (!dependsOn.includes(peer)) throw new Error(`${name}: add "${peer}" to its peers in SERVICE_PEERS before connecting to it`);
+        const client = createServiceClient(Client, peerAddress(platform, peer), { signer, peer });
         clients.push(client as unknown as ServiceClient<grpc.Client>);
         return client;
       };

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { defineService } from '@snapcracks/kit';
+import { defineService, type AdminRecordReader } from '@snapcracks/kit';
 import { ModerationServiceService } from '@snapcracks/proto/moderation/v1';
 import { PhotoServiceClient } from '@snapcracks/proto/photo/v1';
 import { StorageServiceClient } from '@snapcracks/proto/storage/v1';
@@ -13,17 +13,17 @@ import { PHOTO_DECISION_EVENTS, photoDecisionsConsumer } from './consumers/photo
 
 export const moderationService = defineService<PrismaClient>({
   name: 'moderation',
-  // Storage and auth for the orphaned-files cleanup (which blobs exist, which avatars are in use).
-  dependsOn: ['photo', 'storage', 'auth'],
   database: { schema: 'moderation', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient },
   async setup({ server, prisma, logger, connect, consume }) {
     const photo = connect('photo', PhotoServiceClient);
     const storage = connect('storage', StorageServiceClient);
+    // Auth: the acting admin's account, and which avatars are in use (the orphaned-files cleanup); storage: which blobs exist.
     const auth = connect('auth', AuthServiceClient);
     const actions = new PrismaModerationActionRepository(prisma);
     const service = new ModerationService(actions, photo.call, logger);
     const cleanups = new CleanupService(actions, service, photo.call, storage.call, auth.call, logger);
-    server.add(ModerationServiceService, moderationHandlers(service, cleanups));
+    const adminRecord: AdminRecordReader = async (admin) => (await auth.call.getUser({ id: admin.userId }, { caller: admin })).user ?? null;
+    server.add(ModerationServiceService, moderationHandlers(service, cleanups, adminRecord));
     consume('decisions', PHOTO_DECISION_EVENTS, photoDecisionsConsumer((tx) => new PrismaModerationActionRepository(tx), logger));
   },
 });

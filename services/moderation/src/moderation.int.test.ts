@@ -71,7 +71,7 @@ beforeAll(async () => {
       return { port: await server.start(listen.host, listen.port), stop: () => server.shutdown(1000) };
     },
   };
-  // The auth service: which avatar names accounts use.
+  // The auth service: which avatar names accounts use, and the accounts behind admin claims (admin-1 is still an admin).
   auth = new FakeAuthService();
   const authStub: ServiceModule = {
     name: 'auth',
@@ -82,6 +82,11 @@ beforeAll(async () => {
         findReferencedAvatars: (request, ctx) => {
           if (ctx.service !== 'moderation') throw new Error('only moderation asks');
           return auth.findReferencedAvatars(request, { caller: ctx.caller });
+        },
+        getUser: async (request, ctx) => {
+          if (ctx.caller?.userId !== request.id) throw new Error('an admin reads their own account');
+          const isAdmin = request.id === admin.userId;
+          return { user: { id: request.id, isAdmin, isEnabled: true, hasAcceptedTerms: true, createdAt: undefined, updatedAt: undefined } };
         },
       });
       return { port: await server.start(listen.host, listen.port), stop: () => server.shutdown(1000) };

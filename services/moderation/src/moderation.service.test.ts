@@ -1,6 +1,6 @@
 import { Metadata, status } from '@grpc/grpc-js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createLogger, decodeEventOfType, mapError, type CallContext, type Caller, type Handlers } from '@snapcracks/kit';
+import { createLogger, decodeEventOfType, mapError, type AdminRecord, type CallContext, type Caller, type Handlers } from '@snapcracks/kit';
 import { createRecordingLogger, type LogRecord } from '@snapcracks/kit/testing';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { ReviewList } from '@snapcracks/proto/photo/v1';
@@ -22,6 +22,8 @@ let actions: InMemoryModerationActionRepository;
 let photos: FakePhotoService;
 let logged: LogRecord[];
 let handlers: Handlers<ModerationServiceServer>;
+/** The acting admins' accounts as the auth service holds them now; an admin claim needs one that is still an admin's. */
+let accounts: Map<string, AdminRecord>;
 
 beforeEach(() => {
   actions = new InMemoryModerationActionRepository();
@@ -31,7 +33,9 @@ beforeEach(() => {
   let n = 0;
   const ids = [ACTION_ID, '22222222-2222-4222-8222-222222222222', '33333333-3333-4333-8333-333333333333'];
   const service = new ModerationService(actions, photos, recording.logger, () => ids[n++]!);
-  handlers = moderationHandlers(service, new CleanupService(actions, service, photos, new FakeStorageService(), new FakeAuthService(), recording.logger));
+  accounts = new Map([[admin.userId, { isAdmin: true, isEnabled: true, hasAcceptedTerms: true }]]);
+  const adminRecord = async (caller: Caller) => accounts.get(caller.userId) ?? null;
+  handlers = moderationHandlers(service, new CleanupService(actions, service, photos, new FakeStorageService(), new FakeAuthService(), recording.logger), adminRecord);
 });
 
 const ctx = (caller: Caller | null): CallContext => ({ caller, service: 'gateway', metadata: new Metadata(), logger: silent });
@@ -70,6 +74,21 @@ describe('who may moderate', () => {
       handlers.cleanup({ kind: 2 }, ctx(caller)),
     ]) {
       expect((await answered(call)).code).toBe(code);
+    }
+    expect(photos.calls).toEqual([]);
+    expect(actions.all()).toEqual([]);
+  });
+
+  it.each([
+    ['demoted', { isAdmin: false, isEnabled: true, hasAcceptedTerms: true }],
+    ['disabled', { isAdmin: true, isEnabled: false, hasAcceptedTerms: true }],
+    ['deleted', undefined],
+  ])('refuses changes by an admin claim whose account was %s since, before calling the photo service', async (_change, account) => {
+    pending();
+    if (account) accounts.set(admin.userId, account);
+    else accounts.delete(admin.userId);
+    for (const call of [approve(7), reject(7, 'Blurry'), handlers.deletePhoto({ photoId: 7 }, ctx(admin)), handlers.cleanup({ kind: 1 }, ctx(admin))]) {
+      expect(await answered(call)).toMatchObject({ code: status.PERMISSION_DENIED, details: 'Administrator access required' });
     }
     expect(photos.calls).toEqual([]);
     expect(actions.all()).toEqual([]);

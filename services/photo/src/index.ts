@@ -22,7 +22,6 @@ const PRIOR_REFRESH_MS = 10 * 60 * 1000;
 
 export const photoService = defineService<PrismaClient>({
   name: 'photo',
-  dependsOn: ['storage'],
   // Gallery pages run two short queries each on the pool, and the gateway's public page cache takes most of them.
   database: { schema: 'photo', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient, poolSize: 8 },
   async setup({ server, prisma, pool, directPool, outbox, logger, connect, consume, consumeBatches }) {

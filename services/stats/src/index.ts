@@ -20,7 +20,6 @@ const REQUESTED_REBUILD_DEADLINE_MS = 10 * 60_000;
 export const statsService = defineService<PrismaClient>({
   name: 'stats',
   // Only for rebuilds (their backfill streams); the read path never calls a peer.
-  dependsOn: ['photo', 'vote', 'auth'],
   // The vote consumer's batches (two in flight), the photo and user consumers' transactions and the reads; a requested
   // rebuild runs on a direct connection of its own.
   database: { schema: 'stats', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient, poolSize: 5 },

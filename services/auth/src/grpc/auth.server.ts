@@ -1,4 +1,4 @@
-import { requireAdmin, requireMember, requireService, requireUser, type Handlers } from '@snapcracks/kit';
+import { requireCurrentAdmin, requireMember, requireService, requireUser, type Handlers } from '@snapcracks/kit';
 import type { AuthServiceServer, User as UserMessage } from '@snapcracks/proto/auth/v1';
 import type { AuthService } from '../auth.service.js';
 import type { User } from '../user.repository.js';
@@ -29,17 +29,17 @@ export function authHandlers(service: AuthService): Omit<Handlers<AuthServiceSer
       return { user: toMessage(user), previousCustomProfileImage: previous };
     },
     async listUsers(request, ctx) {
-      requireAdmin(ctx);
+      await requireCurrentAdmin(ctx, service.adminRecord);
       const { users, total, totalPages } = await service.listUsers({ page: request.page, limit: request.limit, query: request.query });
       return { users: users.map(toMessage), total, totalPages };
     },
     async updateUser(request, ctx) {
-      const admin = requireAdmin(ctx);
+      const admin = await requireCurrentAdmin(ctx, service.adminRecord);
       const { id, ...edit } = request;
       return { user: toMessage(await service.updateUser(admin, id, edit)) };
     },
     async deleteUser(request, ctx) {
-      await service.deleteUser(requireAdmin(ctx), request.id);
+      await service.deleteUser(await requireCurrentAdmin(ctx, service.adminRecord), request.id);
       return {};
     },
     async findReferencedAvatars(request, ctx) {

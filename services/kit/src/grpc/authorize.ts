@@ -17,9 +17,11 @@ export function requireMember(ctx: CallContext): Caller {
   return caller;
 }
 
+export const ADMIN_REQUIRED = 'Administrator access required';
+
 export function requireAdmin(ctx: CallContext): Caller {
   const caller = requireMember(ctx);
-  if (!caller.isAdmin) throw new PermissionDeniedError('Administrator access required');
+  if (!caller.isAdmin) throw new PermissionDeniedError(ADMIN_REQUIRED);
   return caller;
 }
 

@@ -67,9 +67,9 @@ export interface ServiceClient<C extends grpc.Client> {
     request: ServerStreamingMethods<C>[K]['request'],
     options: CallOptions,
   ): AsyncIterable<ServerStreamingMethods<C>[K]['response']>;
-  /** The generated client, for streaming calls; pass `metadata(caller)` and a deadline yourself. */
+  /** The generated client, for streaming calls; pass `metadata(caller, path)` and a deadline yourself. */
   raw: C;
-  metadata(caller: Caller | null): grpc.Metadata;
+  metadata(caller: Caller | null, method: string): grpc.Metadata;
   deadline(ms?: number): Date;
   close(): void;
 }
@@ -86,7 +86,12 @@ const tracer = () => trace.getTracer('snapcracks.grpc');
 export function createServiceClient<C extends grpc.Client>(
   Client: GeneratedClientConstructor<C>,
   address: string,
-  options: { signer: IdentitySigner; deadlineMs?: number },
+  options: {
+    signer: IdentitySigner;
+    /** The service called: every call's proof is addressed to it (and its method), and user assertions name it. */
+    peer: string;
+    deadlineMs?: number;
+  },
 ): ServiceClient<C> {
   const raw = new Client(address, grpc.credentials.createInsecure(), {
     // Every address the target resolves to (a headless Service's pods, an ipv4: list) takes calls in turn; with
@@ -98,8 +103,8 @@ export function createServiceClient<C extends grpc.Client>(
   const defaultDeadline = options.deadlineMs ?? 5_000;
   // Calls are counted under the calling component, whose identity signs them.
   const component = options.signer.service;
-  const metadata = (caller: Caller | null) => {
-    const md = options.signer.addTo(new grpc.Metadata(), caller);
+  const metadata = (caller: Caller | null, method: string) => {
+    const md = options.signer.addTo(new grpc.Metadata(), options.peer, method, caller);
     const carrier: Record<string, string> = {};
     propagation.inject(context.active(), carrier);
     if (carrier.traceparent) md.set('traceparent', carrier.traceparent);
@@ -116,7 +121,7 @@ export function createServiceClient<C extends grpc.Client>(
       tracer().startActiveSpan(spec.path, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.method': spec.path } }, (span) =>
         new Promise((resolve, reject) => {
           const startedAt = performance.now();
-          method(request, metadata(opts.caller), { deadline: deadline(opts.deadlineMs) }, (error: grpc.ServiceError | null, response: unknown) => {
+          method(request, metadata(opts.caller, spec.path), { deadline: deadline(opts.deadlineMs) }, (error: grpc.ServiceError | null, response: unknown) => {
             observe(startedAt, error ? statusCodeOf(error) : grpc.status.OK);
             if (error) {
               span.setStatus({ code: SpanStatusCode.ERROR, message: error.details });
@@ -127,13 +132,13 @@ export function createServiceClient<C extends grpc.Client>(
       );
   }
   const method = (name: PropertyKey) => (raw as unknown as Record<PropertyKey, (...args: unknown[]) => unknown>)[name]!.bind(raw);
+  const pathOf = (name: PropertyKey) => (Client.service as Record<PropertyKey, grpc.MethodDefinition<unknown, unknown> | undefined>)[name]?.path ?? `/unknown/${String(name)}`;
 
   const streamRecorders = new Map<PropertyKey, ReturnType<typeof rpcDurationRecorder>>();
   const streamObserver = (name: PropertyKey) => {
     let observe = streamRecorders.get(name);
     if (!observe) {
-      const path = (Client.service as Record<PropertyKey, grpc.MethodDefinition<unknown, unknown> | undefined>)[name]?.path ?? `/unknown/${String(name)}`;
-      observe = rpcDurationRecorder('client', component, path);
+      observe = rpcDurationRecorder('client', component, pathOf(name));
       streamRecorders.set(name, observe);
     }
     return observe;
@@ -145,7 +150,7 @@ export function createServiceClient<C extends grpc.Client>(
     const observe = streamObserver(name);
     const startedAt = performance.now();
     const answer = new Promise<unknown>((resolve, reject) => {
-      stream = method(name)(metadata(opts.caller), { deadline: deadline(opts.deadlineMs) }, (error: grpc.ServiceError | null, response: unknown) => {
+      stream = method(name)(metadata(opts.caller, pathOf(name)), { deadline: deadline(opts.deadlineMs) }, (error: grpc.ServiceError | null, response: unknown) => {
         observe(startedAt, error ? statusCodeOf(error) : grpc.status.OK);
         settled = { error };
         if (error) reject(error);
@@ -173,7 +178,7 @@ export function createServiceClient<C extends grpc.Client>(
   }
 
   async function* serverStream(name: PropertyKey, request: unknown, opts: CallOptions): AsyncIterable<unknown> {
-    const stream = method(name)(request, metadata(opts.caller), { deadline: deadline(opts.deadlineMs) }) as grpc.ClientReadableStream<unknown>;
+    const stream = method(name)(request, metadata(opts.caller, pathOf(name)), { deadline: deadline(opts.deadlineMs) }) as grpc.ClientReadableStream<unknown>;
     const startedAt = performance.now();
     let code: number = grpc.status.CANCELLED;
     try {

@@ -28,7 +28,7 @@ describe('a service receiving text with control characters', () => {
     );
     servers.push(server);
     const port = await server.start('127.0.0.1', 0);
-    const client = createServiceClient(SupportServiceClient, `127.0.0.1:${port}`, { signer: new IdentitySigner(keys, 'gateway') });
+    const client = createServiceClient(SupportServiceClient, `127.0.0.1:${port}`, { signer: new IdentitySigner(keys, 'gateway'), peer: 'support' });
     const form = { name: 'Sam', email: 'sam@example.com', subject: 'Hello', message: 'A question about votes' };
 
     await expect(client.call.submitContactForm({ ...form, subject: 'Hel\u0000lo' }, { caller: null })).rejects.toMatchObject({

@@ -1,31 +1,50 @@
 import { createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, sign as cryptoSign, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import type { Metadata } from '@grpc/grpc-js';
+import { reachableFrom } from '../call-graph.js';
 
-/** Who a call is made for. Set by the gateway from the session; services trust it only when signed. */
+/** Who a call is made for. Only the gateway states it (a user assertion); services forward what they were handed. */
 export interface Caller {
   userId: string;
   isAdmin: boolean;
   hasAcceptedTerms: boolean;
 }
 
-/** A verified identity: the user (if any) and the service that made the call. */
+/** A verified call: the user it was made for (if any) and the component that made it. */
 export interface CallIdentity {
   caller: Caller | null;
   /** Name of the calling component, e.g. "gateway" or "moderation". */
   service: string;
 }
 
+/** The calling component's own proof, bound to one method of one service. Carries no user. */
 export const IDENTITY_HEADER = 'x-snapcracks-identity';
-const VERSION = 'v1';
-/** A signed identity is accepted this long after it was made; longer than any deadline, short enough to make replay useless. */
-const MAX_AGE_SECONDS = 120;
+/** The gateway's statement of who the user is, forwarded unchanged by every service that acts for that user. */
+export const USER_HEADER = 'x-snapcracks-user';
 
-interface Claims {
+const VERSION = 'v2';
+/** The longest a user assertion lives: long enough for a request's chain of calls, short enough to make replay useless. */
+export const USER_ASSERTION_LIFETIME_SECONDS = 30;
+/** A component's proof is accepted this long after it was made (it names one method of one service). */
+const CALL_PROOF_MAX_AGE_SECONDS = 30;
+/** Clocks of different pods differ a little; a claim from this far in the future is still accepted. */
+const CLOCK_SKEW_SECONDS = 5;
+
+/** What a component signs for one call: who it is, and the one service and method it may be presented to. */
+interface CallProofClaims {
   svc: string;
-  sub?: string;
-  adm?: boolean;
-  trm?: boolean;
+  aud: string;
+  mth: string;
   iat: number;
+}
+
+/** What the gateway signs about a user: who, with which rights, for which services, until when. */
+interface UserClaims {
+  sub: string;
+  adm: boolean;
+  trm: boolean;
+  aud: string[];
+  iat: number;
+  exp: number;
 }
 
 /** The components that sign calls: the gateway and every service. */
@@ -114,74 +133,165 @@ function ed25519(key: KeyObject, what: string): KeyObject {
   return key;
 }
 
-/** How long one signed header is reused for the same caller: well inside MAX_AGE_SECONDS. */
-const REUSE_SECONDS = 30;
+/** How long a signed proof or assertion is reused: a forwarded assertion keeps at least 20 of its 30 seconds. */
+const REUSE_SECONDS = 10;
 const CACHE_LIMIT = 10_000;
 
+/** Which user assertion a verified caller came with, so that a service forwards it unchanged to its peers. */
+const assertions = new WeakMap<Caller, string>();
+
 /**
- * Signs this component's calls with its Ed25519 key and verifies incoming ones with the public key of the
- * component they claim to come from. Signing and verifying cost tens of microseconds, so a header is reused
- * for the same caller for a while and a verified header is remembered until it goes stale.
+ * Signs this component's calls and verifies incoming ones. Two headers travel with a call:
+ * - the calling component's proof (IDENTITY_HEADER), signed with its own key and bound to the one service and
+ *   method it calls, so a captured header cannot be replayed against anything else;
+ * - the user assertion (USER_HEADER), which only the gateway signs: the user, admin and terms claims, the services it
+ *   may be presented to (the service called and those it calls in turn) and an expiry 30 s out. A service acting for
+ *   the user forwards it unchanged; a service signing for itself carries none, so a compromised service can act only
+ *   for users whose requests it is serving, and only for 30 s.
+ * Signing and verifying cost tens of microseconds, so proofs and assertions are reused for a few seconds and a
+ * verified header is remembered.
  */
 export class IdentitySigner {
-  private readonly signed = new Map<string, { header: string; iat: number }>();
-  private readonly verified = new Map<string, { identity: CallIdentity; iat: number }>();
+  private readonly proofs = new Map<string, { header: string; iat: number }>();
+  private readonly userAssertions = new Map<string, { header: string; iat: number }>();
+  private readonly verifiedProofs = new Map<string, CallProofClaims>();
+  private readonly verifiedUsers = new Map<string, { caller: Caller; claims: UserClaims }>();
 
   constructor(
     private readonly keyring: IdentityKeyring,
-    /** The component whose calls this signs. */
+    /** The component whose calls this signs and to which incoming calls must be addressed. */
     readonly service: string,
     private readonly now: () => number = () => Date.now(),
   ) {}
 
-  sign(caller: Caller | null): string {
-    const now = Math.floor(this.now() / 1000);
-    const cacheKey = caller ? `${caller.userId}\u0000${caller.isAdmin}\u0000${caller.hasAcceptedTerms}` : '';
-    const reuse = this.signed.get(cacheKey);
+  /** This component's proof for one call to `target`'s `method` (a gRPC path, e.g. "/snapcracks.vote.v1.VoteService/CastVote"). */
+  signCall(target: string, method: string): string {
+    const now = this.seconds();
+    const cacheKey = `${target} ${method}`;
+    const reuse = this.proofs.get(cacheKey);
     if (reuse && now - reuse.iat >= 0 && now - reuse.iat < REUSE_SECONDS) return reuse.header;
-    const claims: Claims = { svc: this.service, iat: now };
-    if (caller) Object.assign(claims, { sub: caller.userId, adm: caller.isAdmin, trm: caller.hasAcceptedTerms });
-    const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
-    const signature = cryptoSign(null, Buffer.from(body), this.keyring.privateKeyOf(this.service)).toString('base64url');
-    const header = `${VERSION}.${body}.${signature}`;
-    remember(this.signed, cacheKey, { header, iat: now });
+    const claims: CallProofClaims = { svc: this.service, aud: target, mth: method, iat: now };
+    const header = this.seal(claims, this.service);
+    remember(this.proofs, cacheKey, { header, iat: now });
     return header;
   }
 
-  /** Returns the identity, or throws `InvalidIdentityError` for a missing, malformed, forged or stale header. */
-  verify(header: string | undefined): CallIdentity {
-    if (!header) throw new InvalidIdentityError('missing caller identity');
-    const now = Math.floor(this.now() / 1000);
-    const known = this.verified.get(header);
-    if (known) {
-      checkAge(now - known.iat);
-      return known.identity;
+  /**
+   * The user assertion a call to `target` carries for `caller`: the gateway signs one; a service forwards the one it was
+   * handed with the call it is serving, and cannot make one.
+   */
+  userAssertion(caller: Caller | null, target: string): string | undefined {
+    if (!caller) return undefined;
+    const handed = assertions.get(caller);
+    if (handed) return handed;
+    if (this.service !== 'gateway') {
+      throw new Error(`${this.service} cannot state who the user is: forward the caller of the call being served (ctx.caller)`);
     }
-    const [version, body, signature, extra] = header.split('.');
-    if (version !== VERSION || !body || !signature || extra !== undefined) throw new InvalidIdentityError('malformed caller identity');
-    let claims: Claims;
-    try {
-      claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Claims;
-    } catch {
-      throw new InvalidIdentityError('malformed caller identity');
-    }
-    const key = typeof claims.svc === 'string' ? this.keyring.publicKeyOf(claims.svc) : undefined;
-    if (!key || !cryptoVerify(null, Buffer.from(body), key, Buffer.from(signature, 'base64url'))) throw new InvalidIdentityError('forged caller identity');
-    checkAge(now - claims.iat);
-    const caller = claims.sub ? { userId: claims.sub, isAdmin: claims.adm === true, hasAcceptedTerms: claims.trm === true } : null;
-    const identity = { caller, service: claims.svc };
-    remember(this.verified, header, { identity, iat: claims.iat });
-    return identity;
+    const now = this.seconds();
+    const cacheKey = `${caller.userId}\u0000${caller.isAdmin}\u0000${caller.hasAcceptedTerms}\u0000${target}`;
+    const reuse = this.userAssertions.get(cacheKey);
+    if (reuse && now - reuse.iat >= 0 && now - reuse.iat < REUSE_SECONDS) return reuse.header;
+    const claims: UserClaims = {
+      sub: caller.userId,
+      adm: caller.isAdmin,
+      trm: caller.hasAcceptedTerms,
+      aud: reachableFrom(target),
+      iat: now,
+      exp: now + USER_ASSERTION_LIFETIME_SECONDS,
+    };
+    const header = this.seal(claims, 'gateway');
+    remember(this.userAssertions, cacheKey, { header, iat: now });
+    return header;
   }
 
-  addTo(metadata: Metadata, caller: Caller | null): Metadata {
-    metadata.set(IDENTITY_HEADER, this.sign(caller));
+  /**
+   * Returns who made a call to `method` of this service and for whom, or throws `InvalidIdentityError` (with the reason,
+   * for the logs) for a missing, malformed, forged, misaddressed or stale proof or assertion.
+   */
+  verifyCall(headers: { identity: string | undefined; user: string | undefined }, method: string): CallIdentity {
+    const proof = this.verifyProof(headers.identity);
+    if (proof.aud !== this.service || proof.mth !== method) throw new InvalidIdentityError(`a call proof addressed to ${proof.aud}${proof.mth}`);
+    return { service: proof.svc, caller: headers.user ? this.verifyUser(headers.user) : null };
+  }
+
+  /** The user of a user assertion addressed to this service, or throws `InvalidIdentityError`. */
+  verifyUser(header: string): Caller {
+    let known = this.verifiedUsers.get(header);
+    if (!known) {
+      const claims = this.open<UserClaims>(header, () => 'gateway');
+      if (typeof claims.sub !== 'string' || !claims.sub || !Array.isArray(claims.aud) || !Number.isInteger(claims.exp) || !Number.isInteger(claims.iat)) {
+        throw new InvalidIdentityError('malformed user assertion');
+      }
+      if (claims.exp - claims.iat > USER_ASSERTION_LIFETIME_SECONDS) throw new InvalidIdentityError('a user assertion that lives too long');
+      const caller: Caller = { userId: claims.sub, isAdmin: claims.adm === true, hasAcceptedTerms: claims.trm === true };
+      assertions.set(caller, header);
+      known = { caller, claims };
+      remember(this.verifiedUsers, header, known);
+    }
+    const now = this.seconds();
+    if (now > known.claims.exp || known.claims.iat > now + CLOCK_SKEW_SECONDS) throw new InvalidIdentityError('an expired user assertion');
+    if (!known.claims.aud.includes(this.service)) throw new InvalidIdentityError(`a user assertion for ${known.claims.aud.join(', ')}`);
+    return known.caller;
+  }
+
+  /** Adds the proof of a call to `target`'s `method` and, when acting for a user, the user assertion. */
+  addTo(metadata: Metadata, target: string, method: string, caller: Caller | null): Metadata {
+    metadata.set(IDENTITY_HEADER, this.signCall(target, method));
+    const user = this.userAssertion(caller, target);
+    if (user) metadata.set(USER_HEADER, user);
     return metadata;
+  }
+
+  private verifyProof(header: string | undefined): CallProofClaims {
+    if (!header) throw new InvalidIdentityError('missing call proof');
+    let claims = this.verifiedProofs.get(header);
+    if (!claims) {
+      claims = this.open<CallProofClaims>(header, (c) => c.svc);
+      if (typeof claims.aud !== 'string' || typeof claims.mth !== 'string' || !Number.isInteger(claims.iat)) throw new InvalidIdentityError('malformed call proof');
+      remember(this.verifiedProofs, header, claims);
+    }
+    const age = this.seconds() - claims.iat;
+    if (age > CALL_PROOF_MAX_AGE_SECONDS || age < -CLOCK_SKEW_SECONDS) throw new InvalidIdentityError('a stale call proof');
+    return claims;
+  }
+
+  private seal(claims: object, signer: string): string {
+    const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
+    const signature = cryptoSign(null, Buffer.from(body), this.keyring.privateKeyOf(signer)).toString('base64url');
+    return `${VERSION}.${body}.${signature}`;
+  }
+
+  /** The claims of a sealed header, after checking its signature with the key of the component `signerOf` names. */
+  private open<C>(header: string, signerOf: (claims: C) => unknown): C {
+    const [version, body, signature, extra] = header.split('.');
+    if (version !== VERSION || !body || !signature || extra !== undefined) throw new InvalidIdentityError('a malformed header');
+    let claims: C;
+    try {
+      claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as C;
+    } catch {
+      throw new InvalidIdentityError('a malformed header');
+    }
+    if (typeof claims !== 'object' || claims === null) throw new InvalidIdentityError('a malformed header');
+    const signer = signerOf(claims);
+    const key = typeof signer === 'string' ? this.keyring.publicKeyOf(signer) : undefined;
+    if (!key || !cryptoVerify(null, Buffer.from(body), key, Buffer.from(signature, 'base64url'))) throw new InvalidIdentityError('a forged header');
+    return claims;
+  }
+
+  private seconds(): number {
+    return Math.floor(this.now() / 1000);
   }
 }
 
-function checkAge(age: number): void {
-  if (!Number.isFinite(age) || age > MAX_AGE_SECONDS || age < -MAX_AGE_SECONDS) throw new InvalidIdentityError('stale caller identity');
+/**
+ * Test support: a caller as a service would have received it, with a fresh gateway assertion for `audience` attached,
+ * so that a test can call a service as another service acting for that user.
+ */
+export function forwardedCaller(gateway: IdentitySigner, caller: Caller, target: string): Caller {
+  const header = gateway.userAssertion(caller, target);
+  const copy = { ...caller };
+  if (header) assertions.set(copy, header);
+  return copy;
 }
 
 function remember<V>(cache: Map<string, V>, key: string, value: V): void {

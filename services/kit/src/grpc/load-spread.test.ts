@@ -32,7 +32,7 @@ async function replica(options: { maxConnectionAgeMs?: number } = {}) {
 describe('calls over several replicas', () => {
   it('spreads one client’s calls over every address its target resolves to', async () => {
     const [a, b] = await Promise.all([replica(), replica()]);
-    const client = createServiceClient(VoteServiceClient, `ipv4:127.0.0.1:${a.port},127.0.0.1:${b.port}`, { signer: new IdentitySigner(keys, 'gateway') });
+    const client = createServiceClient(VoteServiceClient, `ipv4:127.0.0.1:${a.port},127.0.0.1:${b.port}`, { signer: new IdentitySigner(keys, 'gateway'), peer: 'vote' });
     for (let i = 0; i < 40; i++) await client.call.castVote({ photoId: 1, rating: 3 }, { caller: member });
     client.close();
     expect(a.served.calls + b.served.calls).toBe(40);
@@ -43,7 +43,7 @@ describe('calls over several replicas', () => {
 
   it('keeps serving a client across the server’s maximum connection age', async () => {
     const a = await replica({ maxConnectionAgeMs: 200 });
-    const client = createServiceClient(VoteServiceClient, `127.0.0.1:${a.port}`, { signer: new IdentitySigner(keys, 'gateway') });
+    const client = createServiceClient(VoteServiceClient, `127.0.0.1:${a.port}`, { signer: new IdentitySigner(keys, 'gateway'), peer: 'vote' });
     const deadline = Date.now() + 1_000;
     let calls = 0;
     // Calls straddle several connection ends (GOAWAY every 200 ms); none may fail.

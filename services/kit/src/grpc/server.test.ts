@@ -50,14 +50,14 @@ async function start() {
 describe('GrpcServer', () => {
   it('serves a call carrying a correctly signed identity', async () => {
     const { address } = await start();
-    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(keys, 'gateway') });
+    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(keys, 'gateway'), peer: 'vote' });
     await expect(client.call.castVote({ photoId: 1, rating: 4 }, { caller: member })).resolves.toEqual({ rating: 4, averageRating: 4, voteCount: 1 });
     client.close();
   });
 
   it('refuses a forged identity with UNAUTHENTICATED', async () => {
     const { address } = await start();
-    const forger = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(IdentityKeyring.generate(), 'gateway') });
+    const forger = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(IdentityKeyring.generate(), 'gateway'), peer: 'vote' });
     await expect(forger.call.castVote({ photoId: 1, rating: 4 }, { caller: { ...member, isAdmin: true } })).rejects.toMatchObject({
       code: status.UNAUTHENTICATED,
     });
@@ -74,7 +74,7 @@ describe('GrpcServer', () => {
 
   it('maps domain errors to their status and hides unexpected ones', async () => {
     const { address } = await start();
-    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(keys, 'gateway') });
+    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(keys, 'gateway'), peer: 'vote' });
     await expect(client.call.castVote({ photoId: 1, rating: 9 }, { caller: member })).rejects.toMatchObject({
       code: status.INVALID_ARGUMENT,
       details: 'Rating must be between 1 and 5',
@@ -87,7 +87,7 @@ describe('GrpcServer', () => {
   it('continues the caller\'s trace on the server', async () => {
     startTelemetry('test');
     const { address } = await start();
-    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(keys, 'gateway') });
+    const client = createServiceClient(VoteServiceClient, address, { signer: new IdentitySigner(keys, 'gateway'), peer: 'vote' });
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const parent = trace.setSpanContext(ROOT_CONTEXT, { traceId, spanId: '00f067aa0ba902b7', traceFlags: 1 });
     await context.with(parent, () => client.call.getMyVote({ photoId: 42 }, { caller: member }));

@@ -6,8 +6,11 @@ import { ZodError } from 'zod';
 import { DomainError, InvalidArgumentError, isDatabaseUnavailable, isServiceError } from '../errors.js';
 import { controlCharactersMessage, findControlCharacters } from '../control-characters.js';
 import type { Logger } from '../logger.js';
-import { IDENTITY_HEADER, InvalidIdentityError, type CallIdentity, type Caller, type IdentitySigner } from './identity.js';
-import { rpcDurationRecorder, statusCodeOf } from '../metrics/rpc.js';
+import { IDENTITY_HEADER, USER_HEADER, InvalidIdentityError, type CallIdentity, type Caller, type IdentitySigner } from './identity.js';
+import { identityRefusalCounter, rpcDurationRecorder, statusCodeOf } from '../metrics/rpc.js';
+
+/** All a refused caller is told; the reason goes to the logs. */
+export const REFUSED = 'Refused';
 
 /** What a handler knows about its call besides the request. */
 export interface CallContext extends CallIdentity {
@@ -130,15 +133,18 @@ export class GrpcServer {
     // One per method, not per call: a child logger serialises its bindings when made.
     const methodLogger = logger.child({ rpc: path });
     const observe = rpcDurationRecorder('server', this.options.name, path);
+    const refusals = identityRefusalCounter(this.options.name, path);
 
     const begin = (call: { metadata: grpc.Metadata }): { ctx: CallContext; run: <T>(fn: () => Promise<T>) => Promise<T> } | { error: Partial<grpc.StatusObject> } => {
       let identity: CallIdentity;
       try {
-        identity = signer.verify(headerValue(call.metadata, IDENTITY_HEADER));
+        identity = signer.verifyCall({ identity: headerValue(call.metadata, IDENTITY_HEADER), user: headerValue(call.metadata, USER_HEADER) }, path);
       } catch (error) {
-        const reason = error instanceof InvalidIdentityError ? error.message : 'invalid caller identity';
-        logger.warn({ path, reason }, 'refused call with an invalid identity');
-        return { error: { code: grpc.status.UNAUTHENTICATED, details: `Refused: ${reason}` } };
+        // The reason is for the operators; the caller learns only that it was refused.
+        const reason = error instanceof InvalidIdentityError ? error.message : 'an invalid identity';
+        logger.warn({ path, reason }, 'refused a call');
+        refusals.add(1);
+        return { error: { code: grpc.status.UNAUTHENTICATED, details: REFUSED } };
       }
       const parent = propagation.extract(ROOT_CONTEXT, { traceparent: headerValue(call.metadata, 'traceparent') });
       const ctx: CallContext = { ...identity, metadata: call.metadata, logger: methodLogger };

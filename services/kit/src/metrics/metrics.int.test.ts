@@ -73,7 +73,7 @@ describe('metrics of a running service', () => {
       { host: '127.0.0.1', port: 0 },
     );
     service.activate?.();
-    client = createServiceClient(VoteServiceClient, `127.0.0.1:${service.port}`, { signer: new IdentitySigner(keys, 'gateway') });
+    client = createServiceClient(VoteServiceClient, `127.0.0.1:${service.port}`, { signer: new IdentitySigner(keys, 'gateway'), peer: 'vote' });
     server = await startMetricsServer({ port: 0, host: '127.0.0.1', logger });
   });
 

@@ -28,3 +28,10 @@ export function statusCodeOf(error: unknown): number {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'number' && code >= 0 && code <= 16 ? code : 2;
 }
+
+/** Counts the calls to one method refused for their identity; a forged or replayed call shows here before anywhere else. */
+export function identityRefusalCounter(component: string, path: string): { add(count: number): void } {
+  const [, service = '', method = ''] = path.split('/');
+  const attributes = { component, 'rpc.service': service, 'rpc.method': method };
+  return { add: (count) => instruments().identityRefusals.add(count, attributes) };
+}

@@ -5,7 +5,7 @@ import type * as grpc from '@grpc/grpc-js';
 import { startOrder } from '../index.js';
 import { createMemoryEventBus, type EventBus } from '../bus/index.js';
 import { createServiceClient, type ServiceClient } from '../grpc/client.js';
-import { IdentityKeyring, IdentitySigner } from '../grpc/identity.js';
+import { IdentityKeyring, IdentitySigner, forwardedCaller, type Caller } from '../grpc/identity.js';
 import { openDatabase, type Database } from '../db.js';
 import { applyMigrations } from '../migrations.js';
 import { createLogger } from '../logger.js';
@@ -20,7 +20,8 @@ export interface TestServices {
   dataDir: string;
   /**
    * A client of one of the services, signed as the component `as` (e.g. 'gateway'), closed at stop. `of` is the
-   * service it calls: by default the last one listed, the service under test.
+   * service it calls: by default the last one listed, the service under test. As another component, a caller given to
+   * a call is one that component was handed: it carries a fresh gateway assertion, as a forwarded caller does.
    */
   client<C extends grpc.Client>(
     Client: Parameters<typeof createServiceClient<C>>[0],
@@ -90,7 +91,8 @@ export async function startTestServices(options: {
     client(Client, { as, of = underTest, deadlineMs }) {
       const address = platform.addresses[of];
       if (!address) throw new Error(`startTestServices: no ${of} service was started`);
-      const client = createServiceClient(Client, address, { signer: new IdentitySigner(identity, as), deadlineMs });
+      const signer = as === 'gateway' ? new IdentitySigner(identity, as) : new ForwardingSigner(identity, as, new IdentitySigner(identity, 'gateway'));
+      const client = createServiceClient(Client, address, { signer, peer: of, deadlineMs });
       cleanups.push(() => client.close());
       return client;
     },
@@ -101,4 +103,19 @@ export async function startTestServices(options: {
     },
     stop,
   };
+}
+
+/** A service's signer in a test: what it forwards for a caller is an assertion the gateway made for that caller just now. */
+class ForwardingSigner extends IdentitySigner {
+  constructor(
+    keyring: IdentityKeyring,
+    service: string,
+    private readonly gateway: IdentitySigner,
+  ) {
+    super(keyring, service);
+  }
+
+  override userAssertion(caller: Caller | null, target: string): string | undefined {
+    return caller ? super.userAssertion(forwardedCaller(this.gateway, caller, target), target) : undefined;
+  }
 }

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, requireAdmin, type Handlers } from '@snapcracks/kit';
+import { InvalidArgumentError, requireAdmin, requireCurrentAdmin, type AdminRecordReader, type Handlers } from '@snapcracks/kit';
 import { CleanupKind, type ModerationAction as ActionMessage, type ModerationServiceServer } from '@snapcracks/proto/moderation/v1';
 import type { ModerationService } from '../moderation.service.js';
 import type { ModerationAction } from '../moderation-action.repository.js';
@@ -6,15 +6,18 @@ import type { CleanupService } from '../cleanup.service.js';
 
 const CLEANUPS = { [CleanupKind.CLEANUP_KIND_ORPHANED]: 'orphaned', [CleanupKind.CLEANUP_KIND_REJECTED]: 'rejected' } as const;
 
-/** Protocol edge: every call is an admin's; the rules live in ModerationService and CleanupService. */
-export function moderationHandlers(service: ModerationService, cleanups: Pick<CleanupService, 'run'>): Handlers<ModerationServiceServer> {
+/**
+ * Protocol edge: every call is an admin's, and every change is made by an admin whose account (read from the auth
+ * service) is still an enabled admin's; the rules live in ModerationService and CleanupService.
+ */
+export function moderationHandlers(service: ModerationService, cleanups: Pick<CleanupService, 'run'>, adminRecord: AdminRecordReader): Handlers<ModerationServiceServer> {
   return {
     async reviewPhoto(request, ctx) {
-      const admin = requireAdmin(ctx);
+      const admin = await requireCurrentAdmin(ctx, adminRecord);
       return { photo: await service.reviewPhoto(admin, request) };
     },
     async deletePhoto(request, ctx) {
-      const admin = requireAdmin(ctx);
+      const admin = await requireCurrentAdmin(ctx, adminRecord);
       await service.deletePhoto(admin, request.photoId);
       return {};
     },
@@ -28,7 +31,7 @@ export function moderationHandlers(service: ModerationService, cleanups: Pick<Cl
       return { actions: (await service.listActions(request)).map(toMessage) };
     },
     async cleanup(request, ctx) {
-      const admin = requireAdmin(ctx);
+      const admin = await requireCurrentAdmin(ctx, adminRecord);
       const kind = request.kind === CleanupKind.CLEANUP_KIND_ORPHANED || request.kind === CleanupKind.CLEANUP_KIND_REJECTED ? CLEANUPS[request.kind] : undefined;
       if (!kind) throw new InvalidArgumentError('Unknown cleanup');
       return cleanups.run(admin, kind);

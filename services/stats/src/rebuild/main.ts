@@ -39,9 +39,9 @@ const signer = new IdentitySigner(
   'stats',
 );
 const clients = {
-  photo: createServiceClient(PhotoServiceClient, config.PHOTO_SERVICE_ADDR, { signer }),
-  vote: createServiceClient(VoteServiceClient, config.VOTE_SERVICE_ADDR, { signer }),
-  auth: createServiceClient(AuthServiceClient, config.AUTH_SERVICE_ADDR, { signer }),
+  photo: createServiceClient(PhotoServiceClient, config.PHOTO_SERVICE_ADDR, { signer, peer: 'photo' }),
+  vote: createServiceClient(VoteServiceClient, config.VOTE_SERVICE_ADDR, { signer, peer: 'vote' }),
+  auth: createServiceClient(AuthServiceClient, config.AUTH_SERVICE_ADDR, { signer, peer: 'auth' }),
 };
 try {
   const sources = grpcBackfillSources(clients, {
