@@ -88,3 +88,45 @@ describe('FairQueue', () => {
     expect(await queue.run('A', async () => 'after')).toBe('after');
   });
 });
+
+describe('FairQueue with maxRunningPerMember', () => {
+  it('keeps a slot for another member while one member’s burst runs', async () => {
+    const queue = new FairQueue({ slots: 2, maxWaiting: 100, maxWaitingPerMember: 100, maxRunningPerMember: 1 });
+    const log: string[] = [];
+    const a1 = gate(log, 'A1');
+    const a2 = gate(log, 'A2');
+    const b1 = gate(log, 'B1');
+    const runs = [queue.run('A', a1.task), queue.run('A', a2.task)];
+    await settle();
+    // A runs one at a time; the second slot stays free...
+    expect(log).toEqual(['A1']);
+    expect(queue.waiting).toBe(1);
+    // ...so B starts at once, without waiting for A's task to end.
+    runs.push(queue.run('B', b1.task));
+    await settle();
+    expect(log).toEqual(['A1', 'B1']);
+    a1.finish();
+    await settle();
+    expect(log).toEqual(['A1', 'B1', 'A2']);
+    a2.finish();
+    b1.finish();
+    expect(await Promise.all(runs)).toEqual(['A1', 'A2', 'B1']);
+  });
+
+  it('starts background work in a free slot only when no member waits', async () => {
+    const queue = new FairQueue({ slots: 2, maxWaiting: 100, maxWaitingPerMember: 100, maxRunningPerMember: 1 });
+    const log: string[] = [];
+    const a1 = gate(log, 'A1');
+    const a2 = gate(log, 'A2');
+    const background = gate(log, 'background');
+    const runs = [queue.run('A', a1.task), queue.run('A', a2.task), queue.run(undefined, background.task)];
+    await settle();
+    expect(log).toEqual(['A1']);
+    a1.finish();
+    await settle();
+    expect(log).toEqual(['A1', 'A2', 'background']);
+    a2.finish();
+    background.finish();
+    await Promise.all(runs);
+  });
+});

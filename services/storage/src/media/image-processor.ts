@@ -54,7 +54,9 @@ export class ImageProcessor {
     this.maxInputPixels = options.maxInputPixels ?? DEFAULT_MAX_INPUT_PIXELS;
     this.maxInputBytes = options.maxInputBytes ?? 10 * 1024 * 1024;
     const bounds = { maxWaiting: options.maxQueued ?? DEFAULT_MAX_QUEUED, maxWaitingPerMember: options.maxQueuedPerMember ?? DEFAULT_MAX_QUEUED_PER_MEMBER };
-    this.queue = new FairQueue({ slots: maxThreads, ...bounds });
+    // With two threads or more, one member holds all but one of them at most: another member's photo starts at once
+    // instead of waiting for the end of a large one (a task cannot be interrupted).
+    this.queue = new FairQueue({ slots: maxThreads, maxRunningPerMember: Math.max(1, maxThreads - 1), ...bounds });
     this.heicQueue = new FairQueue({ slots: 1, ...bounds });
     this.media = startMediaProcess({ maxThreads, niceness: options.niceness ?? IMAGE_WORK_NICENESS });
     processors.add(this);
