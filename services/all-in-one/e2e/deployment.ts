@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, createTestStream, testNatsUrl } from '@snapcracks/kit/testing';
 import { freePort } from '../src/free-port.js';
+import { dropComponentRoles } from '../../../scripts/db/migration-job.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 /** The label `pnpm start:containers` puts on everything it makes (scripts/containers/start.ts). */
@@ -103,6 +104,8 @@ async function launch(args: string[], env: Record<string, string>, extra: Record
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const cleanup = async () => {
     await database.drop();
+    // Split mode gives each component its own role on this database; roles outlive it.
+    await dropComponentRoles(database.url);
     await stream.delete();
   };
   const url = await new Promise<string>((resolve, reject) => {
