@@ -5,7 +5,7 @@
  *
  * 1. Member B uploads a normal 12 MP JPEG (4000×3000, ~4 MB) RUNS times (default 3) one after another, after one
  *    warm-up: B's idle time (median).
- * 2. Member A floods: FLOOD_BATCH (default 8) uploads of a 100 MP WebP (10000×10000, a few hundred kB) at once, again
+ * 2. Member A floods: FLOOD_BATCH (default 8) uploads of a 100 MP WebP (10000×10000, about a MB; FLOOD_MEGAPIXELS) at once, again
  *    as soon as the batch is answered, for FLOOD_SECONDS (default 30). Meanwhile B uploads the JPEG RUNS times again:
  *    B's time under the flood (median and max), and the ratio to idle (target ≤ 2×).
  * 3. How A's requests were answered (201, 400, 429, 503 …), and the media process's peak resident memory during the
@@ -27,6 +27,8 @@ const sharp = createRequire(new URL('../../services/storage/package.json', impor
 const runs = positiveInteger('RUNS', 3);
 const floodSeconds = positiveInteger('FLOOD_SECONDS', 30);
 const floodBatch = positiveInteger('FLOOD_BATCH', 8);
+/** The flood's image size: 100 MP (over the default pixel limit), or e.g. 50 for the largest the default allows. */
+const floodMegapixels = positiveInteger('FLOOD_MEGAPIXELS', 100);
 const TARGET_RATIO = 2;
 const UPLOAD_TIMEOUT_MS = 120_000;
 const SAMPLE_EVERY_MS = 50;
@@ -82,10 +84,11 @@ const normalPhoto = () =>
     return sharp(data, { raw: info }).jpeg({ quality: 90 }).toBuffer();
   });
 
-/** A 100 MP WebP (10000×10000): a few hundred kB that decode to 300 MB of pixels. */
+/** A square WebP of FLOOD_MEGAPIXELS (100: 10000×10000), about a MB that decodes to 300 MB of pixels. */
 const floodImage = () =>
-  cached('100mp.webp', async () => {
-    const { data, info } = await picture(10_000, 10_000, 0);
+  cached(`${floodMegapixels}mp.webp`, async () => {
+    const edge = Math.round(Math.sqrt(floodMegapixels * 1_000_000));
+    const { data, info } = await picture(edge, edge, 0);
     return sharp(data, { raw: info, limitInputPixels: false }).webp({ quality: 50, effort: 0 }).toBuffer();
   });
 
@@ -201,7 +204,7 @@ function webDist(): { dir: string; remove(): void } {
 async function main(): Promise<void> {
   console.log(`flood: making the images (cached in ${IMAGE_CACHE})…`);
   const [photo, huge] = await Promise.all([normalPhoto(), floodImage()]);
-  console.log(`  12 MP JPEG ${(photo.length / 1e6).toFixed(1)} MB, 100 MP WebP ${(huge.length / 1e3).toFixed(0)} kB`);
+  console.log(`  12 MP JPEG ${(photo.length / 1e6).toFixed(1)} MB, ${floodMegapixels} MP WebP ${(huge.length / 1e3).toFixed(0)} kB`);
 
   const web = webDist();
   const product = await startBenchProduct({
@@ -236,7 +239,7 @@ async function main(): Promise<void> {
     console.log(`  idle            median ${seconds(idleMedian)}  (${idle.map(seconds).join(', ')})`);
     console.log(`  under the flood median ${seconds(floodMedian)}  max ${seconds(Math.max(...underFlood))}  (${underFlood.map(seconds).join(', ')})`);
     console.log(`  ratio           ${ratio.toFixed(2)}×  (target ≤ ${TARGET_RATIO}×: ${ratio <= TARGET_RATIO ? 'met' : 'MISSED'})`);
-    console.log(`\nMember A, ${a.requests} uploads of a 100 MP WebP in batches of ${floodBatch} for ${floodSeconds} s:`);
+    console.log(`\nMember A, ${a.requests} uploads of a ${floodMegapixels} MP WebP in batches of ${floodBatch} for ${floodSeconds} s:`);
     for (const [status, count] of [...a.answers].sort(([x], [y]) => x - y)) console.log(`  ${status || 'no answer'}: ${count}  e.g. ${a.messages.get(status)}`);
     console.log(`\nMedia process peak RSS during the flood: ${memory.peak.toFixed(0)} MiB (${memory.hwmReset ? 'VmHWM after reset' : 'sampled every 50 ms'})`);
     console.log(`  load average ${loadavg().map((l) => l.toFixed(1)).join(', ')}`);

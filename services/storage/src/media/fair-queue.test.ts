@@ -30,7 +30,19 @@ describe('FairQueue', () => {
     runs.push(queue.run('B', job('B1')));
     await Promise.all(runs);
     expect(log.indexOf('B1')).toBeLessThan(log.indexOf('A10'));
-    expect(log.slice(0, 3)).toEqual(['A1', 'A2', 'B1']);
+    expect(log.slice(0, 3)).toEqual(['A1', 'B1', 'A2']);
+  });
+
+  it('serves a member who arrives while another’s burst waits before the burst’s next task', async () => {
+    const queue = new FairQueue({ slots: 1, maxWaiting: 100, maxWaitingPerMember: 100 });
+    const log: string[] = [];
+    const a1 = gate(log, 'A1');
+    const runs = [queue.run('A', a1.task), queue.run('A', async () => void log.push('A2'))];
+    await settle();
+    runs.push(queue.run('B', async () => void log.push('B1')));
+    a1.finish();
+    await Promise.all(runs);
+    expect(log).toEqual(['A1', 'B1', 'A2']);
   });
 
   it('keeps background work (no member) behind every member’s, whatever came first', async () => {

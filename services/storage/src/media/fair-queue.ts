@@ -64,6 +64,12 @@ export class FairQueue {
       if (left > 0) this.runningBy.set(key, left);
       else this.runningBy.delete(key);
       this.running--;
+      // The member just served goes behind everyone waiting: a member who was waiting before their next task is next.
+      const theirs = this.members.get(key);
+      if (theirs) {
+        this.members.delete(key);
+        this.members.set(key, theirs);
+      }
       this.startWaiting();
     }
   }
