@@ -274,7 +274,7 @@ async function authUserLatency(product: RunningProduct, cookie: string, photo: P
 const workDir = mkdtempSync(join(tmpdir(), 'snapcracks-bench-upload-'));
 let product: RunningProduct | undefined;
 try {
-  console.log(`Snap Cracks upload benchmark: RUNS=${runs}, ${connections} connections for ${duration} s, IMAGE_WORKERS=${process.env.IMAGE_WORKERS || '1 (default)'}, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2 (default)'}`);
+  console.log(`Snap Cracks upload benchmark: RUNS=${runs}, ${connections} connections for ${duration} s, IMAGE_WORKERS=${process.env.IMAGE_WORKERS || '2 (default)'}, MALLOC_ARENA_MAX=${process.env.MALLOC_ARENA_MAX ?? '2 (default)'}`);
   console.log(`Load average at start (1, 5, 15 min): ${load()}\n`);
 
   let started = performance.now();

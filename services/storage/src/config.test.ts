@@ -8,7 +8,7 @@ describe('storage config', () => {
     expect(loadStorageConfig('/var/data', {})).toEqual({
       storageType: 'local',
       localDir: '/var/data/uploads',
-      imageWorkers: 1,
+      imageWorkers: 2,
       imageNiceness: IMAGE_WORK_NICENESS,
       imageMaxPixels: 50_000_000,
       imageQueue: { max: 32, perMember: 4 },

@@ -32,11 +32,13 @@ const schema = z
     /** Overrides Google's OAuth endpoints: the consent page is `<url>/auth`, tokens come from `<url>/token`. */
     GOOGLE_OAUTH_URL: optionalUrl,
     /**
-     * Threads that decode and encode images, off the event loop. One by default: libvips already spreads
-     * each photo over every core, so a second thread barely adds throughput (2 cores) but doubles the
-     * full-size pixels in memory at once (measured with `pnpm bench:upload`).
+     * Threads that decode and encode images, off the event loop. Two by default, and one member holds one at most
+     * (media/fair-queue.ts): libvips already spreads each photo over every core, so the second barely adds throughput,
+     * but it is what lets another member's photo start at once while one member's large one runs, rather than wait
+     * for its end (`pnpm bench:flood`: 15× a photo's idle time with one thread under a flood of 49 MP images, 1.2× with
+     * two). It costs a second full-size image in memory: the chart's storage limit is measured for two.
      */
-    IMAGE_WORKERS: z.preprocess((v) => (v === '' || v === undefined ? 1 : v), z.coerce.number().int().min(1).max(64)),
+    IMAGE_WORKERS: z.preprocess((v) => (v === '' || v === undefined ? 2 : v), z.coerce.number().int().min(1).max(64)),
     /**
      * The niceness (Linux CPU priority, 0–19) of the process that does the image work. Higher leaves more of a busy
      * machine to the calls everyone else makes, and slows uploads down more while it is busy (media/background-priority.ts).

@@ -125,7 +125,7 @@ const GPL_PHOTOS: RealPhoto[] = [
 /** Strings that mean a metadata block survived, in any of the formats we write. */
 const METADATA_MARKERS = ['Exif\0\0', 'http://ns.adobe.com/', 'Photoshop 3.0', 'ICC_PROFILE', '8BIM', 'XML:com.adobe.xmp'];
 
-// One thread, as the product runs (IMAGE_WORKERS=1), so the memory measured is one photo's.
+// One thread, so the memory measured is one photo's (the product runs two, IMAGE_WORKERS).
 const processor = new ImageProcessor({ maxThreads: 1 });
 afterAll(() => processor.close());
 
