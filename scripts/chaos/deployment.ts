@@ -93,7 +93,11 @@ export async function startChaosDeployment(options: { databaseUrl: string; natsU
     log: (name) => readFileSync(join(split.dataDir, 'logs', `${name}.log`), 'utf8'),
     async stop() {
       // CHAOS_LOGS=<dir>: every process's log is kept there (the data directory goes with the stop).
-      if (process.env.CHAOS_LOGS) cpSync(join(split.dataDir, 'logs'), join(process.env.CHAOS_LOGS, new URL(options.databaseUrl).pathname.slice(1)), { recursive: true });
+      if (process.env.CHAOS_LOGS) {
+        const kept = join(process.env.CHAOS_LOGS, new URL(options.databaseUrl).pathname.slice(1));
+        cpSync(join(split.dataDir, 'logs'), kept, { recursive: true });
+        cpSync(join(split.dataDir, 'topology.json'), join(kept, 'topology.json'));
+      }
       await split.stop();
       rmSync(webDist, { recursive: true, force: true });
       const leftovers = await split.leftovers();
