@@ -28,9 +28,10 @@ export class UserDirectory {
     );
   }
 
-  async get(userId: string): Promise<User | null> {
+  /** The account, from the cache unless `fresh` asks for it as the auth service holds it now (an admin's change). */
+  async get(userId: string, { fresh = false }: { fresh?: boolean } = {}): Promise<User | null> {
     const hit = this.cache.get(userId);
-    if (hit && Date.now() - hit.at < TTL_MS) return hit.user;
+    if (!fresh && hit && Date.now() - hit.at < TTL_MS) return hit.user;
     let user: User | null = null;
     try {
       ({ user = null } = await this.clients.auth.call.getUser({ id: userId }, { caller: null }));

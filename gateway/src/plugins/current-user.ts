@@ -13,13 +13,18 @@ declare module 'fastify' {
     requireCaller(): Promise<Caller>;
     /** Like requireCaller, and the terms must have been accepted (every product feature). */
     requireMember(): Promise<Caller>;
-    /** A member with the admin flag; 403 for anyone else (the services check again). */
+    /**
+     * A member with the admin flag; 403 for anyone else (the services check again). For a change (any method but GET and
+     * HEAD) the account is read as it is now, not from the cache: an admin demoted or disabled a moment ago changes nothing.
+     */
     requireAdmin(): Promise<Caller>;
   }
 }
 
 export default fp<{ users: UserDirectory }>(async (app, { users }) => {
   const cache = new WeakMap<FastifyRequest, Promise<User | null>>();
+  /** The account read afresh for an admin's change, once per request (the route's guard and its handler both ask). */
+  const fresh = new WeakMap<FastifyRequest, Promise<User | null>>();
 
   app.decorateRequest('currentUser', function (this: FastifyRequest) {
     let pending = cache.get(this);
@@ -42,7 +47,17 @@ export default fp<{ users: UserDirectory }>(async (app, { users }) => {
   app.decorateRequest('requireAdmin', async function (this: FastifyRequest) {
     const caller = await this.requireMember();
     if (!caller.isAdmin) throw new HttpError(403, MESSAGES.adminOnly);
-    return caller;
+    if (this.method === 'GET' || this.method === 'HEAD') return caller;
+    let reading = fresh.get(this);
+    if (!reading) {
+      reading = users.get(caller.userId, { fresh: true });
+      fresh.set(this, reading);
+    }
+    const now = await reading;
+    if (!now?.isEnabled) throw new HttpError(403, now ? MESSAGES.disabled : MESSAGES.unauthorized);
+    const current = toCaller(now);
+    if (!current.isAdmin || !current.hasAcceptedTerms) throw new HttpError(403, MESSAGES.adminOnly);
+    return current;
   });
 });
 

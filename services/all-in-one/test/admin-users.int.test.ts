@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestBrowser } from '@snapcracks/dev-idp/testing';
 import { IdentitySigner, createServiceClient } from '@snapcracks/kit';
@@ -39,6 +40,10 @@ const send = (client: Client, method: string, path: string, body?: unknown) =>
 const json = async <T>(response: Response, status = 200): Promise<T> => {
   expect(response.status).toBe(status);
   return (await response.json()) as T;
+};
+const statusAndMessage = async (response: Promise<Response>) => {
+  const answer = await response;
+  return { status: answer.status, message: ((await answer.json()) as { message: string }).message };
 };
 const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 10_000, interval: 50 });
 
@@ -242,6 +247,25 @@ describe('changes take effect at the next request', () => {
     expect((await me(bob)).isAdmin).toBe(true);
     expect((await send(admin, 'PATCH', `/api/admin/users/${id}`, { isAdmin: false })).status).toBe(200);
     expect((await send(bob, 'GET', '/api/admin/users')).status).toBe(403);
+  });
+
+  it('lets an admin demoted a moment ago change nothing, even before the gateway hears of it', async () => {
+    const { id } = await me(bob);
+    const { id: aliceId } = await me(alice);
+    expect((await send(admin, 'PATCH', `/api/admin/users/${id}`, { isAdmin: true })).status).toBe(200);
+    expect((await send(bob, 'GET', '/api/admin/users')).status).toBe(200);
+    // Demoted in the database itself, so no event tells the gateway, whose cache still holds Bob as an admin.
+    const db = new pg.Client({ connectionString: system.database.url });
+    await db.connect();
+    try {
+      await db.query('UPDATE auth.users SET is_admin = false WHERE id = $1', [id]);
+    } finally {
+      await db.end();
+    }
+    const before = await accountOf('alice@example.com');
+    expect(await statusAndMessage(send(bob, 'PATCH', `/api/admin/users/${aliceId}`, { displayName: 'Taken Over' }))).toEqual({ status: 403, message: 'Administrator access required' });
+    expect(await statusAndMessage(send(bob, 'DELETE', `/api/admin/users/${aliceId}`))).toEqual({ status: 403, message: 'Administrator access required' });
+    expect(await accountOf('alice@example.com')).toEqual(before);
   });
 });
 
