@@ -126,7 +126,7 @@ export interface CallError {
 
 /** Who a batched call's item is for and which trace it belongs to: what a unary call carries in its metadata. */
 export interface BatchItemOrigin {
-  /** The caller's signed identity, as the x-snapcracks-identity header of a unary call. */
+  /** The gateway's user assertion for the item's user, as the x-snapcracks-user header of a unary call; empty for no user. */
   identity: string;
   /** The W3C traceparent of the request that made the item, or empty. */
   traceparent: string;
