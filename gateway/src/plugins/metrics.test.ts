@@ -17,12 +17,12 @@ beforeAll(async () => {
     allowedOrigins: [],
     scriptSources: [],
     identityProviderOrigin: 'https://idp.example',
-    rateLimits: loadGatewayConfig({ NODE_ENV: 'test', RATE_LIMIT_API: '3/1m', RATE_LIMIT_VOTES: '1/1m' }).rateLimits,
+    rateLimits: loadGatewayConfig({ NODE_ENV: 'test', RATE_LIMIT_API: '3/1m', RATE_LIMIT_CONTACT: '1/1m' }).rateLimits,
     development: false,
   });
   app.get('/api/photos/:id', async (request) => ({ id: (request.params as { id: string }).id }));
   app.register(async (scoped) => {
-    scoped.post('/api/photos/:id/vote', { config: routeRateLimit(scoped, 'votes') }, async () => ({ ok: true }));
+    scoped.post('/api/contact', { config: routeRateLimit(scoped, 'contact') }, async () => ({ ok: true }));
   });
   await app.ready();
 });
@@ -54,17 +54,17 @@ describe('gateway metrics', () => {
   });
 
   it('counts rate-limit refusals under the limit that refused: the API’s, or the route’s own by its name', async () => {
-    // 3 a minute per address for the API, 1 for votes.
+    // 3 a minute per address for the API, 1 for contact messages.
     const reads = [];
     for (let i = 0; i < 4; i++) reads.push((await app.inject({ method: 'GET', url: '/api/photos/44', remoteAddress: '10.0.0.1' })).statusCode);
     expect(reads).toEqual([200, 200, 200, 429]);
-    const votes = [];
-    for (let i = 0; i < 3; i++) votes.push((await app.inject({ method: 'POST', url: '/api/photos/1/vote', remoteAddress: '10.0.0.2' })).statusCode);
-    expect(votes).toEqual([200, 429, 429]);
+    const sent = [];
+    for (let i = 0; i < 3; i++) sent.push((await app.inject({ method: 'POST', url: '/api/contact', remoteAddress: '10.0.0.2' })).statusCode);
+    expect(sent).toEqual([200, 429, 429]);
 
     const text = await scrape();
     expect(count(text, 'snapcracks_rate_limit_refusals_total{component="gateway",limit="api"}')).toBe(1);
-    expect(count(text, 'snapcracks_rate_limit_refusals_total{component="gateway",limit="votes"}')).toBe(2);
+    expect(count(text, 'snapcracks_rate_limit_refusals_total{component="gateway",limit="contact"}')).toBe(2);
   });
 
   it('counts public page cache hits and misses', async () => {

@@ -27,15 +27,9 @@ afterAll(async () => {
 
 const limits = (env: Record<string, string>): RateLimits => loadGatewayConfig({ NODE_ENV: 'test', ...env }).rateLimits;
 
-/** A gateway's edge as one replica has it: the security plugin, an API route, a vote route counted per member. */
+/** A gateway's edge as one replica has it: the security plugin, an API route and a route with a limit of its own. (Per-member limits: member-limits.int.test.ts.) */
 async function replica(options: { rateLimits: RateLimits; redis?: Redis; prefix?: string }): Promise<FastifyInstance> {
   const app = Fastify();
-  // The session plugin's part: the member a request comes from (here a header says it).
-  app.decorateRequest('session', null as never);
-  app.addHook('onRequest', async (request) => {
-    const member = request.headers['x-member'];
-    (request as unknown as { session: { userId?: string } }).session = typeof member === 'string' ? { userId: member } : {};
-  });
   await app.register(security, {
     allowedOrigins: [],
     scriptSources: [],
@@ -47,7 +41,7 @@ async function replica(options: { rateLimits: RateLimits; redis?: Redis; prefix?
   });
   app.get('/api/photos', async () => ({ photos: [] }));
   await app.register(async (scope) => {
-    scope.post('/api/photos/:id/vote', { config: routeRateLimit(scope, 'votes', { perMember: true }) }, async () => ({ ok: true }));
+    scope.post('/api/contact', { config: routeRateLimit(scope, 'contact') }, async () => ({ ok: true }));
   });
   await app.ready();
   opened.push(app);
@@ -61,8 +55,7 @@ const redisClient = (url = REDIS_URL) => {
   return { client, records };
 };
 const get = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/api/photos' });
-const vote = (app: FastifyInstance, member?: string) =>
-  app.inject({ method: 'POST', url: '/api/photos/1/vote', headers: member ? { 'x-member': member } : {}, payload: { rating: 5 } });
+const contact = (app: FastifyInstance) => app.inject({ method: 'POST', url: '/api/contact', payload: {} });
 
 describe('rate limits shared through Redis', () => {
   it('counts the requests of one client across two replicas against one limit', async () => {
@@ -79,15 +72,14 @@ describe('rate limits shared through Redis', () => {
     expect(refused.json()).toMatchObject({ message: MESSAGES.tooMany });
   });
 
-  it('counts votes per member: members behind one address have a budget each, and share none with the API limit', async () => {
-    const rateLimits = limits({ RATE_LIMIT_API: '2/1m', RATE_LIMIT_VOTES: '3/1m' });
-    const prefix = `${PREFIX}votes:`;
+  it('counts a route’s own limit across replicas, apart from the API limit', async () => {
+    const rateLimits = limits({ RATE_LIMIT_API: '2/1m', RATE_LIMIT_CONTACT: '3/1m' });
+    const prefix = `${PREFIX}contact:`;
     const a = await replica({ rateLimits, redis: redisClient().client, prefix });
     const b = await replica({ rateLimits, redis: redisClient().client, prefix });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const ann = [await vote(a, 'ann'), await vote(b, 'ann'), await vote(a, 'ann'), await vote(b, 'ann')].map((r) => r.statusCode);
-    expect(ann).toEqual([200, 200, 200, 429]);
-    expect((await vote(b, 'bob')).statusCode).toBe(200);
+    const sent = [await contact(a), await contact(b), await contact(a), await contact(b)].map((r) => r.statusCode);
+    expect(sent).toEqual([200, 200, 200, 429]);
     expect((await get(a)).statusCode).toBe(200);
   });
 

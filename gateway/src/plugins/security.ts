@@ -122,28 +122,18 @@ declare module 'fastify' {
   }
 }
 
-/** Names of the limits a route has of its own (the others count against the API's). */
-export type RouteLimitName = 'signIn' | 'contact' | 'uploads' | 'votes';
-const LIMIT_NAMES: Record<RouteLimitName, string> = { signIn: 'sign-in', contact: 'contact', uploads: 'uploads', votes: 'votes' };
+/** Names of the limits per client address a route has of its own (the others count against the API's; per-member limits: member-limits.ts). */
+export type RouteLimitName = 'signIn' | 'contact';
+const LIMIT_NAMES: Record<RouteLimitName, string> = { signIn: 'sign-in', contact: 'contact' };
 
-/**
- * A route's own limit, for its `config`: per client address, or with `perMember` per signed-in member (their
- * session, read by then: the count is taken before the handler rather than on arrival) and per address otherwise,
- * so members behind one address (an office, a school) each have theirs.
- */
-export function routeRateLimit(app: FastifyInstance, name: RouteLimitName, options: { perMember?: boolean } = {}): FastifyContextConfig {
+/** A route's own limit per client address, for its `config`. */
+export function routeRateLimit(app: FastifyInstance, name: RouteLimitName): FastifyContextConfig {
   // Routes tested on their own, without this plugin, have no limiter to configure.
   if (!app.hasDecorator('rateLimits')) return {};
   const limit: RateLimit = app.rateLimits[name];
   return {
     rateLimitName: LIMIT_NAMES[name],
-    rateLimit: {
-      max: limit.max,
-      timeWindow: limit.windowMs,
-      ...(options.perMember
-        ? { hook: 'preHandler' as const, keyGenerator: (request: FastifyRequest) => (request.session?.userId ? `member:${request.session.userId}` : request.ip) }
-        : {}),
-    },
+    rateLimit: { max: limit.max, timeWindow: limit.windowMs },
   };
 }
 
