@@ -1,3 +1,5 @@
+import { firstBox } from './isobmff-boxes.js';
+
 /**
  * Whether every item's data of a HEIF file lies inside the file: a cut-off upload is found before anything is
  * decoded. libheif refuses a single image whose data is cut short, but decodes a grid (every iPhone photo is one,
@@ -11,43 +13,13 @@
  */
 export function missingItemData(file: Uint8Array): string | undefined {
   const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
-  const meta = findBox(view, 0, view.byteLength, 'meta');
+  const meta = firstBox(view, 0, view.byteLength, 'meta');
   if (!meta) return undefined;
   if (meta.end > view.byteLength) return `the meta box ends at byte ${meta.end}, past the file's end (${view.byteLength})`;
   // meta is a full box: version and flags come before its children.
-  const iloc = findBox(view, meta.body + 4, meta.end, 'iloc');
+  const iloc = firstBox(view, meta.body + 4, meta.end, 'iloc');
   if (!iloc) return undefined;
   return readIloc(view, iloc.body, iloc.end);
-}
-
-interface Box {
-  /** Where the box's contents start, after its header. */
-  body: number;
-  /** Where the box ends as its header says, which may be past the end of the file. */
-  end: number;
-}
-
-/** The first box of `type` among the boxes from `start` to `end`. */
-function findBox(view: DataView, start: number, end: number, type: string): Box | undefined {
-  let offset = start;
-  while (offset + 8 <= end) {
-    let size = view.getUint32(offset);
-    const boxType = String.fromCharCode(view.getUint8(offset + 4), view.getUint8(offset + 5), view.getUint8(offset + 6), view.getUint8(offset + 7));
-    let body = offset + 8;
-    if (size === 1) {
-      // A 64-bit size follows the type.
-      if (body + 8 > end) return undefined;
-      size = Number(view.getBigUint64(body));
-      body += 8;
-    } else if (size === 0) {
-      // The box runs to the end of its parent (for a top-level box, of the file).
-      size = end - offset;
-    }
-    if (size < body - offset) return undefined;
-    if (boxType === type) return { body, end: offset + size };
-    offset += size;
-  }
-  return undefined;
 }
 
 function readIloc(view: DataView, start: number, end: number): string | undefined {
