@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { procStatusMb, processTree, signedInCookie, startBenchProduct, type RunningProduct } from './lib.js';
+import { positiveInteger, procStatusMb, processTree, seconds, signedInCookie, sleep, startBenchProduct, type RunningProduct } from './lib.js';
 
 /** sharp belongs to the storage service; the benchmark only uses it to make its test images. */
 const sharp = createRequire(new URL('../../services/storage/package.json', import.meta.url))('sharp') as typeof import('sharp');
@@ -33,16 +33,6 @@ const TARGET_RATIO = 2;
 const UPLOAD_TIMEOUT_MS = 120_000;
 const SAMPLE_EVERY_MS = 50;
 
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${raw}`);
-  return value;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 // ---------------------------------------------------------------------------------------------------

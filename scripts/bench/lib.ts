@@ -74,3 +74,15 @@ export function treeStatusMb(pid: number, field: string): number {
 
 /** The product's resident memory: its process and the processes it started. */
 export const rssMb = (pid: number) => treeStatusMb(pid, 'VmRSS');
+
+/** A whole-number setting from the environment, `fallback` when unset; anything else stops the benchmark. */
+export function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${raw}`);
+  return value;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;

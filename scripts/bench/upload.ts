@@ -22,7 +22,7 @@ import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { processTree, rssMb, signedInCookie, startBenchProduct, treeStatusMb, type RunningProduct } from './lib.js';
+import { positiveInteger, processTree, rssMb, seconds, signedInCookie, sleep, startBenchProduct, treeStatusMb, type RunningProduct } from './lib.js';
 import { cracksSvg, seededRandom } from '../lib/synthetic-photos.js';
 
 /** sharp belongs to the storage service; the benchmark only uses it to make its test photo. */
@@ -44,16 +44,6 @@ const TARGETS = {
   p99Ratio: 2,
 };
 
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, not ${raw}`);
-  return value;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const load = () => loadavg().map((l) => l.toFixed(2)).join(', ');
 
