@@ -36,7 +36,10 @@ export interface SplitDeployment extends Deployment {
  */
 export async function startSplit(env: Record<string, string>): Promise<SplitDeployment> {
   const dataDir = mkdtempSync(join(tmpdir(), 'snapcracks-split-'));
-  const launched = await launch(['--import', 'tsx', join(root, 'scripts/split/start.ts')], env, { DATA_DIR: dataDir });
+  const launched = await launch(['--import', 'tsx', join(root, 'scripts/split/start.ts')], env, { DATA_DIR: dataDir }).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
   const topology = JSON.parse(readFileSync(join(dataDir, 'topology.json'), 'utf8')) as { processes: { name: string; grpcPort?: string; metricsPort: string }[] };
   return {
     ...launched,
