@@ -5,7 +5,15 @@ import { UserDeleted, UserUpdated } from '@snapcracks/proto/events/v1';
 import type { Clients } from './clients.js';
 
 const TTL_MS = 5_000;
+/**
+ * While the auth service cannot be reached, an account read this recently still serves: members already signed in keep
+ * browsing, voting and uploading through an auth outage (nobody can disable or demote them meanwhile: those changes go
+ * through auth). An admin's change always reads afresh and fails instead.
+ */
+const STALE_WHILE_AUTH_DOWN_MS = 10 * 60_000;
 const MAX_ENTRIES = 10_000;
+/** How a call fails when the auth service is not there (stopped, restarting, overloaded), as opposed to answering no. */
+const AUTH_UNREACHABLE = new Set<number>([status.UNAVAILABLE, status.DEADLINE_EXCEEDED]);
 
 /**
  * The signed-in user behind each request, cached for a few seconds so hot paths make no extra gRPC call.
@@ -16,7 +24,10 @@ export class UserDirectory {
   private readonly cache = new Map<string, { user: User | null; at: number }>();
   private subscription: Subscription | undefined;
 
-  constructor(private readonly clients: Clients) {}
+  constructor(
+    private readonly clients: Pick<Clients, 'auth'>,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async listen(bus: EventBus): Promise<void> {
     this.subscription = await bus.subscribe(
@@ -31,11 +42,13 @@ export class UserDirectory {
   /** The account, from the cache unless `fresh` asks for it as the auth service holds it now (an admin's change). */
   async get(userId: string, { fresh = false }: { fresh?: boolean } = {}): Promise<User | null> {
     const hit = this.cache.get(userId);
-    if (!fresh && hit && Date.now() - hit.at < TTL_MS) return hit.user;
+    if (!fresh && hit && this.now() - hit.at < TTL_MS) return hit.user;
     let user: User | null = null;
     try {
       ({ user = null } = await this.clients.auth.call.getUser({ id: userId }, { caller: null }));
     } catch (error) {
+      const unreachable = isServiceError(error) && AUTH_UNREACHABLE.has(error.code);
+      if (unreachable && !fresh && hit && this.now() - hit.at < STALE_WHILE_AUTH_DOWN_MS) return hit.user;
       if (!isServiceError(error) || error.code !== status.NOT_FOUND) throw error;
     }
     this.remember(userId, user);
@@ -44,7 +57,7 @@ export class UserDirectory {
 
   remember(userId: string, user: User | null): void {
     if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
-    this.cache.set(userId, { user, at: Date.now() });
+    this.cache.set(userId, { user, at: this.now() });
   }
 
   async close(): Promise<void> {
