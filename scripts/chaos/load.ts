@@ -14,16 +14,18 @@ export const FEATURES = ['browse', 'vote', 'upload', 'review', 'stats', 'contact
 export type Feature = (typeof FEATURES)[number];
 
 /**
- * What each feature's request goes through (besides the gateway), for "the others keep working". Every signed-in
- * request also needs auth: the gateway reads the member's current record (enabled, admin, terms) from it, cached 5 s
- * (gateway/src/user-directory.ts), so a disabled account is refused at once; only the signed-out contact form does not.
+ * What each feature's request goes through (besides the gateway), for "the others keep working". The gateway reads a
+ * member's current record (enabled, admin, terms) from auth, cached 5 s, and serves the last one it read for up to ten
+ * minutes while auth cannot be reached (gateway/src/user-directory.ts): members already signed in keep using the
+ * product through an auth outage. An admin's change reads the record afresh, so review needs auth; the account page
+ * is auth's own.
  */
 export const FEATURE_NEEDS: Record<Feature, readonly string[]> = {
-  browse: ['photo', 'auth'],
-  vote: ['vote', 'auth'],
-  upload: ['storage', 'photo', 'auth'],
+  browse: ['photo'],
+  vote: ['vote'],
+  upload: ['storage', 'photo'],
   review: ['moderation', 'photo', 'auth'],
-  stats: ['stats', 'auth'],
+  stats: ['stats'],
   contact: ['support'],
   account: ['auth'],
 };
