@@ -4,38 +4,19 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '@snapcracks/proto/auth/v1';
 import type { Clients } from '../clients.js';
 import type { OidcRelyingParty, PendingSignIn } from '../oidc.js';
-import type { SessionData, SessionStore } from '../session-store.js';
+import { MemorySessionStore } from '../testing/memory-session-store.js';
 import type { UserDirectory } from '../user-directory.js';
 import session, { SESSION_COOKIE } from '../plugins/session.js';
 import authRoutes from './auth.routes.js';
 
 const IDP = 'https://idp.example/authorize';
 
-/** Sessions in memory: only what the routes put in them matters here. */
-class MemoryStore implements SessionStore {
-  readonly rows = new Map<string, SessionData>();
-  recent(): undefined {
-    return undefined;
-  }
-  get(sid: string): Promise<SessionData | null> {
-    return Promise.resolve(this.rows.get(sid) ?? null);
-  }
-  set(sid: string, data: SessionData): Promise<void> {
-    this.rows.set(sid, JSON.parse(JSON.stringify(data)) as SessionData);
-    return Promise.resolve();
-  }
-  destroy(sid: string): Promise<void> {
-    this.rows.delete(sid);
-    return Promise.resolve();
-  }
-}
-
-let store: MemoryStore;
+let store: MemorySessionStore;
 let app: FastifyInstance;
 let finish: () => Promise<unknown>;
 
 beforeEach(async () => {
-  store = new MemoryStore();
+  store = new MemorySessionStore();
   finish = () => Promise.resolve({ claims: { issuer: 'https://idp.example', subject: 'ada', emailVerified: true }, idToken: 'id.token' });
   const oidc = {
     startSignIn: (redirectUri: string) => {

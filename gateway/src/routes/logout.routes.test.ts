@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { User } from '@snapcracks/proto/auth/v1';
 import type { Clients } from '../clients.js';
 import type { OidcRelyingParty, PendingSignIn } from '../oidc.js';
-import type { SessionData, SessionStore } from '../session-store.js';
+import { MemorySessionStore } from '../testing/memory-session-store.js';
 import type { UserDirectory } from '../user-directory.js';
 import { loadGatewayConfig } from '../config.js';
 import errors from '../plugins/errors.js';
@@ -15,25 +15,7 @@ import authRoutes from './auth.routes.js';
 const OWN = 'http://snapcracks.test';
 const END_SESSION = 'http://idp.test/session/end';
 
-class MemoryStore implements SessionStore {
-  readonly rows = new Map<string, SessionData>();
-  recent(): undefined {
-    return undefined;
-  }
-  get(sid: string): Promise<SessionData | null> {
-    return Promise.resolve(this.rows.get(sid) ?? null);
-  }
-  set(sid: string, data: SessionData): Promise<void> {
-    this.rows.set(sid, JSON.parse(JSON.stringify(data)) as SessionData);
-    return Promise.resolve();
-  }
-  destroy(sid: string): Promise<void> {
-    this.rows.delete(sid);
-    return Promise.resolve();
-  }
-}
-
-const store = new MemoryStore();
+const store = new MemorySessionStore();
 let app: FastifyInstance;
 
 beforeAll(async () => {
