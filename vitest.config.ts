@@ -8,7 +8,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{gateway,services,scripts}/**/src/**/*.test.ts', 'scripts/**/*.test.ts', 'deploy/**/*.test.ts'],
+          include: ['{gateway,services,scripts}/**/src/**/*.test.ts', 'proto/http/**/*.test.ts', 'scripts/**/*.test.ts', 'deploy/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/*.int.test.ts'],
         },
       },

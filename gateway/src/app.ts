@@ -1,3 +1,4 @@
+import { ERRORS } from '@snapcracks/http-contract';
 import type { Server } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyHttpOptions, type FastifyReply } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
@@ -23,7 +24,6 @@ import type { PublicPageCache } from './public-page-cache.js';
 import type { Redis } from 'ioredis';
 import type { RateLimits, TrustProxy } from './config.js';
 import type { Readiness } from './readiness.js';
-import { MESSAGES } from './http-errors.js';
 import { BARE_SECURITY_HEADERS } from './plugins/security.js';
 import imageRoutes, { avatarRoutes } from './routes/images.routes.js';
 import adminPhotoRoutes from './routes/admin-photos.routes.js';
@@ -80,7 +80,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     // A URL that cannot be decoded gets the product's own JSON error (with the security headers), not Fastify's.
     frameworkErrors: (error, request, reply) => {
       request.log.info({ code: error.code }, 'malformed request');
-      void (reply as FastifyReply).code(400).headers(BARE_SECURITY_HEADERS).send({ message: MESSAGES.badRequest });
+      void (reply as FastifyReply).code(400).headers(BARE_SECURITY_HEADERS).send({ message: ERRORS.badRequest });
     },
   };
   const app = Fastify(options);
@@ -114,6 +114,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(googleDriveRoutes, { clients: deps.clients, publicUrl: deps.publicUrl });
   await app.register(import('./routes/contact.routes.js'), { clients: deps.clients });
   await app.register(import('./routes/profile.routes.js'), { clients: deps.clients, users: deps.users });
+  await app.register(import('./routes/api-docs.routes.js'));
   if (deps.web) await app.register(web, deps.web);
   else app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found' }));
   return app;

@@ -1,5 +1,6 @@
+import { ERRORS } from '@snapcracks/http-contract';
 import { isServiceError } from '@snapcracks/kit';
-import { HttpError, MESSAGES } from './http-errors.js';
+import { HttpError } from './http-errors.js';
 
 /** The codes @fastify/multipart gives a body over the limits a route set. */
 export const MULTIPART_LIMIT_ERRORS = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT']);
@@ -11,6 +12,6 @@ export const MULTIPART_LIMIT_ERRORS = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FI
  */
 export function multipartReadError(error: unknown): unknown {
   if (error instanceof HttpError || isServiceError(error)) return error;
-  if (error instanceof Error && typeof (error as { code?: unknown }).code !== 'string') return new HttpError(400, MESSAGES.malformedMultipart);
+  if (error instanceof Error && typeof (error as { code?: unknown }).code !== 'string') return new HttpError(400, ERRORS.malformedMultipart);
   return error;
 }

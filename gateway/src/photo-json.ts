@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { GalleryPhoto, ImageSize, Photo as PhotoJson, PrivacyBar as PrivacyBarJson, Uploader } from '@snapcracks/http-contract';
 import { PhotoStatus, StorageType, type PrivacyBar, type UserSummary } from '@snapcracks/proto/common/v1';
 import { ImageVariant, type Photo } from '@snapcracks/proto/photo/v1';
 
@@ -6,13 +6,12 @@ import { ImageVariant, type Photo } from '@snapcracks/proto/photo/v1';
  * The gateway's names for a photo's images (`?size=`), and the variant each one asks for: the 480 px thumbnail, the
  * 960 px medium image (the display image until the photo has one), the 2048 px display image and the original.
  */
-export const IMAGE_SIZES = {
+export const IMAGE_SIZES: Record<ImageSize, ImageVariant> = {
   thumb: ImageVariant.IMAGE_VARIANT_THUMBNAIL,
   medium: ImageVariant.IMAGE_VARIANT_MEDIUM,
   display: ImageVariant.IMAGE_VARIANT_DISPLAY,
   original: ImageVariant.IMAGE_VARIANT_ORIGINAL,
-} as const;
-export type ImageSize = keyof typeof IMAGE_SIZES;
+};
 
 const STATUS_NAMES: Record<PhotoStatus, 'pending' | 'approved' | 'rejected' | null> = {
   [PhotoStatus.PHOTO_STATUS_UNSPECIFIED]: null,
@@ -36,57 +35,11 @@ export function imageUrl(filename: string, size: ImageSize, version: number): st
   return `/api/uploads/${encodeURIComponent(filename)}?size=${size}&v=${version}`;
 }
 
-export const privacyBarJson = z.object({
-  x: z.number(),
-  y: z.number(),
-  width: z.number(),
-  height: z.number(),
-});
-
-const uploaderJson = z.object({
-  id: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  displayName: z.string().nullable(),
-  profileImageUrl: z.string().nullable(),
-  customProfileImage: z.string().nullable(),
-});
-
-/** A photo as the web app reads it (spec §3, plus its image URLs). */
-export const photoJson = z.object({
-  id: z.number(),
-  userId: z.string(),
-  filename: z.string(),
-  originalName: z.string(),
-  mimeType: z.string(),
-  size: z.number(),
-  description: z.string().nullable(),
-  status: z.enum(['pending', 'approved', 'rejected']),
-  approvedBy: z.string().nullable(),
-  approvedAt: z.string().nullable(),
-  rejectionReason: z.string().nullable(),
-  privacyBars: z.array(privacyBarJson),
-  storageType: z.enum(['local', 'drive', 's3']),
-  createdAt: z.string().nullable(),
-  updatedAt: z.string().nullable(),
-  averageRating: z.number(),
-  voteCount: z.number(),
-  width: z.number(),
-  height: z.number(),
-  imageVersion: z.number(),
-  thumbnailUrl: z.string(),
-  mediumUrl: z.string(),
-  displayUrl: z.string(),
-  originalUrl: z.string(),
-  user: uploaderJson.nullable(),
-});
-export type PhotoJson = z.infer<typeof photoJson>;
-
-export function toBars(bars: PrivacyBar[]): z.infer<typeof privacyBarJson>[] {
+export function toBars(bars: PrivacyBar[]): PrivacyBarJson[] {
   return bars.map(({ x, y, width, height }) => ({ x, y, width, height }));
 }
 
-function toUploader(user: UserSummary | undefined): z.infer<typeof uploaderJson> | null {
+function toUploader(user: UserSummary | undefined): Uploader | null {
   if (!user) return null;
   return {
     id: user.id,
@@ -98,6 +51,7 @@ function toUploader(user: UserSummary | undefined): z.infer<typeof uploaderJson>
   };
 }
 
+/** A photo as its owner and admins read it (spec §3, plus its image URLs). */
 export function toPhotoJson(photo: Photo): PhotoJson {
   return {
     id: photo.id,
@@ -128,38 +82,11 @@ export function toPhotoJson(photo: Photo): PhotoJson {
   };
 }
 
-/** Photo ids in paths: positive integers only, so "1.5", "-1" or "1e3" are a 400, never a lookup. */
-export const photoIdParams = z.object({
-  id: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/, 'Invalid photo id')
-    .transform(Number),
-});
-
 /**
  * A photo as the public gallery shows it (cards and the dialog, spec §2): what anyone may see of an approved photo.
  * Leaves out what only its owner and admins see: the original's name and URL, the bars, who approved it.
  */
-export interface GalleryPhotoJson {
-  id: number;
-  userId: string;
-  filename: string;
-  description: string | null;
-  status: 'approved';
-  averageRating: number;
-  voteCount: number;
-  createdAt: string | null;
-  approvedAt: string | null;
-  width: number;
-  height: number;
-  imageVersion: number;
-  thumbnailUrl: string;
-  mediumUrl: string;
-  displayUrl: string;
-  user: z.infer<typeof uploaderJson> | null;
-}
-
-export function toGalleryPhotoJson(photo: Photo): GalleryPhotoJson {
+export function toGalleryPhotoJson(photo: Photo): GalleryPhoto {
   return {
     id: photo.id,
     userId: photo.userId,

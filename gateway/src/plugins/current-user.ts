@@ -1,8 +1,9 @@
+import { ERRORS } from '@snapcracks/http-contract';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import type { Caller } from '@snapcracks/kit';
 import type { User } from '@snapcracks/proto/auth/v1';
-import { HttpError, MESSAGES } from '../http-errors.js';
+import { HttpError } from '../http-errors.js';
 import type { UserDirectory } from '../user-directory.js';
 
 declare module 'fastify' {
@@ -36,17 +37,17 @@ export default fp<{ users: UserDirectory }>(async (app, { users }) => {
   });
   app.decorateRequest('requireCaller', async function (this: FastifyRequest) {
     const user = await this.currentUser();
-    if (!user) throw new HttpError(401, MESSAGES.unauthorized);
+    if (!user) throw new HttpError(401, ERRORS.unauthorized);
     return toCaller(user);
   });
   app.decorateRequest('requireMember', async function (this: FastifyRequest) {
     const caller = await this.requireCaller();
-    if (!caller.hasAcceptedTerms) throw new HttpError(403, MESSAGES.termsRequired);
+    if (!caller.hasAcceptedTerms) throw new HttpError(403, ERRORS.termsRequired);
     return caller;
   });
   app.decorateRequest('requireAdmin', async function (this: FastifyRequest) {
     const caller = await this.requireMember();
-    if (!caller.isAdmin) throw new HttpError(403, MESSAGES.adminOnly);
+    if (!caller.isAdmin) throw new HttpError(403, ERRORS.adminOnly);
     if (this.method === 'GET' || this.method === 'HEAD') return caller;
     let reading = fresh.get(this);
     if (!reading) {
@@ -54,9 +55,9 @@ export default fp<{ users: UserDirectory }>(async (app, { users }) => {
       fresh.set(this, reading);
     }
     const now = await reading;
-    if (!now?.isEnabled) throw new HttpError(403, now ? MESSAGES.disabled : MESSAGES.unauthorized);
+    if (!now?.isEnabled) throw new HttpError(403, now ? ERRORS.disabled : ERRORS.unauthorized);
     const current = toCaller(now);
-    if (!current.isAdmin || !current.hasAcceptedTerms) throw new HttpError(403, MESSAGES.adminOnly);
+    if (!current.isAdmin || !current.hasAcceptedTerms) throw new HttpError(403, ERRORS.adminOnly);
     return current;
   });
 });
@@ -70,7 +71,7 @@ async function resolve(request: FastifyRequest, users: UserDirectory): Promise<U
     await request.session.destroy();
     return null;
   }
-  if (!user.isEnabled) throw new HttpError(403, MESSAGES.disabled);
+  if (!user.isEnabled) throw new HttpError(403, ERRORS.disabled);
   return user;
 }
 

@@ -1,10 +1,10 @@
+import { ERRORS } from '@snapcracks/http-contract';
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Metadata, status, type ServiceError } from '@grpc/grpc-js';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import errors from './errors.js';
-import { MESSAGES } from '../http-errors.js';
 
 /** A refusal as the gRPC client raises it. */
 function serviceError(code: status, details: string): ServiceError {
@@ -43,22 +43,22 @@ describe('refusals from services', () => {
   it('never show a browser why a service did not believe the caller: the generic text, the reason in the log', async () => {
     const unauthenticated = await refuse(status.UNAUTHENTICATED, 'stale caller identity');
     expect(unauthenticated.statusCode).toBe(401);
-    expect(unauthenticated.json()).toEqual({ message: MESSAGES.unauthorized });
+    expect(unauthenticated.json()).toEqual({ message: ERRORS.unauthorized });
 
     const denied = await refuse(status.PERMISSION_DENIED, 'Only gateway or photo may call this');
     expect(denied.statusCode).toBe(403);
-    expect(denied.json()).toEqual({ message: MESSAGES.forbidden });
+    expect(denied.json()).toEqual({ message: ERRORS.forbidden });
     expect(denied.body).not.toContain('gateway');
 
     const bare = await refuse(status.UNAUTHENTICATED, 'Refused');
-    expect(bare.json()).toEqual({ message: MESSAGES.unauthorized });
+    expect(bare.json()).toEqual({ message: ERRORS.unauthorized });
 
     const logged = logLines.map((line) => line.details);
     expect(logged).toEqual(expect.arrayContaining(['stale caller identity', 'Only gateway or photo may call this', 'Refused']));
   });
 
   it("keep the product's own refusals, which a person can act on", async () => {
-    for (const text of [MESSAGES.termsRequired, MESSAGES.adminOnly, 'You cannot vote on your own photo', 'Admin accounts cannot be deleted']) {
+    for (const text of [ERRORS.termsRequired, ERRORS.adminOnly, 'You cannot vote on your own photo', 'Admin accounts cannot be deleted']) {
       const response = await refuse(status.PERMISSION_DENIED, text);
       expect(response.statusCode).toBe(403);
       expect(response.json()).toEqual({ message: text });
@@ -77,13 +77,13 @@ describe('the gateway’s own failures', () => {
     for (const code of ['57P01', '57P03', 'ECONNREFUSED']) {
       const response = await app.inject({ method: 'GET', url: '/database', query: { code } });
       expect(response.statusCode).toBe(503);
-      expect(response.json()).toEqual({ message: MESSAGES.unavailable });
+      expect(response.json()).toEqual({ message: ERRORS.unavailable });
     }
   });
 
   it('answer 500 with the generic text for anything else', async () => {
     const response = await app.inject({ method: 'GET', url: '/bug' });
     expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ message: MESSAGES.internal });
+    expect(response.json()).toEqual({ message: ERRORS.internal });
   });
 });

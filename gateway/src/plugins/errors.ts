@@ -1,8 +1,9 @@
+import { ERRORS } from '@snapcracks/http-contract';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { httpStatusForGrpc, isDatabaseUnavailable, isServiceError } from '@snapcracks/kit';
-import { HttpError, MESSAGES, SHOWN_REFUSALS } from '../http-errors.js';
+import { HttpError, SHOWN_REFUSALS } from '../http-errors.js';
 
 /**
  * Every error becomes `{ message }` with the right status: validation → 400 with the first problem,
@@ -20,20 +21,20 @@ export default fp(async (app) => {
     if (isServiceError(error)) {
       const status = httpStatusForGrpc(error.code);
       if (status >= 500) request.log.error({ err: error }, 'backend call failed');
-      const message = status === 503 || status === 504 ? MESSAGES.unavailable : status >= 500 ? MESSAGES.internal : shownDetails(error, request.log);
+      const message = status === 503 || status === 504 ? ERRORS.unavailable : status >= 500 ? ERRORS.internal : shownDetails(error, request.log);
       return reply.code(status).send({ message });
     }
     const status = (error as { statusCode?: number }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      const message = status === 429 ? MESSAGES.tooMany : (error as Error).message;
+      const message = status === 429 ? ERRORS.tooMany : (error as Error).message;
       return reply.code(status).send({ message });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable');
-      return reply.code(503).send({ message: MESSAGES.unavailable });
+      return reply.code(503).send({ message: ERRORS.unavailable });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send({ message: MESSAGES.internal });
+    return reply.code(500).send({ message: ERRORS.internal });
   });
 });
 
@@ -42,5 +43,5 @@ function shownDetails(error: ServiceError, log: { warn(object: object, message: 
   if (error.code !== GrpcStatus.UNAUTHENTICATED && error.code !== GrpcStatus.PERMISSION_DENIED) return error.details;
   if (SHOWN_REFUSALS.has(error.details)) return error.details;
   log.warn({ code: error.code, details: error.details }, 'a service refused the call');
-  return error.code === GrpcStatus.UNAUTHENTICATED ? MESSAGES.unauthorized : MESSAGES.forbidden;
+  return error.code === GrpcStatus.UNAUTHENTICATED ? ERRORS.unauthorized : ERRORS.forbidden;
 }

@@ -1,3 +1,4 @@
+import { ERRORS } from '@snapcracks/http-contract';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
@@ -8,7 +9,7 @@ import security from './security.js';
 import errors from './errors.js';
 import { BUSY_RETRY_AFTER_SECONDS, IN_FLIGHT_RETRY_AFTER_SECONDS, MEMBER_LIMIT_MESSAGES, UPLOADS_IN_FLIGHT_MESSAGE, memberLimit, type MemberLimitName } from './member-limits.js';
 import { loadGatewayConfig, type RateLimits } from '../config.js';
-import { HttpError, MESSAGES } from '../http-errors.js';
+import { HttpError } from '../http-errors.js';
 import { openRateLimitRedis } from '../rate-limit-redis.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -45,7 +46,7 @@ async function replica(options: { rateLimits: RateLimits; redis?: Redis; prefix:
   const app = Fastify();
   app.decorateRequest('requireMember', async function (this: FastifyRequest) {
     const member = this.headers['x-member'];
-    if (typeof member !== 'string') throw new HttpError(401, MESSAGES.unauthorized);
+    if (typeof member !== 'string') throw new HttpError(401, ERRORS.unauthorized);
     return { userId: member, isAdmin: false, hasAcceptedTerms: true };
   });
   await app.register(errors);
@@ -64,7 +65,7 @@ async function replica(options: { rateLimits: RateLimits; redis?: Redis; prefix:
     for (const [name, url] of Object.entries(ROUTES) as [MemberLimitName, string][]) {
       scope.post(url, { ...memberLimit(scope, name) }, async (request) => {
         if (name === 'uploads' && holdUploads) await new Promise<void>((resolve) => waiting.push(resolve));
-        if (request.headers['x-busy']) throw new HttpError(503, MESSAGES.unavailable);
+        if (request.headers['x-busy']) throw new HttpError(503, ERRORS.unavailable);
         return { ok: true };
       });
     }
@@ -154,6 +155,6 @@ describe('per-member limits', () => {
     const busy = await app.inject({ method: 'POST', url: ROUTES.uploads, headers: { 'x-member': 'alice', 'x-busy': '1' } });
     expect(busy.statusCode).toBe(503);
     expect(busy.headers['retry-after']).toBe(String(BUSY_RETRY_AFTER_SECONDS));
-    expect(busy.json()).toEqual({ message: MESSAGES.unavailable });
+    expect(busy.json()).toEqual({ message: ERRORS.unavailable });
   });
 });

@@ -1,3 +1,4 @@
+import { ERRORS } from '@snapcracks/http-contract';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -5,7 +6,6 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createRecordingLogger } from '@snapcracks/kit/testing';
 import security, { routeRateLimit } from './security.js';
 import { loadGatewayConfig, type RateLimits } from '../config.js';
-import { MESSAGES } from '../http-errors.js';
 import { openRateLimitRedis } from '../rate-limit-redis.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -69,7 +69,7 @@ describe('rate limits shared through Redis', () => {
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
     const refused = await get(a);
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toMatchObject({ message: MESSAGES.tooMany });
+    expect(refused.json()).toMatchObject({ message: ERRORS.tooMany });
   });
 
   it('counts a route’s own limit across replicas, apart from the API limit', async () => {

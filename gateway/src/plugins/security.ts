@@ -1,3 +1,4 @@
+import { ERRORS } from '@snapcracks/http-contract';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -5,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { RateLimit, RateLimits } from '../config.js';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import { instruments } from '@snapcracks/kit';
-import { HttpError, MESSAGES } from '../http-errors.js';
+import { HttpError } from '../http-errors.js';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -79,7 +80,7 @@ export default fp<SecurityOptions>(async (app, options) => {
     // Images and the web app's files are fetched by the dozen on every page and are cheap (ETags, immutable
     // assets): counting them would make a member browsing the gallery hit the limit. Every other call counts.
     allowList: (request) => isUnmetered(request.method, request.url),
-    errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, message: MESSAGES.tooMany }),
+    errorResponseBuilder: (_request, context) => ({ statusCode: context.statusCode, message: ERRORS.tooMany }),
     // Routes with limits of their own inherit it.
     onExceeded: countRefusal,
   });
@@ -91,14 +92,14 @@ export default fp<SecurityOptions>(async (app, options) => {
 
   app.addHook('onRequest', async (request) => {
     // Redirects and the origin check build URLs from the Host header: one that is not a host is refused here.
-    if (!isHost(request.host)) throw new HttpError(400, MESSAGES.badRequest);
+    if (!isHost(request.host)) throw new HttpError(400, ERRORS.badRequest);
     if (!UNSAFE_METHODS.has(request.method)) return;
-    if (request.headers['sec-fetch-site'] === 'cross-site') throw new HttpError(403, MESSAGES.crossSite);
+    if (request.headers['sec-fetch-site'] === 'cross-site') throw new HttpError(403, ERRORS.crossSite);
     const source = request.headers.origin ?? refererOrigin(request.headers.referer);
     if (!source) return; // Not a browser: browsers always send Origin on cross-origin writes.
     const own = `${request.protocol}://${request.host}`;
     const allowed = options.allowedOrigins.length ? options.allowedOrigins : [own];
-    if (!allowed.includes(source)) throw new HttpError(403, MESSAGES.crossSite);
+    if (!allowed.includes(source)) throw new HttpError(403, ERRORS.crossSite);
   });
 });
 

@@ -1,3 +1,4 @@
+import { ERRORS } from '@snapcracks/http-contract';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
@@ -5,7 +6,6 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MESSAGES } from '../http-errors.js';
 
 export interface WebOptions {
   /** The built SPA (web/dist). */
@@ -113,7 +113,7 @@ export default fp<WebOptions>(async (app, options) => {
     const path = request.url.split('?')[0] ?? '';
     const isApi = path.startsWith('/api/') || path === '/api';
     const isPage = (request.method === 'GET' || request.method === 'HEAD') && !isApi && !path.startsWith('/assets/') && !FILE_PATH.test(path);
-    if (!isPage) return reply.code(404).header('cache-control', 'no-store').send({ message: MESSAGES.notFound });
+    if (!isPage) return reply.code(404).header('cache-control', 'no-store').send({ message: ERRORS.notFound });
     return sendIndex(request, reply);
   });
 });

@@ -1,16 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { status } from '@grpc/grpc-js';
+import { ERRORS, loginPath, routes, type User as UserJson } from '@snapcracks/http-contract';
 import { isServiceError } from '@snapcracks/kit';
 import type { User } from '@snapcracks/proto/auth/v1';
 import type { Clients } from '../clients.js';
 import type { OidcRelyingParty } from '../oidc.js';
 import type { UserDirectory } from '../user-directory.js';
-import { MESSAGES } from '../http-errors.js';
-import { routeRateLimit } from '../plugins/security.js';
+import { HttpError } from '../http-errors.js';
+import { contractRoutes } from '../contract-route.js';
 import { confirmPage, messagePage } from '../pages.js';
-import { loginPath, loginQuery } from '../return-to.js';
 
 export interface AuthRouteOptions {
   clients: Clients;
@@ -21,24 +19,7 @@ export interface AuthRouteOptions {
 }
 
 /** The user as the web app reads it (spec §3), with null for what is not set. */
-export const userJson = z.object({
-  id: z.string(),
-  email: z.string().nullable(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  profileImageUrl: z.string().nullable(),
-  displayName: z.string().nullable(),
-  customProfileImage: z.string().nullable(),
-  isAdmin: z.boolean(),
-  isEnabled: z.boolean(),
-  hasAcceptedTerms: z.boolean(),
-  termsAcceptedAt: z.string().nullable(),
-  createdAt: z.string().nullable(),
-  updatedAt: z.string().nullable(),
-});
-const messageJson = z.object({ message: z.string() });
-
-export function toUserJson(user: User): z.infer<typeof userJson> {
+export function toUserJson(user: User): UserJson {
   return {
     id: user.id,
     email: user.email ?? null,
@@ -56,21 +37,14 @@ export function toUserJson(user: User): z.infer<typeof userJson> {
   };
 }
 
-const acceptTermsBody = z.object(
-  { hasAcceptedTerms: z.literal(true, { error: MESSAGES.termsRequired }) },
-  { error: MESSAGES.termsRequired },
-);
-
 export default async function authRoutes(app: FastifyInstance, options: AuthRouteOptions) {
   const { clients, oidc, users } = options;
-  const route = app.withTypeProvider<ZodTypeProvider>();
+  const serve = contractRoutes(app);
   const baseUrl = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
 
-  // Stricter limit on the sign-in endpoints: each one costs the identity provider a round trip.
-  const signInLimit = { config: routeRateLimit(app, 'signIn') };
-
   // `?returnTo=/dashboard`: the page to come back to, kept with the pending sign-in (server side) until the callback.
-  route.get('/api/login', { ...signInLimit, schema: { querystring: loginQuery } }, async (request, reply) => {
+  // The sign-in endpoints have a stricter limit (routes.login.limit): each one costs the identity provider a round trip.
+  serve(routes.login, async (request, reply) => {
     const { returnTo } = request.query;
     let started;
     try {
@@ -86,7 +60,7 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
     return reply.redirect(started.url.href);
   });
 
-  route.get('/api/callback', signInLimit, async (request, reply) => {
+  serve(routes.signInCallback, async (request, reply) => {
     const pending = request.session.pendingSignIn;
     const retry = { href: loginPath(pending?.returnTo), label: 'Try again' };
     if (!pending) {
@@ -116,7 +90,7 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
       return reply
         .code(403)
         .type('text/html')
-        .send(messagePage('Account disabled', MESSAGES.disabled, { href: '/', label: 'Back to Snap Cracks' }));
+        .send(messagePage('Account disabled', ERRORS.disabled, { href: '/', label: 'Back to Snap Cracks' }));
     }
     // A new session id at sign-in, so a session id planted before sign-in is worthless afterwards.
     await request.session.regenerate();
@@ -137,7 +111,7 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
   // The spec's sign-out is a navigation to GET /api/logout from the product's own pages. One that another site started
   // (a link, an image, a form, a redirect) does not end the session: it shows a page asking to confirm, whose button
   // posts to POST /api/logout, where the cross-site check for unsafe methods (plugins/security.ts) applies.
-  route.get('/api/logout', async (request, reply) => {
+  serve(routes.logout, async (request, reply) => {
     if (isOwnNavigation(request, new URL(baseUrl(request)).origin)) return signOut(request, reply, 302);
     request.log.info({ site: request.headers['sec-fetch-site'] ?? null }, 'sign-out not started from our pages: asked to confirm');
     return reply
@@ -147,15 +121,15 @@ export default async function authRoutes(app: FastifyInstance, options: AuthRout
   // The confirmation's form posts no fields; its body (urlencoded, as every form's) is read and ignored.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, {}));
   // 303: the browser follows with a GET to the identity provider's end-session page.
-  route.post('/api/logout', async (request, reply) => signOut(request, reply, 303));
+  serve(routes.confirmLogout, async (request, reply) => signOut(request, reply, 303));
 
-  route.get('/api/auth/user', { schema: { response: { 200: userJson, 401: messageJson } } }, async (request, reply) => {
+  serve(routes.currentUser, async (request) => {
     const user = await request.currentUser();
-    if (!user) return reply.code(401).send({ message: MESSAGES.unauthorized });
+    if (!user) throw new HttpError(401, ERRORS.unauthorized);
     return toUserJson(user);
   });
 
-  route.post('/api/auth/accept-terms', { schema: { body: acceptTermsBody, response: { 200: userJson } } }, async (request) => {
+  serve(routes.acceptTerms, async (request) => {
     const caller = await request.requireCaller();
     const { user } = await clients.auth.call.acceptTerms({}, { caller });
     if (!user) throw new Error('The auth service returned no user');

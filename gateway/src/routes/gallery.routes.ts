@@ -1,43 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { GALLERY, routes, type GalleryFilter as GalleryFilterName } from '@snapcracks/http-contract';
 import { GalleryFilter } from '@snapcracks/proto/photo/v1';
 import type { Clients } from '../clients.js';
+import { contractRoutes, isOneOf } from '../contract-route.js';
 import { HttpError } from '../http-errors.js';
 import { toGalleryPhotoJson, imageUrl } from '../photo-json.js';
 import type { CachedPage, PublicPageCache } from '../public-page-cache.js';
 
 /** The gallery's filters as the web app names them (spec §7). */
-export const GALLERY_FILTERS = {
+export const GALLERY_FILTERS: Record<GalleryFilterName, GalleryFilter> = {
   'top-rated': GalleryFilter.GALLERY_FILTER_TOP_RATED,
   'need-your-vote': GalleryFilter.GALLERY_FILTER_NEED_YOUR_VOTE,
   'new-today': GalleryFilter.GALLERY_FILTER_NEW_TODAY,
   'new-this-week': GalleryFilter.GALLERY_FILTER_NEW_THIS_WEEK,
   'new-this-month': GalleryFilter.GALLERY_FILTER_NEW_THIS_MONTH,
   'all-snaps': GalleryFilter.GALLERY_FILTER_ALL_SNAPS,
-} as const;
-type GalleryFilterName = keyof typeof GALLERY_FILTERS;
-
-const PAGE_MESSAGE = 'page must be a whole number from 1 to 100000';
-const LIMIT_MESSAGE = 'limit must be a whole number from 1 to 50';
-const PREVIEW_LIMIT_MESSAGE = 'limit must be a whole number from 1 to 100';
-
-const wholeNumber = (message: string, max: number) =>
-  z
-    .string({ error: message })
-    .regex(/^[1-9]\d{0,5}$/, message)
-    .transform(Number)
-    .refine((n) => n <= max, message);
-
-const galleryQuery = z.object({
-  page: wholeNumber(PAGE_MESSAGE, 100_000).default(1),
-  limit: wholeNumber(LIMIT_MESSAGE, 50).default(9),
-});
-const previewQuery = z.object({ limit: wholeNumber(PREVIEW_LIMIT_MESSAGE, 100).default(20) });
-
-function isFilter(name: string): name is GalleryFilterName {
-  return Object.hasOwn(GALLERY_FILTERS, name);
-}
+};
 
 /** The UTC day: new-* pages change membership at midnight, so a cached page is keyed by it. */
 function utcDay(): string {
@@ -56,11 +34,11 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: CachedPage
  * request at most; the pages everyone sees alike come from the cache that photo and vote events clear.
  */
 export default async function galleryRoutes(app: FastifyInstance, { clients, cache }: { clients: Clients; cache: PublicPageCache }) {
-  const route = app.withTypeProvider<ZodTypeProvider>();
+  const serve = contractRoutes(app);
 
-  route.get('/api/gallery/:filter', { schema: { params: z.object({ filter: z.string() }), querystring: galleryQuery } }, async (request, reply) => {
+  serve(routes.galleryPage, async (request, reply) => {
     const { filter } = request.params;
-    if (!isFilter(filter)) throw new HttpError(404, 'Unknown gallery filter');
+    if (!isOneOf(GALLERY.filters, filter)) throw new HttpError(404, GALLERY.unknownFilter);
     const { page, limit } = request.query;
     const load = async (caller: Parameters<typeof clients.photo.call.getGalleryPage>[1]['caller']) => {
       const answer = await clients.photo.call.getGalleryPage({ filter: GALLERY_FILTERS[filter], page: { page, limit } }, { caller });
@@ -74,7 +52,7 @@ export default async function galleryRoutes(app: FastifyInstance, { clients, cac
     return sendPage(request, reply, await cache.get(`gallery:${filter}:${page}:${limit}:${utcDay()}`, () => load(null)));
   });
 
-  route.get('/api/photos', { schema: { querystring: previewQuery } }, async (request, reply) => {
+  serve(routes.photoPreviews, async (request, reply) => {
     const { limit } = request.query;
     const page = await cache.get(`previews:${limit}`, async () => {
       const { photos } = await clients.photo.call.listPublicPhotos({ limit }, { caller: null });
@@ -89,7 +67,7 @@ export default async function galleryRoutes(app: FastifyInstance, { clients, cac
     return sendPage(request, reply, page);
   });
 
-  route.get('/api/stats/gallery', async (request, reply) => {
+  serve(routes.galleryStats, async (request, reply) => {
     const page = await cache.get('stats:gallery', async () => {
       const stats = await clients.stats.call.getGalleryStats({}, { caller: null });
       return {

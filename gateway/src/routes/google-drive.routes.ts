@@ -1,9 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { routes } from '@snapcracks/http-contract';
 import { isServiceError } from '@snapcracks/kit';
 import type { Clients } from '../clients.js';
+import { contractRoutes } from '../contract-route.js';
 import { messagePage } from '../pages.js';
 
 const SETUP_PAGE = '/google-drive-setup';
@@ -21,10 +21,10 @@ export const DRIVE_AUTHORIZATION_MS = 10 * 60 * 1000;
  * from another session or a replay, and nothing is exchanged.
  */
 export default async function googleDriveRoutes(app: FastifyInstance, { clients, publicUrl }: { clients: Clients; publicUrl: string | null }) {
-  const route = app.withTypeProvider<ZodTypeProvider>();
+  const serve = contractRoutes(app);
   const redirectUri = (request: FastifyRequest) => `${publicUrl ?? `${request.protocol}://${request.host}`}/api/google-drive/callback`;
 
-  route.get('/api/google-drive/auth-url', { schema: { response: { 200: z.object({ authUrl: z.string() }) } } }, async (request, reply) => {
+  serve(routes.driveAuthUrl, async (request, reply) => {
     const caller = await request.requireAdmin();
     const { authUrl } = await clients.storage.call.getDriveAuthUrl({ redirectUri: redirectUri(request) }, { caller });
     // A new state for each consent URL: the latest one the admin asked for is the one the callback accepts.
@@ -36,58 +36,45 @@ export default async function googleDriveRoutes(app: FastifyInstance, { clients,
     return { authUrl: url.href };
   });
 
-  route.post(
-    '/api/google-drive/exchange-token',
-    {
-      schema: {
-        body: z.object({ code: z.string({ error: 'Please enter the authorization code' }).trim().min(1, 'Please enter the authorization code') }),
-        response: { 200: z.object({ refreshToken: z.string() }) },
-      },
-    },
-    async (request, reply) => {
-      const caller = await request.requireAdmin();
-      const { refreshToken } = await clients.storage.call.exchangeDriveCode({ code: request.body.code, redirectUri: redirectUri(request) }, { caller });
-      reply.header('cache-control', 'no-store');
-      return { refreshToken };
-    },
-  );
+  serve(routes.driveExchangeToken, async (request, reply) => {
+    const caller = await request.requireAdmin();
+    const { refreshToken } = await clients.storage.call.exchangeDriveCode({ code: request.body.code, redirectUri: redirectUri(request) }, { caller });
+    reply.header('cache-control', 'no-store');
+    return { refreshToken };
+  });
 
   // Google sends the admin's browser back here; the answer goes to the setup page, which reads and removes it.
-  route.get(
-    '/api/google-drive/callback',
-    { schema: { querystring: z.object({ code: z.string().optional(), error: z.string().optional(), state: z.string().optional() }).loose() } },
-    async (request, reply) => {
-      const back = (params: Record<string, string>) => reply.header('cache-control', 'no-store').redirect(`${SETUP_PAGE}?${new URLSearchParams(params)}`);
-      const { code, error, state } = request.query;
-      if (!isExpectedState(state, request.session.driveAuthorization)) {
-        // Nothing changes, the authorization under way included: a forged callback must not cancel the admin's own.
-        request.log.warn({ hasState: state !== undefined, pending: request.session.driveAuthorization !== undefined }, 'Google Drive callback refused: state missing, unknown, used or expired');
-        return reply
-          .code(400)
-          .header('cache-control', 'no-store')
-          .type('text/html')
-          .send(
-            messagePage(
-              'Authorization refused',
-              'This Google Drive authorization was not started from your session, has expired, or was already used. Please start again from the storage setup page.',
-              { href: SETUP_PAGE, label: 'Back to storage setup' },
-            ),
-          );
-      }
-      // Single use: whatever happens next, this state is spent.
-      delete request.session.driveAuthorization;
-      if (error || !code) return back({ error: error || 'No authorization code was returned' });
-      try {
-        const caller = await request.requireAdmin();
-        const { refreshToken } = await clients.storage.call.exchangeDriveCode({ code, redirectUri: redirectUri(request) }, { caller });
-        return back({ token: refreshToken });
-      } catch (failure) {
-        request.log.warn({ err: failure }, 'Google Drive authorization failed');
-        const message = isServiceError(failure) ? failure.details : failure instanceof Error ? failure.message : 'Authorization failed';
-        return back({ error: message });
-      }
-    },
-  );
+  serve(routes.driveCallback, async (request, reply) => {
+    const back = (params: Record<string, string>) => reply.header('cache-control', 'no-store').redirect(`${SETUP_PAGE}?${new URLSearchParams(params)}`);
+    const { code, error, state } = request.query;
+    if (!isExpectedState(state, request.session.driveAuthorization)) {
+      // Nothing changes, the authorization under way included: a forged callback must not cancel the admin's own.
+      request.log.warn({ hasState: state !== undefined, pending: request.session.driveAuthorization !== undefined }, 'Google Drive callback refused: state missing, unknown, used or expired');
+      return reply
+        .code(400)
+        .header('cache-control', 'no-store')
+        .type('text/html')
+        .send(
+          messagePage(
+            'Authorization refused',
+            'This Google Drive authorization was not started from your session, has expired, or was already used. Please start again from the storage setup page.',
+            { href: SETUP_PAGE, label: 'Back to storage setup' },
+          ),
+        );
+    }
+    // Single use: whatever happens next, this state is spent.
+    delete request.session.driveAuthorization;
+    if (error || !code) return back({ error: error || 'No authorization code was returned' });
+    try {
+      const caller = await request.requireAdmin();
+      const { refreshToken } = await clients.storage.call.exchangeDriveCode({ code, redirectUri: redirectUri(request) }, { caller });
+      return back({ token: refreshToken });
+    } catch (failure) {
+      request.log.warn({ err: failure }, 'Google Drive authorization failed');
+      const message = isServiceError(failure) ? failure.details : failure instanceof Error ? failure.message : 'Authorization failed';
+      return back({ error: message });
+    }
+  });
 }
 
 function isExpectedState(state: string | undefined, pending: { state: string; expiresAt: number } | undefined): boolean {

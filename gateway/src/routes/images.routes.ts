@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { ERRORS, routes } from '@snapcracks/http-contract';
 import type { GetBlobResponse } from '@snapcracks/proto/storage/v1';
 import type { Clients } from '../clients.js';
-import { HttpError, MESSAGES } from '../http-errors.js';
-import { IMAGE_SIZES, imageUrl, type ImageSize } from '../photo-json.js';
+import { contractRoutes } from '../contract-route.js';
+import { HttpError } from '../http-errors.js';
+import { IMAGE_SIZES, imageUrl } from '../photo-json.js';
 
 /** Photo file names are 32 hex digits and .webp: anything else is not ours, and never reaches a service. */
 const PHOTO_FILENAME = /^[0-9a-f]{32}\.webp$/;
@@ -17,17 +17,6 @@ const ONE_YEAR = 365 * 24 * 60 * 60;
  */
 export const PHOTO_IMAGE_MAX_AGE = 60 * 60;
 
-const imageQuery = z
-  .object({
-    size: z.enum(Object.keys(IMAGE_SIZES) as [ImageSize, ...ImageSize[]]).default('display'),
-    v: z.coerce.number().int().nonnegative().optional(),
-    // Cache-busting parameters the web app adds (spec §4, §7); accepted and ignored.
-    t: z.string().optional(),
-    time: z.string().optional(),
-    retry: z.string().optional(),
-  })
-  .loose();
-
 /**
  * GET /api/uploads/{filename}: the photo service decides, in one small call, which blob this caller may see
  * (approved photos to everyone with their bars burned in, the rest and every original only to the owner and
@@ -38,10 +27,9 @@ const imageQuery = z
  * versioned URL), so browsers get the medium image as soon as the backfill has made it.
  */
 export default async function imageRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
-  const route = app.withTypeProvider<ZodTypeProvider>();
-  route.get('/api/uploads/:filename', { schema: { params: z.object({ filename: z.string() }), querystring: imageQuery } }, async (request, reply) => {
+  contractRoutes(app)(routes.image, async (request, reply) => {
     const { filename } = request.params;
-    if (!PHOTO_FILENAME.test(filename)) throw new HttpError(404, MESSAGES.notFound);
+    if (!PHOTO_FILENAME.test(filename)) throw new HttpError(404, ERRORS.notFound);
     const user = await request.currentUser();
     const caller = user ? { userId: user.id, isAdmin: user.isAdmin, hasAcceptedTerms: user.hasAcceptedTerms } : null;
     const image = await clients.photo.call.resolveImage({ filename, variant: IMAGE_SIZES[request.query.size] }, { caller });
@@ -74,10 +62,9 @@ const AVATAR_FILENAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 
 /** GET /uploads/{customProfileImage}: members' avatars, public like the names shown beside them. */
 export async function avatarRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
-  const route = app.withTypeProvider<ZodTypeProvider>();
-  route.get('/uploads/:filename', { schema: { params: z.object({ filename: z.string() }) } }, async (request, reply) => {
+  contractRoutes(app)(routes.avatarImage, async (request, reply) => {
     const { filename } = request.params;
-    if (!AVATAR_FILENAME.test(filename)) throw new HttpError(404, MESSAGES.notFound);
+    if (!AVATAR_FILENAME.test(filename)) throw new HttpError(404, ERRORS.notFound);
     const stream = clients.storage.serverStream('getBlob', { key: `avatars/${filename}` }, { caller: null, deadlineMs: 30_000 });
     const iterator = stream[Symbol.asyncIterator]();
     const first = await iterator.next();

@@ -1,20 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { FACE_SUGGESTIONS, routes } from '@snapcracks/http-contract';
 import type { Clients } from '../clients.js';
+import { contractRoutes } from '../contract-route.js';
 import { HttpError } from '../http-errors.js';
-import { memberLimit } from '../plugins/member-limits.js';
-import { privacyBarJson, toBars } from '../photo-json.js';
+import { toBars } from '../photo-json.js';
 
-/** What storage accepts (services/storage: MAX_FACE_SUGGESTION_BYTES), refused here before a byte is read. */
-export const FACE_SUGGESTIONS_REFUSED = 'Only JPG, PNG or WebP images up to 3MB can be checked for faces';
-export const MAX_FACE_SUGGESTION_BYTES = 3 * 1024 * 1024;
-const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 /** A cold detector thread loads its model first (a few seconds); storage gives up after 15 s. */
 const SUGGESTION_DEADLINE_MS = 20_000;
-
-const imageBody = z.custom<Buffer>((body) => Buffer.isBuffer(body) && body.byteLength > 0, { message: FACE_SUGGESTIONS_REFUSED });
-const suggestionsJson = z.object({ bars: z.array(privacyBarJson) });
 
 /**
  * `POST /api/photos/face-suggestions`: privacy bars over the faces in a photo a member is about to upload.
@@ -27,30 +19,23 @@ const suggestionsJson = z.object({ bars: z.array(privacyBarJson) });
  */
 export default async function faceSuggestionRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {
   // Scoped to this plugin: nowhere else does the gateway take a raw image as a body.
-  app.addContentTypeParser(IMAGE_TYPES, { parseAs: 'buffer', bodyLimit: MAX_FACE_SUGGESTION_BYTES }, (_request, body, done) => done(null, body));
-  const route = app.withTypeProvider<ZodTypeProvider>();
-  const limit = memberLimit(app, 'faceSuggestions');
+  app.addContentTypeParser([...FACE_SUGGESTIONS.types], { parseAs: 'buffer', bodyLimit: FACE_SUGGESTIONS.maxBytes }, (_request, body, done) => done(null, body));
 
-  route.post(
-    '/api/photos/face-suggestions',
-    {
-      // Who may ask comes before what was sent: a signed-out caller gets 401, not a 400 about the body.
-      // Then the member's limit (RATE_LIMIT_FACE_SUGGESTIONS), before the image is read.
-      onRequest: [
-        async (request: FastifyRequest) => {
-          await request.requireMember();
-          if (Number(request.headers['content-length']) > MAX_FACE_SUGGESTION_BYTES) throw new HttpError(413, FACE_SUGGESTIONS_REFUSED);
-        },
-        ...limit.onRequest,
-      ],
-      onSend: limit.onSend,
-      schema: { body: imageBody, response: { 200: suggestionsJson } },
-    },
+  // Who may ask comes before what was sent: a signed-out caller gets 401, not a 400 about the body, and a body that is
+  // too large is refused before it is read. Then the member's limit (RATE_LIMIT_FACE_SUGGESTIONS).
+  const refuseEarly = async (request: FastifyRequest) => {
+    await request.requireMember();
+    if (Number(request.headers['content-length']) > FACE_SUGGESTIONS.maxBytes) throw new HttpError(413, FACE_SUGGESTIONS.refused);
+  };
+  contractRoutes(app)(
+    routes.faceSuggestions,
     async (request, reply) => {
       const caller = await request.requireMember();
-      const { bars } = await clients.storage.call.suggestFaceBars({ image: request.body }, { caller, deadlineMs: SUGGESTION_DEADLINE_MS });
+      const image = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
+      const { bars } = await clients.storage.call.suggestFaceBars({ image }, { caller, deadlineMs: SUGGESTION_DEADLINE_MS });
       reply.header('cache-control', 'no-store');
       return { bars: toBars(bars) };
     },
+    { onRequest: [refuseEarly] },
   );
 }

@@ -1,36 +1,25 @@
 import { once } from 'node:events';
 import { setTimeout } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import multipart from '@fastify/multipart';
-import { z } from 'zod';
+import { AVATAR, routes } from '@snapcracks/http-contract';
 import type { Caller, OutgoingStream } from '@snapcracks/kit';
 import type { StoreAvatarRequest, StoreAvatarResponse } from '@snapcracks/proto/storage/v1';
 import type { Clients } from '../clients.js';
 import { HttpError } from '../http-errors.js';
-import { memberLimit } from '../plugins/member-limits.js';
+import { contractRoutes } from '../contract-route.js';
 import { MULTIPART_LIMIT_ERRORS, multipartReadError } from '../multipart-errors.js';
 import { coalesceChunks } from '../streams/coalesce-chunks.js';
 import type { UserDirectory } from '../user-directory.js';
-import { toUserJson, userJson } from './auth.routes.js';
+import { toUserJson } from './auth.routes.js';
 
-const DISPLAY_NAME_REQUIRED = 'Display name is required';
-const DISPLAY_NAME_TOO_LONG = 'Display name must be 50 characters or less';
 /** The avatar picker's types (spec §5) and our size limit; every refusal of the file says this. */
-export const AVATAR_REFUSED = 'Only JPG, JPEG or PNG images up to 5MB are accepted';
-export const AVATAR_TOO_LARGE = 'The avatar must be 5MB or less';
-export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
+const AVATAR_REFUSED = AVATAR.refused;
+const AVATAR_TOO_LARGE = AVATAR.tooLarge;
 /** Room for the multipart framing around a 5 MB file. */
-const MAX_AVATAR_REQUEST_BYTES = MAX_AVATAR_BYTES + 16 * 1024;
+const MAX_AVATAR_REQUEST_BYTES = AVATAR.maxBytes + 16 * 1024;
 const AVATAR_DEADLINE_MS = 60_000;
 const DISCARD_WAIT_MS = 10_000;
-
-/** The auth service says the same (spec §5); checked here so bad input never costs a call. */
-const profileBody = z.object(
-  { displayName: z.string({ error: DISPLAY_NAME_REQUIRED }).trim().min(1, DISPLAY_NAME_REQUIRED).max(50, DISPLAY_NAME_TOO_LONG) },
-  { error: DISPLAY_NAME_REQUIRED },
-);
-const avatarJson = z.object({ user: userJson, facesDetected: z.number().int().optional() });
 
 /**
  * The member's own profile (spec §7 User): display name and avatar. Both answer the updated user, and this gateway
@@ -44,12 +33,11 @@ const avatarJson = z.object({ user: userJson, facesDetected: z.number().int().op
 export default async function profileRoutes(app: FastifyInstance, { clients, users }: { clients: Clients; users: UserDirectory }) {
   await app.register(multipart, {
     throwFileSizeLimit: true,
-    limits: { fileSize: MAX_AVATAR_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 100 },
+    limits: { fileSize: AVATAR.maxBytes, files: 1, fields: 0, parts: 1, headerPairs: 100 },
   });
-  const route = app.withTypeProvider<ZodTypeProvider>();
-  const memberFirst = { preValidation: async (request: FastifyRequest) => void (await request.requireMember()) };
+  const serve = contractRoutes(app);
 
-  route.put('/api/profile', { ...memberFirst, schema: { body: profileBody, response: { 200: userJson } } }, async (request, reply) => {
+  serve(routes.updateProfile, async (request, reply) => {
     const caller = await request.requireMember();
     const { user } = await clients.auth.call.updateProfile({ displayName: request.body.displayName }, { caller });
     if (!user) throw new Error('The auth service answered without a user');
@@ -59,7 +47,7 @@ export default async function profileRoutes(app: FastifyInstance, { clients, use
   });
 
   // Per member (RATE_LIMIT_AVATARS): each avatar is decoded and re-encoded.
-  route.post('/api/profile/avatar', { ...memberLimit(app, 'avatars'), schema: { response: { 200: avatarJson } } }, async (request, reply) => {
+  serve(routes.uploadAvatar, async (request, reply) => {
     const caller = await request.requireMember();
     if (!request.isMultipart()) throw new HttpError(400, AVATAR_REFUSED);
     if (Number(request.headers['content-length']) > MAX_AVATAR_REQUEST_BYTES) {

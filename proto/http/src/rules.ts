@@ -1,0 +1,203 @@
+/**
+ * Every limit and message the product's layers share: the spec's (§5 validation, §9 business constants) and the
+ * product's own. The gateway's routes, the services' validators and the web app's forms import them from here, so a
+ * rule is written once; `rules.test.ts` fails when one appears as a literal anywhere else.
+ */
+
+const MB = 1024 * 1024;
+
+/** Spec §5 and §9: one photo file of at most 10 MB. */
+export const UPLOAD = {
+  maxBytes: 10 * MB,
+  maxFiles: 1,
+  /** The types spec §5 accepts, with their extensions (browsers often give HEIC files no MIME type). */
+  types: {
+    'image/jpeg': ['.jpeg', '.jpg'],
+    'image/png': ['.png'],
+    'image/heic': ['.heic'],
+    'image/heif': ['.heif'],
+    'image/webp': ['.webp'],
+  },
+  /** Every refusal of the file says this, whatever was wrong with it. */
+  refused: 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted',
+  termsRequired: 'You must agree to the terms of service',
+} as const;
+
+/** Spec §5: a photo's description, optional at upload, required when edited. */
+export const DESCRIPTION = {
+  maxLength: 500,
+  required: 'Description is required',
+  tooLong: 'Description must be 500 characters or less',
+} as const;
+
+/** Spec §5: an admin's reason for rejecting a photo (shown to its owner). */
+export const REJECTION_REASON = {
+  maxLength: 500,
+  required: 'Please provide a reason for rejection.',
+  tooLong: 'Rejection reason must be 500 characters or less',
+} as const;
+
+/** Spec §5: a member's display name. */
+export const DISPLAY_NAME = {
+  maxLength: 50,
+  required: 'Display name is required',
+  tooLong: 'Display name must be 50 characters or less',
+} as const;
+
+/** An email address, in the contact form and an admin's user edit; 254 characters is the longest an address can be. */
+export const EMAIL = {
+  maxLength: 254,
+  required: 'Email is required',
+  invalid: 'Please enter a valid email address',
+} as const;
+
+/** Spec §5: the contact form. */
+export const CONTACT = {
+  name: { maxLength: 100, required: 'Name is required', tooLong: 'Name must be 100 characters or less' },
+  subject: { maxLength: 200, required: 'Subject is required', tooLong: 'Subject must be 200 characters or less' },
+  message: { maxLength: 2000, required: 'Message is required', tooLong: 'Message must be 2000 characters or less' },
+  statuses: ['new', 'in_progress', 'resolved'],
+  statusInvalid: 'Status must be new, in_progress or resolved',
+  filterInvalid: 'status must be new, in_progress, resolved or all',
+  idInvalid: 'Invalid contact form id',
+  /** Spec §9: the support screen opens on new messages. */
+  defaultFilter: 'new',
+  /** The admin's support list, per page. */
+  pageSize: 50,
+} as const;
+
+/** Spec §5: accepting the terms. */
+export const TERMS = {
+  required: 'You must accept the Terms of Service, Privacy Policy, and Community Guidelines to continue',
+} as const;
+
+/** Spec §5: the storage setup page's authorization code. */
+export const DRIVE_AUTHORIZATION = {
+  codeRequired: 'Please enter the authorization code',
+} as const;
+
+/** Spec §9: the star scale. */
+export const RATING = {
+  min: 1,
+  max: 5,
+  invalid: 'Rating must be a whole number from 1 to 5',
+} as const;
+
+/** Privacy bars (spec §3, §5): rectangles in percent of the image, burned into every image others see. */
+export const PRIVACY_BARS = {
+  maxPerPhoto: 20,
+  tooMany: 'At most 20 privacy bars per photo',
+  invalid: 'Each privacy bar needs x, y, width and height between 0 and 100, and must lie inside the photo',
+  notAList: 'bars must be a list of privacy bars',
+  /** Spec §5, §9: a bar drawn by dragging is kept only if wider and taller than this, in percent. */
+  minKeptPercent: 2,
+  /** Spec §5: the bar being drawn shows only above this, in percent. */
+  minPreviewPercent: 1,
+  /** Spec §5: the smallest a bar is drawn on screen, in CSS pixels. */
+  minOnScreenPx: 10,
+} as const;
+
+/** Spec §7 Profile: the avatar picker's types (spec §5) and the product's size limit. */
+export const AVATAR = {
+  maxBytes: 5 * MB,
+  types: { 'image/jpeg': ['.jpeg', '.jpg'], 'image/png': ['.png'] },
+  refused: 'Only JPG, JPEG or PNG images up to 5MB are accepted',
+  tooLarge: 'The avatar must be 5MB or less',
+} as const;
+
+/** Face suggestions for privacy bars: a scaled-down copy of the photo about to be uploaded, never stored. */
+export const FACE_SUGGESTIONS = {
+  maxBytes: 3 * MB,
+  types: ['image/jpeg', 'image/png', 'image/webp'],
+  refused: 'Only JPG, PNG or WebP images up to 3MB can be checked for faces',
+} as const;
+
+/** Page and page-size parameters of every list. */
+export const PAGES = {
+  maxPage: 100_000,
+  pageInvalid: 'page must be a whole number from 1 to 100000',
+  /** Each list's largest and default page size. */
+  limits: {
+    gallery: { max: 50, default: 9 },
+    previews: { max: 100, default: 20 },
+    adminPhotos: { max: 100, default: 20 },
+    adminUsers: { max: 100, default: 20 },
+    contactForms: { max: 100, default: CONTACT.pageSize },
+  },
+  limitInvalid: (max: number) => `limit must be a whole number from 1 to ${max}`,
+} as const;
+
+/** The admin's user search. */
+export const USER_SEARCH = {
+  maxLength: 100,
+  tooLong: 'Search must be 100 characters or less',
+} as const;
+
+/** Spec §2, §9: the gallery. */
+export const GALLERY = {
+  filters: ['top-rated', 'need-your-vote', 'new-today', 'new-this-week', 'new-this-month', 'all-snaps'],
+  defaultFilter: 'top-rated',
+  pageSize: 9,
+  /** Pagination shows at most this many page buttons. */
+  pageButtons: 5,
+  /** The hero fetches this many photos and shows a few of them at random. */
+  heroFetch: 20,
+  heroShown: 4,
+  unknownFilter: 'Unknown gallery filter',
+} as const;
+
+/** The admin's photo lists (spec §7 Admin) and cleanups. */
+export const REVIEW = {
+  lists: ['pending', 'all', 'approved-today', 'rejected-today'],
+  statuses: ['approved', 'rejected'],
+  statusInvalid: 'status must be "approved" or "rejected"',
+  unknownList: 'Unknown photo list',
+  cleanups: ['orphaned', 'rejected'],
+  unknownCleanup: 'Unknown cleanup',
+} as const;
+
+/** Spec §9: the dashboard's rankings. */
+export const DASHBOARD = {
+  /** A member is ranked by average rating only with at least this many votes. */
+  rankMinVotes: 3,
+  /** The recent average rating covers this many of the member's newest approved photos. */
+  recentPhotos: 5,
+} as const;
+
+/** The answers every route may give, as `{ message }`. */
+export const ERRORS = {
+  unauthorized: 'Unauthorized',
+  disabled: 'Your account has been disabled. Please contact support if you think this is a mistake.',
+  termsRequired: TERMS.required,
+  crossSite: 'Cross-site request refused',
+  notFound: 'Not found',
+  adminOnly: 'Administrator access required',
+  forbidden: 'You do not have permission to do that',
+  internal: 'Internal server error',
+  unavailable: 'Service temporarily unavailable. Please try again.',
+  tooMany: 'Too many requests. Please slow down and try again shortly.',
+  badRequest: 'Bad request',
+  malformedMultipart: 'The upload could not be read: it was cut short or is not a multipart form. Please try again.',
+  invalidPhotoId: 'Invalid photo id',
+} as const;
+
+/** Spec §4, §9: how the web app behaves over time. */
+export const WEB = {
+  /** An image that fails to load is tried again this many times, after 1 s, 2 s, 3 s. */
+  imageRetries: 3,
+  imageRetryDelayMs: 1000,
+  /** The protected image view's canvas quality. */
+  canvasQuality: 0.9,
+  unauthorizedRedirectMs: 500,
+  afterTermsRedirectMs: 100,
+  /** Admin stats and the pending list are polled every 5 s, contact forms every 30 s. */
+  adminPollMs: 5000,
+  contactFormsPollMs: 30_000,
+  /** The support badge shows 99+ above this. */
+  badgeMax: 99,
+  toastLimit: 1,
+  toastDurationMs: 5000,
+  tooltipDelayMs: 700,
+  tooltipSkipDelayMs: 300,
+  anchorOffsetPx: 80,
+} as const;

@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import type { routes } from './routes.js';
+import type * as s from './schemas/index.js';
+
+type Routes = typeof routes;
+
+/** What a route answers on success, as the client reads it. */
+export type ResponseOf<N extends keyof Routes> = Routes[N]['ok'] extends { json: infer S extends z.ZodType } ? z.output<S> : never;
+/** What a route's JSON body may be, as the client sends it. */
+export type BodyOf<N extends keyof Routes> = Routes[N] extends { body: { type: 'json'; schema: infer S extends z.ZodType } } ? z.input<S> : never;
+
+export type User = z.output<typeof s.user>;
+export type AdminUser = z.output<typeof s.adminUser>;
+export type AdminUserPage = z.output<typeof s.adminUserPage>;
+export type AdminUserEdit = z.input<typeof s.adminUserEdit>;
+export type AvatarResult = z.output<typeof s.avatarResult>;
+
+export type PhotoStatus = z.output<typeof s.photoStatus>;
+export type PrivacyBar = z.output<typeof s.privacyBar>;
+export type Uploader = z.output<typeof s.uploader>;
+export type Photo = z.output<typeof s.photo>;
+export type GalleryPhoto = z.output<typeof s.galleryPhoto>;
+export type PhotoPreview = z.output<typeof s.photoPreview>;
+export type UploadedPhoto = z.output<typeof s.uploadedPhoto>;
+export type PrivacyBars = z.output<typeof s.privacyBars>;
+export type DescriptionEdit = z.input<typeof s.descriptionEdit>;
+
+export type GalleryFilter = z.output<typeof s.galleryFilter>;
+export type GalleryPage = z.output<typeof s.galleryPage>;
+export type GalleryStats = z.output<typeof s.galleryStats>;
+
+export type MyVote = z.output<typeof s.myVote>;
+export type VoteResult = z.output<typeof s.voteResult>;
+
+export type RatedPhoto = z.output<typeof s.ratedPhoto>;
+export type UserStats = z.output<typeof s.userStats>;
+export type AdminStats = z.output<typeof s.adminStats>;
+
+export type ReviewDecision = z.input<typeof s.reviewBody>;
+export type AuditEntry = z.output<typeof s.auditEntry>;
+export type ReviewMarks = z.output<typeof s.reviewMarks>;
+export type AdminPhoto = z.output<typeof s.adminPhoto>;
+export type AdminPhotoPage = z.output<typeof s.adminPhotoPage>;
+export type CleanupResult = z.output<typeof s.cleanupResult>;
+
+export type ContactMessage = z.input<typeof s.contactBody>;
+export type ContactFormStatus = z.output<typeof s.contactFormStatus>;
+export type ContactForm = z.output<typeof s.contactForm>;
+export type ContactFormCounts = z.output<typeof s.contactFormCounts>;
+export type ContactFormPage = z.output<typeof s.contactFormPage>;
+
+export type DriveAuthUrl = z.output<typeof s.driveAuthUrl>;
+export type DriveRefreshToken = z.output<typeof s.driveRefreshToken>;
+
+export type ImageSize = s.ImageSize;
