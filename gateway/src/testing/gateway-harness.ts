@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import type { User } from '@snapcracks/proto/auth/v1';
-import { SERVICE_NAMES, createMemoryEventBus, type Caller, type Platform, type ServiceName } from '@snapcracks/kit';
+import { IdentityKeyring, IdentitySigner, SERVICE_NAMES, createMemoryEventBus, type Caller, type Platform, type ServiceName } from '@snapcracks/kit';
 import { buildApp } from '../app.js';
 import type { Clients } from '../clients.js';
 import { loadGatewayConfig } from '../config.js';
@@ -31,7 +31,7 @@ export type Account = Partial<User> & { id: string };
 export interface GatewayHarness {
   app: FastifyInstance;
   calls: RecordedCall[];
-  /** Adds or replaces an account, as the auth service would answer it. */
+  /** Adds or replaces an account, as the auth service would answer it; the gateway sees the change at once. */
   account(account: Account): User;
   /** Signs `account` in through the real sign-in routes; answers its session cookie. */
   signIn(account: Account): Promise<string>;
@@ -47,7 +47,7 @@ export const ADMIN: Account = { id: 'admin-1', hasAcceptedTerms: true, isAdmin: 
  * The whole gateway (`buildApp`, every plugin and route) in front of fake services: each gRPC call goes to a function
  * the test gives and is recorded, so a route test sees exactly what the gateway asks and answers, without a network.
  */
-export async function gatewayHarness(services: FakeServices = {}): Promise<GatewayHarness> {
+export async function gatewayHarness(services: FakeServices = {}, env: Record<string, string> = {}): Promise<GatewayHarness> {
   const accounts = new Map<string, User>();
   const calls: RecordedCall[] = [];
   let signingIn: string | undefined;
@@ -68,14 +68,16 @@ export async function gatewayHarness(services: FakeServices = {}): Promise<Gatew
   } as unknown as OidcRelyingParty;
   const bus = createMemoryEventBus();
   const publicPages = new PublicPageCache();
-  const config = loadGatewayConfig({ NODE_ENV: 'test' });
+  // Tests sign in and call far more often than a person: the limits are tested on their own (plugins/*limits*.test.ts).
+  const config = loadGatewayConfig({ NODE_ENV: 'test', RATE_LIMIT_API: '100000/1m', RATE_LIMIT_SIGN_IN: '100000/1m', ...env });
+  const users = new UserDirectory(clients);
   const app = await buildApp({
     logger: pino({ level: 'silent' }),
     platform: { bus } as unknown as Platform,
     prisma: undefined as never,
     clients,
     oidc,
-    users: new UserDirectory(clients),
+    users,
     publicPages,
     sessionStore: new MemorySessionStore() as unknown as PrismaSessionStore,
     sessionSecret: 'a test secret of at least thirty-two characters',
@@ -90,6 +92,8 @@ export async function gatewayHarness(services: FakeServices = {}): Promise<Gatew
   const account = (given: Account) => {
     const user: User = { isAdmin: false, isEnabled: true, hasAcceptedTerms: false, createdAt: new Date('2025-01-01T00:00:00Z'), ...given };
     accounts.set(user.id, user);
+    // As auth.user.updated does on every replica: the next request sees the change.
+    users.remember(user.id, user);
     return user;
   };
   const inject = ({ cookie, ...options }: InjectOptions & { cookie?: string }) =>
@@ -164,5 +168,7 @@ function fakeClients(services: FakeServices, calls: RecordedCall[]): Clients {
     },
     close: () => undefined,
   });
-  return { signer: undefined, ...Object.fromEntries(SERVICE_NAMES.map((name) => [name, client(name)])) } as unknown as Clients;
+  // Batched votes carry each member's signed origin, made with the gateway's key as in production.
+  const signer = new IdentitySigner(IdentityKeyring.generate(['gateway']), 'gateway');
+  return { signer, ...Object.fromEntries(SERVICE_NAMES.map((name) => [name, client(name)])) } as unknown as Clients;
 }
