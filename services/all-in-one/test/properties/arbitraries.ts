@@ -37,7 +37,9 @@ export interface JsonSchema {
 /** What a request can carry, as the client sends it. */
 export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   // `unrepresentable: 'any'`: a z.custom (the face detector's image body) becomes "anything", which is what we send it.
-  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  // An empty registry: the contract names its shapes for the OpenAPI document (`.meta({ id })`), which would make them
+  // references here; the generators want each schema whole.
+  return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', metadata: z.registry() }) as JsonSchema;
 }
 
 /** Text that has broken parsers, databases and number conversions before: as values, keys, path segments. */
