@@ -10,8 +10,8 @@ const DOCUMENT_CACHE = 'public, max-age=300';
 
 /**
  * GET /api/openapi.json, the OpenAPI document generated from the contract's route definitions (the same ones every
- * route here is registered from), and GET /api/docs, Swagger UI reading it. Swagger UI loads only its own scripts
- * from this origin, so it runs under the product's Content Security Policy unchanged.
+ * route here is registered from), and GET /api/docs, Swagger UI reading the same document (at /api/docs/json). Swagger
+ * UI loads only its own scripts from this origin, so it runs under the product's Content Security Policy unchanged.
  */
 export default async function apiDocsRoutes(app: FastifyInstance) {
   const document = openApiDocument();
@@ -20,7 +20,8 @@ export default async function apiDocsRoutes(app: FastifyInstance) {
   await app.register(swagger, { mode: 'static', specification: { document: document as never } });
   await app.register(swaggerUi, {
     routePrefix: routes.apiDocs.path,
-    uiConfig: { url: routes.openApi.path, deepLinking: true, docExpansion: 'list', defaultModelsExpandDepth: 0 },
+    // The page without Swagger UI's top bar (a box to load another document): it shows this API only.
+    uiConfig: { layout: 'BaseLayout', deepLinking: true, docExpansion: 'list', defaultModelsExpandDepth: 0 },
     theme: { title: 'Snap Cracks API' },
   });
 

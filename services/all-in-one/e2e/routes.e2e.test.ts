@@ -155,3 +155,22 @@ describe('route availability', () => {
     await context.close();
   });
 });
+
+describe('the API reference', () => {
+  it('shows every route of /api/openapi.json at /api/docs, under the product\'s Content Security Policy, with no console error', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+    page.on('pageerror', (error) => errors.push(error.message));
+    const response = await page.goto(`${product.url}/api/docs`);
+    expect(response?.headers()['content-security-policy']).toMatch(/script-src 'self'/);
+    await page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+    const document = (await (await page.request.get(`${product.url}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.values(document.paths).reduce((sum, item) => sum + Object.keys(item).length, 0);
+    expect(await page.locator('.opblock').count()).toBe(operations);
+    await page.getByText('/api/photos/{id}/vote').first().waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
