@@ -1,16 +1,9 @@
-import { once } from 'node:events';
-import { setTimeout } from 'node:timers/promises';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import multipart from '@fastify/multipart';
 import { z } from 'zod';
-import type { Caller, OutgoingStream } from '@snapcracks/kit';
-import type { StoreAvatarRequest, StoreAvatarResponse } from '@snapcracks/proto/storage/v1';
 import type { Clients } from '../clients.js';
-import { HttpError } from '../http-errors.js';
 import { memberLimit } from '../plugins/member-limits.js';
-import { MULTIPART_LIMIT_ERRORS, multipartReadError } from '../multipart-errors.js';
-import { coalesceChunks } from '../streams/coalesce-chunks.js';
+import { acceptMultipart, streamOneFile } from '../multipart/one-file.js';
 import type { UserDirectory } from '../user-directory.js';
 import { toUserJson, userJson } from './auth.routes.js';
 
@@ -23,7 +16,6 @@ export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
 /** Room for the multipart framing around a 5 MB file. */
 const MAX_AVATAR_REQUEST_BYTES = MAX_AVATAR_BYTES + 16 * 1024;
 const AVATAR_DEADLINE_MS = 60_000;
-const DISCARD_WAIT_MS = 10_000;
 
 /** The auth service says the same (spec §5); checked here so bad input never costs a call. */
 const profileBody = z.object(
@@ -42,10 +34,7 @@ const avatarJson = z.object({ user: userJson, facesDetected: z.number().int().op
  * orphaned-files cleanup removes any that a failure leaves behind).
  */
 export default async function profileRoutes(app: FastifyInstance, { clients, users }: { clients: Clients; users: UserDirectory }) {
-  await app.register(multipart, {
-    throwFileSizeLimit: true,
-    limits: { fileSize: MAX_AVATAR_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 100 },
-  });
+  await acceptMultipart(app, { fileSize: MAX_AVATAR_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 100 });
   const route = app.withTypeProvider<ZodTypeProvider>();
   const memberFirst = { preValidation: async (request: FastifyRequest) => void (await request.requireMember()) };
 
@@ -61,18 +50,15 @@ export default async function profileRoutes(app: FastifyInstance, { clients, use
   // Per member (RATE_LIMIT_AVATARS): each avatar is decoded and re-encoded.
   route.post('/api/profile/avatar', { ...memberLimit(app, 'avatars'), schema: { response: { 200: avatarJson } } }, async (request, reply) => {
     const caller = await request.requireMember();
-    if (!request.isMultipart()) throw new HttpError(400, AVATAR_REFUSED);
-    if (Number(request.headers['content-length']) > MAX_AVATAR_REQUEST_BYTES) {
-      reply.header('connection', 'close');
-      throw new HttpError(413, AVATAR_TOO_LARGE);
-    }
-    let stored: StoreAvatarResponse;
-    try {
-      stored = await receiveAvatar(request, caller, clients);
-    } catch (error) {
-      await discardRest(request, reply);
-      throw error;
-    }
+    const stored = await streamOneFile(request, reply, {
+      field: 'avatar',
+      maxRequestBytes: MAX_AVATAR_REQUEST_BYTES,
+      refused: AVATAR_REFUSED,
+      tooLarge: AVATAR_TOO_LARGE,
+      overOtherLimits: 'refused',
+      open: () => clients.storage.clientStream('storeAvatar', { caller, deadlineMs: AVATAR_DEADLINE_MS }),
+      chunk: (chunk) => ({ chunk }),
+    });
     let answer;
     try {
       answer = await clients.auth.call.setAvatar({ customProfileImage: stored.name }, { caller });
@@ -89,62 +75,10 @@ export default async function profileRoutes(app: FastifyInstance, { clients, use
   });
 }
 
-/**
- * Reads exactly one file part named `avatar` and streams it to storage as it arrives; anything else (another field,
- * a second file, a file cut at the limit) cancels the store, so a refused request stores nothing.
- */
-async function receiveAvatar(request: FastifyRequest, caller: Caller, clients: Clients): Promise<StoreAvatarResponse> {
-  let upload: OutgoingStream<StoreAvatarRequest, StoreAvatarResponse> | undefined;
-  let failure: unknown;
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'field' || failure !== undefined || upload || part.fieldname !== 'avatar') {
-        failure ??= new HttpError(400, AVATAR_REFUSED);
-        if (part.type === 'file') part.file.resume();
-        continue;
-      }
-      try {
-        upload = clients.storage.clientStream('storeAvatar', { caller, deadlineMs: AVATAR_DEADLINE_MS });
-        for await (const chunk of coalesceChunks(part.file)) await upload.send({ chunk });
-        // At the size limit the stream ends quietly, marked truncated: never let a cut file through.
-        if (part.file.truncated) throw new HttpError(413, AVATAR_TOO_LARGE);
-      } catch (error) {
-        // The file's bytes come from the parser too: a body cut short fails here, mid-file.
-        failure = multipartReadError(error);
-        part.file.resume();
-      }
-    }
-  } catch (error) {
-    failure ??= multipartReadError(error);
-  }
-  if (failure !== undefined) {
-    upload?.cancel();
-    const code = (failure as { code?: unknown }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, AVATAR_TOO_LARGE);
-    if (typeof code === 'string' && MULTIPART_LIMIT_ERRORS.has(code)) throw new HttpError(400, AVATAR_REFUSED);
-    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new HttpError(400, AVATAR_REFUSED);
-    throw failure;
-  }
-  if (!upload) throw new HttpError(400, AVATAR_REFUSED);
-  return upload.finish();
-}
-
 async function deleteQuietly(request: FastifyRequest, clients: Clients, name: string): Promise<void> {
   try {
     await clients.storage.call.deleteAvatar({ name }, { caller: null, deadlineMs: 5_000 });
   } catch (error) {
     request.log.warn({ err: error, avatar: name }, 'could not delete an avatar blob; the orphaned-files cleanup will');
   }
-}
-
-/** After a refusal, reads and drops the rest of a bounded body so the browser sees our answer, not a reset. */
-async function discardRest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const raw = request.raw;
-  if (raw.complete) return;
-  raw.unpipe();
-  raw.resume();
-  if (Number(raw.headers['content-length']) <= MAX_AVATAR_REQUEST_BYTES) {
-    await Promise.race([once(raw, 'end'), setTimeout(DISCARD_WAIT_MS)]).catch(() => undefined);
-  }
-  if (!raw.complete) reply.header('connection', 'close');
 }
