@@ -26,7 +26,7 @@ const productionValues = join(chart, 'values-production.example.yaml');
 
 const SERVICES = ['auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'] as const;
 const COMPONENTS = ['gateway', ...SERVICES] as const;
-const CALLS: Record<string, string[]> = { photo: ['storage'], moderation: ['photo', 'storage', 'auth'], stats: ['photo', 'vote', 'auth'] };
+const CALLS: Record<string, string[]> = { auth: ['storage'], photo: ['storage'], moderation: ['photo', 'storage', 'auth'], stats: ['photo', 'vote', 'auth'] };
 const SECRET_KEYS = ['NATS_URL', 'SESSION_SECRET', 'OIDC_CLIENT_SECRET', 'IDENTITY_PUBLIC_KEYS'];
 /** Each component's own connection string (its own database role), e.g. AUTH_DATABASE_URL. */
 const DATABASE_URL_KEYS = COMPONENTS.map((c) => `${c.toUpperCase()}_DATABASE_URL`);

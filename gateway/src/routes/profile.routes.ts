@@ -29,9 +29,9 @@ const avatarJson = z.object({ user: userJson, facesDetected: z.number().int().op
  * remembers it at once so /api/auth/user shows the change on the next read; other replicas drop their copy when
  * auth.user.updated arrives (see UserDirectory).
  *
- * An avatar streams from the browser to storage (never held whole here), which checks its bytes, crops it square and
- * stores a 256 px WebP; auth then points the account at it, and the avatar it replaced is deleted, best effort (the
- * orphaned-files cleanup removes any that a failure leaves behind).
+ * An avatar streams from the browser through auth to storage (never held whole here) in the one call the route makes:
+ * storage checks its bytes, crops it square and stores a 256 px WebP; auth points the account at it and deletes the
+ * avatar it replaced, best effort (the orphaned-files cleanup removes any that a failure leaves behind).
  */
 export default async function profileRoutes(app: FastifyInstance, { clients, users }: { clients: Clients; users: UserDirectory }) {
   await acceptMultipart(app, { fileSize: MAX_AVATAR_BYTES, files: 1, fields: 0, parts: 1, headerPairs: 100 });
@@ -50,35 +50,18 @@ export default async function profileRoutes(app: FastifyInstance, { clients, use
   // Per member (RATE_LIMIT_AVATARS): each avatar is decoded and re-encoded.
   route.post('/api/profile/avatar', { ...memberLimit(app, 'avatars'), schema: { response: { 200: avatarJson } } }, async (request, reply) => {
     const caller = await request.requireMember();
-    const stored = await streamOneFile(request, reply, {
+    const { user, facesDetected } = await streamOneFile(request, reply, {
       field: 'avatar',
       maxRequestBytes: MAX_AVATAR_REQUEST_BYTES,
       refused: AVATAR_REFUSED,
       tooLarge: AVATAR_TOO_LARGE,
       overOtherLimits: 'refused',
-      open: () => clients.storage.clientStream('storeAvatar', { caller, deadlineMs: AVATAR_DEADLINE_MS }),
+      open: () => clients.auth.clientStream('uploadAvatar', { caller, deadlineMs: AVATAR_DEADLINE_MS }),
       chunk: (chunk) => ({ chunk }),
     });
-    let answer;
-    try {
-      answer = await clients.auth.call.setAvatar({ customProfileImage: stored.name }, { caller });
-    } catch (error) {
-      await deleteQuietly(request, clients, stored.name);
-      throw error;
-    }
-    const { user, previousCustomProfileImage } = answer;
     if (!user) throw new Error('The auth service answered without a user');
     users.remember(user.id, user);
-    if (previousCustomProfileImage) await deleteQuietly(request, clients, previousCustomProfileImage);
     reply.header('cache-control', 'no-store');
-    return { user: toUserJson(user), ...(stored.facesDetected !== undefined ? { facesDetected: stored.facesDetected } : {}) };
+    return { user: toUserJson(user), ...(facesDetected !== undefined ? { facesDetected } : {}) };
   });
-}
-
-async function deleteQuietly(request: FastifyRequest, clients: Clients, name: string): Promise<void> {
-  try {
-    await clients.storage.call.deleteAvatar({ name }, { caller: null, deadlineMs: 5_000 });
-  } catch (error) {
-    request.log.warn({ err: error, avatar: name }, 'could not delete an avatar blob; the orphaned-files cleanup will');
-  }
 }

@@ -49,8 +49,11 @@ export async function readHeaderAndChunks<Req, H, T = never>(
   return { header, chunks: boundedChunks(stream, iterator, bytesOf, limits), trailer: () => trailer };
 }
 
-/** A client stream of chunks of bytes alone, as they arrive, refusing more than `maxBytes` in total. */
-export function readChunks<Req>(stream: AsyncIterable<Req>, chunk: (message: Req) => Uint8Array, limits: UploadLimits): AsyncIterable<Buffer> {
+/**
+ * A client stream of chunks of bytes alone, as they arrive, refusing more than `maxBytes` in total; without limits
+ * for a service that relays the bytes to the one that holds the rules.
+ */
+export function readChunks<Req>(stream: AsyncIterable<Req>, chunk: (message: Req) => Uint8Array, limits?: UploadLimits): AsyncIterable<Buffer> {
   return boundedChunks(stream, stream[Symbol.asyncIterator](), chunk, limits);
 }
 
@@ -58,14 +61,14 @@ async function* boundedChunks<Req>(
   stream: AsyncIterable<Req>,
   iterator: AsyncIterator<Req>,
   bytesOf: (message: Req) => Uint8Array | null,
-  limits: UploadLimits,
+  limits: UploadLimits | undefined,
 ): AsyncIterable<Buffer> {
   let total = 0;
   for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
     const bytes = bytesOf(next.value);
     if (bytes === null) continue;
     total += bytes.byteLength;
-    if (total > limits.maxBytes) throw limits.tooLarge();
+    if (limits && total > limits.maxBytes) throw limits.tooLarge();
     yield Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
   // A cancelled call may end like a finished one: never take a cut-off stream for the whole.
