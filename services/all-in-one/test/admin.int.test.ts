@@ -104,15 +104,13 @@ function serviceClients() {
   const { addresses } = system.platform;
   return {
     storageAsPhoto: createServiceClient(StorageServiceClient, addresses.storage!, { signer: new IdentitySigner(TEST_IDENTITY, 'photo'), peer: 'storage', deadlineMs: 30_000 }),
-    storageAsAuth: createServiceClient(StorageServiceClient, addresses.storage!, { signer: new IdentitySigner(TEST_IDENTITY, 'auth'), peer: 'storage', deadlineMs: 30_000 }),
     moderation: createServiceClient(ModerationServiceClient, addresses.moderation!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway'), peer: 'moderation' }),
   };
 }
 let services: ReturnType<typeof serviceClients>;
 
 async function storeBlobs(purpose: ImagePurpose): Promise<string[]> {
-  const client = purpose === ImagePurpose.IMAGE_PURPOSE_AVATAR ? services.storageAsAuth : services.storageAsPhoto;
-  const stream = client.clientStream('storeImage', { caller: null });
+  const stream = services.storageAsPhoto.clientStream('storeImage', { caller: null });
   await stream.send({ part: { $case: 'header', value: { purpose, bars: [] } } });
   await stream.send({ part: { $case: 'chunk', value: fixture('rotated-gps.jpg') } });
   const { image } = await stream.finish();

@@ -124,7 +124,7 @@ describe.each(backends)('the storage service with STORAGE_TYPE=$name over gRPC',
   });
 
   it('deletes blobs, bytes and rows, idempotently', async () => {
-    const { image } = await storeImage(storage.as.auth, jpeg, ImagePurpose.IMAGE_PURPOSE_AVATAR);
+    const { image } = await storeImage(storage.as.photo, jpeg, ImagePurpose.IMAGE_PURPOSE_AVATAR);
     expect(image!.original!.key).toMatch(new RegExp(`^${backend.prefix}avatars/[0-9a-f-]{36}\\.webp$`));
     expect(image!.display).toBeUndefined();
     const key = image!.original!.key;
@@ -222,6 +222,10 @@ describe('refusals', () => {
     expect(await errorOf(storeImage(storage.as.gateway, jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
     expect(await errorOf(storage.as.vote.call.deleteBlobs({ keys: [] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
     expect(await errorOf(storage.as.photo.call.listBlobs({ pageToken: '', pageSize: 10 }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    // Auth reaches storage for avatars alone: nothing of a photo's.
+    expect(await errorOf(storeImage(storage.as.auth, jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await errorOf(storage.as.auth.call.deleteBlobs({ keys: [] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await errorOf(storage.as.auth.call.renderDerivatives({ originalKey: 'local:photos/x.jpg', bars: [], derivatives: [] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
     expect(await errorOf(storeImage(storage.as.photo, jpeg, ImagePurpose.IMAGE_PURPOSE_UNSPECIFIED))).toMatchObject({ code: status.INVALID_ARGUMENT });
     expect(await errorOf(storeImage(storage.as.photo, jpeg, ImagePurpose.IMAGE_PURPOSE_PHOTO, [{ x: -5, y: 0, width: 10, height: 10 }]))).toMatchObject({ code: status.INVALID_ARGUMENT });
   });

@@ -19,7 +19,7 @@ const CHUNK_BYTES = 64 * 1024;
 export function storageHandlers(service: StorageService): Handlers<StorageServiceServer> {
   return {
     async storeImage(stream, ctx) {
-      requireService(ctx, 'photo', 'auth');
+      requireService(ctx, 'photo');
       const { header, chunks } = await readHeaderAndChunks<StoreImageRequest, StoreImageRequest_Header>(
         stream,
         {
@@ -57,7 +57,7 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
     },
 
     async renderDerivatives(request, ctx) {
-      requireService(ctx, 'photo', 'auth');
+      requireService(ctx, 'photo');
       const kinds = request.derivatives.length > 0 ? request.derivatives.map(toDerivativeKind) : DERIVATIVE_KINDS;
       const rendered: Partial<Record<DerivativeKind, Blob>> = await service.renderDerivatives(request.originalKey, request.bars, kinds, ctx.caller?.userId);
       return {
@@ -85,7 +85,7 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
     },
 
     async deleteBlobs(request, ctx) {
-      requireService(ctx, 'photo', 'auth', 'moderation');
+      requireService(ctx, 'photo', 'moderation');
       return { deleted: await service.deleteBlobs(request.keys, request.createdBefore) };
     },
 
