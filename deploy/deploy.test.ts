@@ -13,6 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { helmBinary, runHelm } from '../scripts/lib/helm.js';
+import { SERVICE_PEERS } from '../services/kit/src/call-graph.js';
+import { COMPONENT_NAMES as COMPONENTS, SERVICE_NAMES as SERVICES } from '../services/kit/src/component.js';
+import { VALUES_FILE, withCalls } from './helm/values-calls.js';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { INetworkPolicy, INetworkPolicyPeer } from 'kubernetes-models/networking.k8s.io/v1';
@@ -24,9 +27,6 @@ const chart = join(root, 'deploy/helm/snapcracks');
 const devValues = join(root, 'deploy/helm/values-dev.yaml');
 const productionValues = join(chart, 'values-production.example.yaml');
 
-const SERVICES = ['auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'] as const;
-const COMPONENTS = ['gateway', ...SERVICES] as const;
-const CALLS: Record<string, string[]> = { photo: ['storage'], moderation: ['photo', 'storage', 'auth'], stats: ['photo', 'vote', 'auth'] };
 const SECRET_KEYS = ['NATS_URL', 'SESSION_SECRET', 'OIDC_CLIENT_SECRET', 'IDENTITY_PUBLIC_KEYS'];
 /** Each component's own connection string (its own database role), e.g. AUTH_DATABASE_URL. */
 const DATABASE_URL_KEYS = COMPONENTS.map((c) => `${c.toUpperCase()}_DATABASE_URL`);
@@ -224,6 +224,18 @@ describe('helm chart', () => {
     }
   });
 
+  it('says in values.yaml who calls whom as SERVICE_PEERS does (pnpm exec tsx deploy/helm/values-calls.ts writes it)', async () => {
+    const values = await readFile(VALUES_FILE, 'utf8');
+    const services = (parse(values) as { services: Record<string, { calls: string[] }> }).services;
+    expect(Object.fromEntries(Object.entries(services).map(([name, service]) => [name, service.calls]))).toEqual(SERVICE_PEERS);
+    expect(withCalls(values, SERVICE_PEERS), 'run pnpm exec tsx deploy/helm/values-calls.ts').toBe(values);
+    // The writer changes the calls lines alone, and refuses a service the chart does not have.
+    const changed = withCalls(values, { ...SERVICE_PEERS, support: ['auth', 'storage'] });
+    expect((parse(changed) as { services: Record<string, { calls: string[] }> }).services.support?.calls).toEqual(['auth', 'storage']);
+    expect(changed.split('\n').filter((line, i) => line !== values.split('\n')[i])).toEqual(['    calls: [auth, storage]']);
+    expect(() => withCalls(values, { ...SERVICE_PEERS, search: [] })).toThrow(/search/);
+  });
+
   it('reaches peers through headless Services by dns:/// names, and keeps the ClusterIP Services', () => {
     for (const name of SERVICES) {
       const headless = find<IService>(defaults, 'Service', `snapcracks-${name}-headless`);
@@ -232,7 +244,7 @@ describe('helm chart', () => {
       expect(find<IService>(defaults, 'Service', `snapcracks-${name}`).spec?.ports?.[0]).toMatchObject({ port: 50051, targetPort: 'grpc', appProtocol: 'grpc' });
       const c = container(find<Workload>(defaults, 'Deployment', `snapcracks-${name}`));
       const peers = (c.env ?? []).filter((e) => e.name.endsWith('_SERVICE_ADDR')).map((e) => [e.name, e.value]);
-      expect(peers, name).toEqual((CALLS[name] ?? []).map((p) => [`${p.toUpperCase()}_SERVICE_ADDR`, `dns:///snapcracks-${p}-headless:50051`]));
+      expect(peers, name).toEqual(SERVICE_PEERS[name].map((p) => [`${p.toUpperCase()}_SERVICE_ADDR`, `dns:///snapcracks-${p}-headless:50051`]));
       expect(env(c, 'GRPC_MAX_CONNECTION_AGE_MS')?.value).toBe('120000');
       for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe]) expect(probe?.grpc?.port, name).toBe(50051);
     }
@@ -474,11 +486,11 @@ describe('helm chart', () => {
     expect(gateway.spec?.ingress?.[1]).toEqual({ from: [{ podSelector: { matchLabels: expect.objectContaining({ 'app.kubernetes.io/component': 'test' }) } }], ports: [{ port: 8080, protocol: 'TCP' }] });
     expect(gateway.spec?.egress?.[0]?.to?.map(peerComponent).sort()).toEqual([...SERVICES].sort());
     for (const name of SERVICES) {
-      const callers = ['gateway', ...SERVICES.filter((s) => CALLS[s]?.includes(name))];
+      const callers = ['gateway', ...SERVICES.filter((s) => (SERVICE_PEERS[s] as readonly string[]).includes(name))];
       const spec = policy(name).spec!;
       expect(spec.ingress?.[0]?.from?.map(peerComponent).sort(), name).toEqual(callers.sort());
       expect(spec.ingress?.[0]?.ports, name).toEqual([{ port: 50051, protocol: 'TCP' }]);
-      expect(spec.egress?.[0]?.to?.map(peerComponent) ?? [], name).toEqual(CALLS[name] ?? []);
+      expect(spec.egress?.[0]?.to?.map(peerComponent) ?? [], name).toEqual([...SERVICE_PEERS[name]]);
     }
     const common = policy('common-egress');
     expect(common.spec?.egress?.flatMap((rule) => rule.ports?.map((p) => p.port))).toEqual([53, 53, 5432, 6432, 4222]);

@@ -5,12 +5,13 @@
  *   pnpm identity:keys --kubectl  the same as `--from-literal=…` arguments of `kubectl create secret generic`
  * Each process gets its own private key as IDENTITY_PRIVATE_KEY and everyone's IDENTITY_PUBLIC_KEYS.
  */
-import { IDENTITY_COMPONENTS, IdentityKeyring } from '../services/kit/src/grpc/identity.js';
+import { COMPONENT_NAMES } from '../services/kit/src/component.js';
+import { IdentityKeyring } from '../services/kit/src/grpc/identity.js';
 
 const keys = IdentityKeyring.generate();
 const entries: [string, string][] = [
   ['IDENTITY_PUBLIC_KEYS', keys.publicKeysConfig()],
-  ...IDENTITY_COMPONENTS.map((name): [string, string] => [`${name.toUpperCase()}_IDENTITY_PRIVATE_KEY`, keys.privateKeyConfig(name)]),
+  ...COMPONENT_NAMES.map((name): [string, string] => [`${name.toUpperCase()}_IDENTITY_PRIVATE_KEY`, keys.privateKeyConfig(name)]),
 ];
 const kubectl = process.argv.includes('--kubectl');
 // Base64 and "name=key,…" need no shell quoting.

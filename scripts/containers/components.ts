@@ -1,3 +1,5 @@
+import { SERVICE_NAMES, type ServiceName } from '../../services/kit/src/component.js';
+
 /**
  * What each container image carries: deploy/Dockerfile has one target per entry (`--target <name>`, image
  * `snapcracks-<name>`), compile.ts builds each one's tree, build.ts and start.ts build and run them.
@@ -22,7 +24,7 @@ export interface ImageComponent {
 /** Dead letters are read and replayed where NATS_URL is set: any service pod (`kubectl exec … -- node …`). */
 const DEAD_LETTERS = 'scripts/events/dead-letters.ts';
 
-const service = (name: string, extra: Partial<ImageComponent> = {}): ImageComponent => ({
+const service = (name: ServiceName, extra: Partial<ImageComponent> = {}): ImageComponent => ({
   package: `@snapcracks/${name}`,
   entries: [`services/${name}/src/main.ts`, DEAD_LETTERS, ...(extra.entries ?? [])],
   maxSizeMb: 300,
@@ -30,16 +32,11 @@ const service = (name: string, extra: Partial<ImageComponent> = {}): ImageCompon
   ...(extra.maxSizeMb ? { maxSizeMb: extra.maxSizeMb } : {}),
 });
 
-export const IMAGE_COMPONENTS = {
-  gateway: { package: '@snapcracks/gateway', entries: ['gateway/src/main.ts'], files: ['web/dist'], maxSizeMb: 300 },
-  auth: service('auth'),
-  photo: service('photo'),
-  vote: service('vote'),
-  moderation: service('moderation'),
+/** What a service's image carries beyond its own entry point and the dead-letters tool. */
+const SERVICE_EXTRAS: Partial<Record<ServiceName, Partial<ImageComponent>>> = {
   // The read-model rebuild runs where a stats replica runs, with its settings (README, Operations).
-  stats: service('stats', { entries: ['services/stats/src/rebuild/main.ts'] }),
-  support: service('support'),
-  storage: service('storage', {
+  stats: { entries: ['services/stats/src/rebuild/main.ts'] },
+  storage: {
     // Piscina's worker threads and the forked media process start from these files.
     entries: ['services/storage/src/media/worker-entry.mjs', 'services/storage/src/media/media-process-entry.mjs'],
     requires: [
@@ -49,15 +46,18 @@ export const IMAGE_COMPONENTS = {
       '@vladmandic/face-api/package.json',
     ],
     maxSizeMb: 450,
-  }),
+  },
+};
+
+const SERVICE_IMAGES = Object.fromEntries(SERVICE_NAMES.map((name) => [name, service(name, SERVICE_EXTRAS[name])])) as Record<ServiceName, ImageComponent>;
+
+export const IMAGE_COMPONENTS = {
+  gateway: { package: '@snapcracks/gateway', entries: ['gateway/src/main.ts'], files: ['web/dist'], maxSizeMb: 300 },
+  ...SERVICE_IMAGES,
   migrate: {
     package: '@snapcracks/migrate',
     entries: ['services/migrate/src/main.ts'],
-    files: [
-      'services/kit/migrations',
-      ...['auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'].map((name) => `services/${name}/prisma/migrations`),
-      'gateway/prisma/migrations',
-    ],
+    files: ['services/kit/migrations', ...SERVICE_NAMES.map((name) => `services/${name}/prisma/migrations`), 'gateway/prisma/migrations'],
     maxSizeMb: 300,
   },
   'dev-idp': { package: '@snapcracks/dev-idp', entries: ['services/dev-idp/src/main.ts'], maxSizeMb: 300 },

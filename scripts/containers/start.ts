@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runHelm } from '../lib/helm.js';
 import { buildImages, imageName, sizeTable } from './build.js';
+import { IMAGE_COMPONENT_NAMES } from './components.js';
 import { parseRendered, planFromChart, podArgs, runArgs, type ContainerPlan, type Plan } from './plan.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -289,7 +290,7 @@ export async function startContainers(config: ContainersConfig, options: { build
     const rows = buildImages({ log });
     log(sizeTable(rows).text);
   } else {
-    for (const name of ['gateway', 'auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage', 'migrate', 'dev-idp']) {
+    for (const name of IMAGE_COMPONENT_NAMES) {
       if (spawnSync('podman', ['image', 'exists', imageName(name, TAG)]).status !== 0) throw new Error(`${imageName(name, TAG)} is missing: run without --no-build`);
     }
   }

@@ -19,7 +19,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../services/all-in-one/src/free-port.js';
 import { localSecret } from '../../services/all-in-one/src/local-secrets.js';
-import { SERVICES } from '../../services/all-in-one/src/modules.js';
 import { databaseUrlFor, pg, quoteIdent, withClient } from '../seed/db.js';
 import { componentDatabaseUrls, runMigrationJob, withoutDatabaseUrls } from '../db/migration-job.js';
 import { ensureWebBuilt } from '../lib/web-build.mjs';
@@ -73,7 +72,6 @@ async function main(): Promise<void> {
     ...(env.IDENTITY_PRIVATE_KEY ? {} : { IDENTITY_SECRET: env.IDENTITY_SECRET || localSecret(dataDir, 'IDENTITY_SECRET') }),
   };
   const processes = await splitTopology({
-    services: SERVICES,
     replicas: { photo: 2, vote: 2 },
     databaseUrls,
     common,

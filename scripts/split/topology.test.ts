@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SERVICE_PEERS } from '../../services/kit/src/call-graph.js';
 import { SERVICE_NAMES } from '../../services/kit/src/component.js';
 import { componentDatabaseUrls, databaseUrlVariable, withoutDatabaseUrls } from '../db/migration-job.js';
 import { splitTopology } from './topology.js';
@@ -10,7 +11,6 @@ describe('split mode', () => {
     const databaseUrls = componentDatabaseUrls(ADMIN);
     let port = 40_000;
     const processes = await splitTopology({
-      services: SERVICE_NAMES.map((name) => ({ name })),
       replicas: { photo: 2, vote: 2 },
       databaseUrls,
       common: { NATS_URL: 'nats://127.0.0.1:4222' },
@@ -25,6 +25,20 @@ describe('split mode', () => {
       const url = new URL(own);
       expect([url.host, url.pathname, url.username], process.name).toEqual(['127.0.0.1:5432', '/snapcracks_split', `snapcracks_split_${process.component}`]);
       expect(url.password, process.name).toMatch(/^[0-9a-f]{48}$/);
+    }
+  });
+
+  it('tells each service where the peers it calls are (SERVICE_PEERS), and the gateway where every service is', async () => {
+    let port = 40_000;
+    const processes = await splitTopology({ replicas: {}, databaseUrls: componentDatabaseUrls(ADMIN), common: {}, gateway: {}, service: {}, ports: async () => port++ });
+    const peersOf = (env: Record<string, string>) =>
+      Object.keys(env)
+        .filter((key) => key.endsWith('_SERVICE_ADDR'))
+        .map((key) => key.replace('_SERVICE_ADDR', '').toLowerCase())
+        .sort();
+    for (const process of processes) {
+      const expected = process.component === 'gateway' ? SERVICE_NAMES : process.component === 'dev-idp' ? [] : SERVICE_PEERS[process.component];
+      expect(peersOf(process.env), process.name).toEqual([...expected].sort());
     }
   });
 

@@ -2,7 +2,8 @@
  * What `pnpm start:split` runs: every component as its own process, wired as the Helm chart wires the pods (each
  * service told where its peers are, several replicas of photo and vote behind one gRPC target), on this machine.
  */
-import { SERVICE_NAMES, type ServiceModule, type ServiceName } from '../../services/kit/src/component.js';
+import { SERVICE_PEERS } from '../../services/kit/src/call-graph.js';
+import { SERVICE_NAMES, type ServiceName } from '../../services/kit/src/component.js';
 
 export interface SplitProcess {
   /** e.g. `vote-2`: the component and, when it has several replicas, which one. */
@@ -14,8 +15,6 @@ export interface SplitProcess {
 }
 
 export interface SplitOptions {
-  /** The services, for the peers each calls (`dependsOn`); the gateway calls every service. */
-  services: Pick<ServiceModule, 'name' | 'dependsOn'>[];
   /** Replicas per service (default 1). */
   replicas: Partial<Record<ServiceName, number>>;
   /** Each component's own connection string (its own database role), given to its processes as DATABASE_URL. */
@@ -55,7 +54,8 @@ export async function splitTopology(options: SplitOptions): Promise<SplitProcess
           ...options.common,
           DATABASE_URL: options.databaseUrls[name],
           ...options.service[name],
-          ...peers(options.services.find((service) => service.name === name)?.dependsOn ?? []),
+          // The peers it calls (SERVICE_PEERS); the gateway calls every service.
+          ...peers(SERVICE_PEERS[name]),
           GRPC_HOST: '127.0.0.1',
           GRPC_PORT: String(port),
           METRICS_PORT: String(await options.ports()),

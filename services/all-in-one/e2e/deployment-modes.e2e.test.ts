@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SERVICE_NAMES } from '@snapcracks/kit';
 import { expectText, fixtureImage, launchBrowser, signedInMember, uploadThroughApi } from './browser.js';
 import { startContainers, startSplit, type Deployment } from './deployment.js';
 
@@ -120,7 +121,7 @@ describe.each(MODES)('the product as separate components ($name)', ({ start }) =
     const served = (name: string) => total(name, 'rpc_server_duration_seconds_count{');
     for (const name of ['photo-1', 'photo-2', 'vote-1', 'vote-2']) expect(await served(name), name).toBeGreaterThan(0);
     // The flow reached every service: each replica's scrape shows the calls it served.
-    const services = Object.keys(metrics).filter((name) => /^(auth|photo|vote|moderation|stats|support|storage)(-\d+)?$/.test(name));
+    const services = Object.keys(metrics).filter((name) => (SERVICE_NAMES as readonly string[]).includes(name.replace(/-\d+$/, '')));
     expect(services.length).toBe(9);
     const calls = Object.fromEntries(await Promise.all(services.map(async (name) => [name, await served(name)] as const)));
     for (const [name, count] of Object.entries(calls)) expect(count, name).toBeGreaterThan(0);

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestBrowser } from '@snapcracks/dev-idp/testing';
 import { IdentitySigner, createServiceClient, type Caller } from '@snapcracks/kit';
-import { AuthServiceClient } from '@snapcracks/proto/auth/v1';
 import { ModerationServiceClient } from '@snapcracks/proto/moderation/v1';
 import { ImagePurpose, StorageServiceClient } from '@snapcracks/proto/storage/v1';
 import { startTestSystem, TEST_IDENTITY } from './test-system.js';
@@ -69,7 +68,6 @@ let admin: TestBrowser;
 let alice: TestBrowser;
 let bob: TestBrowser;
 let newcomer: TestBrowser;
-let aliceId: string;
 let adminId: string;
 const anonymous = { request: (url: string, init: RequestInit = {}) => fetch(url, init) };
 
@@ -101,21 +99,18 @@ const list = async (name: string, query = '?limit=100') => json<AdminPhotoPage>(
 const find = async (name: string, id: number) => (await list(name)).photos.find((p) => p.id === id);
 const stats = async () => json<AdminStats>(await send(admin, 'GET', '/api/admin/stats'));
 
-/** Direct calls to the services, as a component would make them (to store blobs and set an avatar). */
+/** Direct calls to the services, as a component would make them (to store blobs). */
 function serviceClients() {
   const { addresses } = system.platform;
   return {
     storageAsPhoto: createServiceClient(StorageServiceClient, addresses.storage!, { signer: new IdentitySigner(TEST_IDENTITY, 'photo'), peer: 'storage', deadlineMs: 30_000 }),
-    storageAsAuth: createServiceClient(StorageServiceClient, addresses.storage!, { signer: new IdentitySigner(TEST_IDENTITY, 'auth'), peer: 'storage', deadlineMs: 30_000 }),
-    auth: createServiceClient(AuthServiceClient, addresses.auth!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway'), peer: 'auth' }),
     moderation: createServiceClient(ModerationServiceClient, addresses.moderation!, { signer: new IdentitySigner(TEST_IDENTITY, 'gateway'), peer: 'moderation' }),
   };
 }
 let services: ReturnType<typeof serviceClients>;
 
 async function storeBlobs(purpose: ImagePurpose): Promise<string[]> {
-  const client = purpose === ImagePurpose.IMAGE_PURPOSE_AVATAR ? services.storageAsAuth : services.storageAsPhoto;
-  const stream = client.clientStream('storeImage', { caller: null });
+  const stream = services.storageAsPhoto.clientStream('storeImage', { caller: null });
   await stream.send({ part: { $case: 'header', value: { purpose, bars: [] } } });
   await stream.send({ part: { $case: 'chunk', value: fixture('rotated-gps.jpg') } });
   const { image } = await stream.finish();
@@ -144,7 +139,7 @@ beforeAll(async () => {
     member('bob@example.com', 'Bob Example'),
   ]);
   ({ browser: newcomer } = await signIn(system.url, 'new@example.com', 'New Comer'));
-  [aliceId, adminId] = await Promise.all([idOf(alice), idOf(admin)]);
+  adminId = await idOf(admin);
   services = serviceClients();
 }, 120_000);
 afterAll(async () => {
@@ -301,10 +296,11 @@ describe('the file cleanups', () => {
     const kept = await upload(alice, fixture('photo.webp'), 'keep.webp');
     const rejected = await upload(bob, fixture('rotated-gps.jpg'), 'rejected.jpg');
     expect((await send(admin, 'PATCH', `/api/admin/photos/${rejected}/status`, { status: 'rejected', rejectionReason: 'Duplicate' })).status).toBe(200);
-    const [avatar] = await storeBlobs(ImagePurpose.IMAGE_PURPOSE_AVATAR);
-    const avatarName = avatar!.split('/').pop()!;
-    const caller: Caller = { userId: aliceId, isAdmin: false, hasAcceptedTerms: true };
-    await services.auth.call.setAvatar({ customProfileImage: avatarName }, { caller });
+    const form = new FormData();
+    form.append('avatar', new Blob([new Uint8Array(fixture('rotated-gps.jpg'))]), 'me.jpg');
+    const { user } = await json<{ user: { customProfileImage: string } }>(await alice.request(api('/api/profile/avatar'), { method: 'POST', body: form }));
+    const avatarName = user.customProfileImage;
+    const avatar = `local:avatars/${avatarName}`;
     // Orphans: a stored upload whose photo row never came, and an avatar that was replaced.
     const orphanPhoto = await storeBlobs(ImagePurpose.IMAGE_PURPOSE_PHOTO);
     const [orphanAvatar] = await storeBlobs(ImagePurpose.IMAGE_PURPOSE_AVATAR);
@@ -313,7 +309,7 @@ describe('the file cleanups', () => {
     const fresh = await storeBlobs(ImagePurpose.IMAGE_PURPOSE_PHOTO);
     const keptPhoto = await find('all', kept);
     const rejectedPhoto = await find('all', rejected);
-    for (const key of [...orphanPhoto, orphanAvatar!, avatar!, ...fresh]) expect(onDisk(key), key).toBe(true);
+    for (const key of [...orphanPhoto, orphanAvatar!, avatar, ...fresh]) expect(onDisk(key), key).toBe(true);
 
     const answer = await json<{ message: string; removed: number; failed: number }>(await send(admin, 'POST', '/api/admin/cleanup/orphaned'));
     expect(answer.message).toMatch(/^Removed \d+ orphaned files \(local: \d+\); checked \d+ files older than an hour\.$/);
@@ -321,7 +317,7 @@ describe('the file cleanups', () => {
     expect(answer.removed).toBeGreaterThanOrEqual(4);
     expect(answer.failed).toBe(0);
     for (const key of [...orphanPhoto, orphanAvatar!]) expect(onDisk(key), key).toBe(false);
-    for (const key of [avatar!, ...fresh]) expect(onDisk(key), key).toBe(true);
+    for (const key of [avatar, ...fresh]) expect(onDisk(key), key).toBe(true);
     expect((await send(anonymous, 'GET', `/uploads/${avatarName}`)).status).toBe(200);
     for (const photo of [keptPhoto!, rejectedPhoto!]) {
       for (const url of [photo.thumbnailUrl, photo.mediumUrl, photo.displayUrl, photo.originalUrl]) expect((await send(admin, 'GET', url)).status, url).toBe(200);

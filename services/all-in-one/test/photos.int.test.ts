@@ -3,9 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBrowser } from '@snapcracks/dev-idp/testing';
-import { IdentitySigner, createServiceClient } from '@snapcracks/kit';
-import { ImagePurpose, StorageServiceClient } from '@snapcracks/proto/storage/v1';
-import { startTestSystem, TEST_IDENTITY } from './test-system.js';
+import { startTestSystem } from './test-system.js';
 import { signIn } from './sign-in.js';
 
 /** The little of sharp this test uses: it lives with the storage service, the test only reads images with it. */
@@ -397,27 +395,21 @@ describe('the medium image (size=medium)', () => {
 
 describe('avatars', () => {
   it('serves a stored avatar at /uploads/{name} to anyone, cached for good, and nothing else there', async () => {
-    // Avatars are stored by the auth service (the profile issue); here the test stores one as auth would.
-    const storage = createServiceClient(StorageServiceClient, system.platform.addresses.storage!, { signer: new IdentitySigner(TEST_IDENTITY, 'auth'), peer: 'storage' });
-    try {
-      const upload = storage.clientStream('storeImage', { caller: null });
-      await upload.send({ part: { $case: 'header', value: { purpose: ImagePurpose.IMAGE_PURPOSE_AVATAR, bars: [] } } });
-      await upload.send({ part: { $case: 'chunk', value: fixture('rotated-gps.jpg') } });
-      const { image } = await upload.finish();
-      const name = image!.original!.key.split('/').pop()!;
-      expect(name).toMatch(/^[0-9a-f-]{36}\.webp$/);
+    const form = new FormData();
+    form.append('avatar', new Blob([new Uint8Array(fixture('rotated-gps.jpg'))]), 'me.jpg');
+    const uploaded = await alice.request(api('/api/profile/avatar'), { method: 'POST', body: form });
+    expect(uploaded.status).toBe(200);
+    const name = ((await uploaded.json()) as { user: { customProfileImage: string } }).user.customProfileImage;
+    expect(name).toMatch(/^[0-9a-f-]{36}\.webp$/);
 
-      const response = await get(anonymous, `/uploads/${name}`);
-      expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toBe('image/webp');
-      expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-      const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
-      expect(meta.width).toBe(meta.height);
-      expect(meta.exif).toBeUndefined();
-      expect((await get(anonymous, `/uploads/${name}`, { 'if-none-match': response.headers.get('etag')! })).status).toBe(304);
-    } finally {
-      storage.close();
-    }
+    const response = await get(anonymous, `/uploads/${name}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/webp');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+    expect(meta.width).toBe(meta.height);
+    expect(meta.exif).toBeUndefined();
+    expect((await get(anonymous, `/uploads/${name}`, { 'if-none-match': response.headers.get('etag')! })).status).toBe(304);
     expect((await get(anonymous, '/uploads/00000000-0000-0000-0000-000000000000.webp')).status).toBe(404);
     expect((await get(anonymous, '/uploads/..%2Fphotos%2Fx.webp')).status).toBe(404);
     expect((await get(anonymous, '/uploads/snapcracks-header.svg')).status).toBe(200);

@@ -138,8 +138,8 @@ export class AuthService {
 
   /**
    * Points the account at a newly stored avatar (`avatars/<name>`). Answers the avatar it replaces, if any and
-   * different, for the caller to delete (best effort: an avatar nobody uses is also removed by the orphaned-files
-   * cleanup, which asks FindReferencedAvatars).
+   * different, for the caller (AvatarService) to delete (best effort: an avatar nobody uses is also removed by the
+   * orphaned-files cleanup, which asks FindReferencedAvatars).
    */
   async setAvatar(caller: Caller, customProfileImage: string): Promise<{ user: User; previous: string | undefined }> {
     if (!/^[\w.-]{1,200}$/.test(customProfileImage) || customProfileImage.startsWith('.')) throw new InvalidArgumentError('Invalid avatar file name');

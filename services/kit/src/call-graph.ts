@@ -6,7 +6,7 @@ import type { ServiceName } from './component.js';
  * every service it reaches through this graph (and to no other).
  */
 export const SERVICE_PEERS = {
-  auth: [],
+  auth: ['storage'],
   photo: ['storage'],
   vote: [],
   moderation: ['photo', 'storage', 'auth'],

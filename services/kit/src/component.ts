@@ -5,10 +5,12 @@ import type { Logger } from './logger.js';
 import type { IdentityKeyring } from './grpc/identity.js';
 import type { DatabaseSettings } from './db.js';
 
+/** The gRPC services: the one list of them (SERVICE_PEERS says who calls whom). */
 export const SERVICE_NAMES = ['auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
-/** Everything a deployment runs as its own process: the seven services and the HTTP gateway in front of them. */
-export type ComponentName = ServiceName | 'gateway';
+/** Everything a deployment runs as its own process, each with its own identity key: the HTTP gateway and the services. */
+export const COMPONENT_NAMES = ['gateway', ...SERVICE_NAMES] as const;
+export type ComponentName = (typeof COMPONENT_NAMES)[number];
 
 /** What a process gives every component it runs: shared infrastructure, created once. */
 export interface Platform {
@@ -54,8 +56,6 @@ export interface ComponentModule {
   protocol?: 'grpc' | 'http';
   /** The Postgres schema it owns and its committed migrations; absent for a service without tables. */
   database?: { schema: string; migrationsDir: string };
-  /** Peers it calls, so they can be started first. */
-  dependsOn?: ServiceName[];
   start(platform: Platform, listen: { host: string; port: number }): Promise<RunningComponent>;
 }
 

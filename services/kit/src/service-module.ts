@@ -90,11 +90,9 @@ export function defineService<P extends ServicePrismaClient>(spec: {
   setup(context: ServiceSetup<P>): Promise<{ stop?(): Promise<void> } | void>;
 }): ServiceModule {
   const { name, database } = spec;
-  // The peers it calls start first in one process; the call graph is written once, in SERVICE_PEERS.
-  const dependsOn: ServiceName[] = [...SERVICE_PEERS[name]];
+  const peers: readonly ServiceName[] = SERVICE_PEERS[name];
   return {
     name,
-    dependsOn,
     database: { schema: database.schema, migrationsDir: database.migrationsDir },
     async start(platform, listen) {
       const logger = platform.logger.child({ component: name });
@@ -115,7 +113,7 @@ export function defineService<P extends ServicePrismaClient>(spec: {
       const server = new GrpcServer({ name, signer, logger, ...(platform.grpcMaxConnectionAgeMs ? { maxConnectionAgeMs: platform.grpcMaxConnectionAgeMs } : {}) });
       const clients: ServiceClient<grpc.Client>[] = [];
       const connect = <C extends grpc.Client>(peer: ServiceName, Client: GeneratedClientClass<C>): ServiceClient<C> => {
-        if (!dependsOn.includes(peer)) throw new Error(`${name}: add "${peer}" to its peers in SERVICE_PEERS before connecting to it`);
+        if (!peers.includes(peer)) throw new Error(`${name}: add "${peer}" to its peers in SERVICE_PEERS before connecting to it`);
         const client = createServiceClient(Client, peerAddress(platform, peer), { signer, peer });
         clients.push(client as unknown as ServiceClient<grpc.Client>);
         return client;

@@ -49,11 +49,12 @@ beforeAll(async () => {
 });
 afterAll(() => services?.stop());
 
-async function upload(caller: Caller, bytes: Buffer, originalName = 'rotated-gps.jpg', description?: string): Promise<UploadPhotoResponse> {
+async function upload(caller: Caller, bytes: Buffer, originalName = 'rotated-gps.jpg', description?: string, lateDescription?: string): Promise<UploadPhotoResponse> {
   const stream = gateway.clientStream('uploadPhoto', { caller, deadlineMs: 60_000 });
   try {
     await stream.send({ part: { $case: 'metadata', value: { originalName, mimeType: 'image/jpeg', description } } });
     for (const chunk of chunksOf(bytes, 1024)) await stream.send({ part: { $case: 'chunk', value: Buffer.from(chunk) } });
+    if (lateDescription !== undefined) await stream.send({ part: { $case: 'description', value: lateDescription } });
   } catch {
     // Refused before we finished; finish() reports it.
   }
@@ -247,6 +248,40 @@ describe('the photo service over gRPC with the real storage service', () => {
     expect(await errorOf(upload(null as unknown as Caller, jpeg))).toMatchObject({ code: status.UNAUTHENTICATED });
     expect(await errorOf(upload(owner, jpeg, 'a.jpg', 'x'.repeat(501)))).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Description must be 500 characters or less' });
     expect(await blobFiles()).toEqual([]);
+  });
+
+  it('takes a description sent after the file in the same call, and for a refused one stores and announces nothing', async () => {
+    const jpeg = await readFile(join(fixtures, 'rotated-gps.jpg'));
+    const files = await blobFiles();
+    const { photo } = await upload(owner, jpeg, 'late.jpg', undefined, '  Described last ');
+    expect(photo).toMatchObject({ originalName: 'late.jpg', description: 'Described last' });
+    const events = await outbox();
+    expect(decodeEvent(events.at(-1)!, PhotoUploaded).photo).toMatchObject({ photoId: photo!.id, description: 'Described last' });
+
+    const stored = await blobFiles();
+    expect(stored.length).toBe(files.length + 4);
+    for (const [late, details] of [
+      ['x'.repeat(501), 'Description must be 500 characters or less'],
+      ['A crack\u0000', 'description must not contain control characters'],
+    ] as const) {
+      expect(await errorOf(upload(owner, jpeg, 'late.jpg', undefined, late))).toMatchObject({ code: status.INVALID_ARGUMENT, details });
+    }
+    expect(await errorOf(upload(owner, jpeg, 'late.jpg', 'First', 'Again'))).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Only one description is allowed' });
+    expect((await blobFiles()).sort()).toEqual(stored.sort());
+    expect((await outbox()).length).toBe(events.length);
+
+    // Nothing may follow the description.
+    const stream = gateway.clientStream('uploadPhoto', { caller: owner, deadlineMs: 60_000 });
+    try {
+      await stream.send({ part: { $case: 'metadata', value: { originalName: 'late.jpg', mimeType: 'image/jpeg' } } });
+      await stream.send({ part: { $case: 'chunk', value: jpeg } });
+      await stream.send({ part: { $case: 'description', value: 'Last' } });
+      await stream.send({ part: { $case: 'chunk', value: jpeg } });
+    } catch {
+      // Refused before we finished; finish() reports it.
+    }
+    expect(await errorOf(stream.finish())).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Nothing may follow the last part' });
+    expect((await blobFiles()).sort()).toEqual(stored.sort());
   });
 
   it("puts the uploader's names, fed by auth's events in any order, on photo messages", async () => {

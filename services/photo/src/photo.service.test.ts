@@ -85,6 +85,25 @@ describe('uploading', () => {
     expect(photos.count()).toBe(2);
   });
 
+  it('takes a description that follows the bytes, and refuses a bad one before storage has the whole upload', async () => {
+    const late = (description: string | undefined, header?: string) =>
+      service.upload(owner, { originalName: 'crack.jpg', description: header }, bytes(100), () => description);
+    expect((await late('  Along the kerb ')).description).toBe('Along the kerb');
+    expect((await late('   ')).description).toBeNull();
+    const stored = storage.keys();
+    const events = photos.events.length;
+    for (const [description, message] of [
+      ['x'.repeat(501), 'Description must be 500 characters or less'],
+      ['A crack\u0000', 'description must not contain control characters'],
+    ] as const) {
+      await expect(late(description)).rejects.toEqual(invalid(message));
+    }
+    await expect(late('Twice', 'Once')).rejects.toEqual(invalid('Only one description is allowed'));
+    // Refused while storage was still reading the stream: it stored nothing, and nothing was announced.
+    expect(storage.keys()).toEqual(stored);
+    expect(photos.events).toHaveLength(events);
+  });
+
   it('deletes the stored blobs and stores no row when the row cannot be written', async () => {
     photos.failNextWrite(new Error('database down'));
     await expect(uploaded()).rejects.toThrow('database down');

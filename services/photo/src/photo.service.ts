@@ -6,6 +6,8 @@ import {
   InvalidArgumentError,
   NotFoundError,
   PermissionDeniedError,
+  controlCharactersMessage,
+  hasControlCharacters,
   makeEvent,
   type Caller,
   type Logger,
@@ -79,12 +81,22 @@ export class PhotoService {
 
   /**
    * Stores the upload in storage, then the row and its event in one transaction. Nothing is sent to storage before
-   * the header is valid, and if the row cannot be stored the blobs are deleted: a failed upload leaves neither.
+   * the header is valid, and if the row cannot be stored the blobs are deleted: a failed upload leaves neither. The
+   * description is in the header, or else may follow the bytes (`lateDescription`, known once they are read).
    */
-  async upload(caller: Caller, header: UploadHeader, chunks: AsyncIterable<Buffer>): Promise<Photo> {
-    const description = optionalDescription(header.description);
+  async upload(caller: Caller, header: UploadHeader, chunks: AsyncIterable<Buffer>, lateDescription: () => string | undefined = () => undefined): Promise<Photo> {
+    let description = optionalDescription(header.description);
     const originalName = safeBasename(header.originalName);
-    const image = await this.storage.storeImage(caller, chunks);
+    // A description that follows the bytes is checked before storage hears the upload is whole: a refused one makes
+    // storage drop the upload, so nothing is stored and nothing announced.
+    async function* thenDescription(): AsyncIterable<Buffer> {
+      yield* chunks;
+      const late = lateDescription();
+      if (late === undefined) return;
+      if (header.description !== undefined) throw new InvalidArgumentError('Only one description is allowed');
+      description = optionalDescription(late);
+    }
+    const image = await this.storage.storeImage(caller, thenDescription());
     const keys = blobKeys(image.original, image.display, image.medium, image.thumbnail);
     try {
       return await this.photos.create(
@@ -383,6 +395,8 @@ function found(photo: Photo | null): Photo {
 }
 
 function optionalDescription(raw: string | undefined): string | null {
+  // Streamed messages pass no check of the gRPC server's, which refuses control characters in unary requests only.
+  if (raw !== undefined && hasControlCharacters(raw)) throw new InvalidArgumentError(controlCharactersMessage('description'));
   const description = raw?.trim() ?? '';
   if (description.length > MAX_DESCRIPTION) throw new InvalidArgumentError(`Description must be ${MAX_DESCRIPTION} characters or less`);
   return description || null;

@@ -124,7 +124,7 @@ describe.each(backends)('the storage service with STORAGE_TYPE=$name over gRPC',
   });
 
   it('deletes blobs, bytes and rows, idempotently', async () => {
-    const { image } = await storeImage(storage.as.auth, jpeg, ImagePurpose.IMAGE_PURPOSE_AVATAR);
+    const { image } = await storeImage(storage.as.photo, jpeg, ImagePurpose.IMAGE_PURPOSE_AVATAR);
     expect(image!.original!.key).toMatch(new RegExp(`^${backend.prefix}avatars/[0-9a-f-]{36}\\.webp$`));
     expect(image!.display).toBeUndefined();
     const key = image!.original!.key;
@@ -222,6 +222,10 @@ describe('refusals', () => {
     expect(await errorOf(storeImage(storage.as.gateway, jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
     expect(await errorOf(storage.as.vote.call.deleteBlobs({ keys: [] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
     expect(await errorOf(storage.as.photo.call.listBlobs({ pageToken: '', pageSize: 10 }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    // Auth reaches storage for avatars alone: nothing of a photo's.
+    expect(await errorOf(storeImage(storage.as.auth, jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await errorOf(storage.as.auth.call.deleteBlobs({ keys: [] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await errorOf(storage.as.auth.call.renderDerivatives({ originalKey: 'local:photos/x.jpg', bars: [], derivatives: [] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
     expect(await errorOf(storeImage(storage.as.photo, jpeg, ImagePurpose.IMAGE_PURPOSE_UNSPECIFIED))).toMatchObject({ code: status.INVALID_ARGUMENT });
     expect(await errorOf(storeImage(storage.as.photo, jpeg, ImagePurpose.IMAGE_PURPOSE_PHOTO, [{ x: -5, y: 0, width: 10, height: 10 }]))).toMatchObject({ code: status.INVALID_ARGUMENT });
   });
@@ -253,30 +257,31 @@ describe('StoreAvatar and DeleteAvatar', () => {
   }
 
   it('stores a member\'s JPEG as a 256 px WebP at avatars/<uuid>.webp, and deletes it by name', async () => {
-    const stored = await storeAvatar(storage.as.gateway, jpeg);
+    const stored = await storeAvatar(storage.as.auth, jpeg);
     expect(stored.name).toMatch(/^[0-9a-f-]{36}\.webp$/);
     expect(stored).toMatchObject({ sourceMimeType: 'image/jpeg', avatar: { key: `local:avatars/${stored.name}`, contentType: 'image/webp' } });
     const { data } = await getBlob(storage.as.gateway, `avatars/${stored.name}`);
     const sharp = (await import('sharp')).default;
     expect(await sharp(data).metadata()).toMatchObject({ format: 'webp', width: 256, height: 256 });
-    expect(await storage.as.gateway.call.deleteAvatar({ name: stored.name }, { caller: null })).toEqual({ deleted: true });
-    expect(await storage.as.gateway.call.deleteAvatar({ name: stored.name }, { caller: null })).toEqual({ deleted: false });
+    expect(await storage.as.auth.call.deleteAvatar({ name: stored.name }, { caller: null })).toEqual({ deleted: true });
+    expect(await storage.as.auth.call.deleteAvatar({ name: stored.name }, { caller: null })).toEqual({ deleted: false });
     expect(await errorOf(getBlob(storage.as.gateway, `avatars/${stored.name}`))).toMatchObject({ code: status.NOT_FOUND });
   });
 
   it('refuses what is not a JPEG or PNG, more than 5 MB, other callers and odd names, storing nothing', async () => {
     const before = await rowCount();
     const refused = { code: status.INVALID_ARGUMENT, details: 'Only JPG, JPEG or PNG images up to 5MB are accepted' };
-    expect(await errorOf(storeAvatar(storage.as.gateway, Buffer.from('<html>not an image</html>'.repeat(20))))).toMatchObject(refused);
+    expect(await errorOf(storeAvatar(storage.as.auth, Buffer.from('<html>not an image</html>'.repeat(20))))).toMatchObject(refused);
     const webp = await (await import('sharp')).default({ create: { width: 8, height: 8, channels: 3, background: '#888' } }).webp().toBuffer();
-    expect(await errorOf(storeAvatar(storage.as.gateway, webp))).toMatchObject(refused);
+    expect(await errorOf(storeAvatar(storage.as.auth, webp))).toMatchObject(refused);
     const big = Buffer.alloc(5 * 1024 * 1024 + 1);
     jpeg.copy(big);
-    expect(await errorOf(storeAvatar(storage.as.gateway, big))).toMatchObject(refused);
-    expect(await errorOf(storeAvatar(storage.as.photo, jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(storeAvatar(storage.as.gateway, jpeg, null))).toMatchObject({ code: status.UNAUTHENTICATED });
-    expect(await errorOf(storage.as.gateway.call.deleteAvatar({ name: '../photos/x.jpg' }, { caller: null }))).toMatchObject({ code: status.INVALID_ARGUMENT });
-    expect(await errorOf(storage.as.auth.call.deleteAvatar({ name: 'x.webp' }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await errorOf(storeAvatar(storage.as.auth, big))).toMatchObject(refused);
+    // Only auth, which points the account at the avatar, stores and deletes one (the gateway asks auth).
+    for (const other of [storage.as.gateway, storage.as.photo]) expect(await errorOf(storeAvatar(other, jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await errorOf(storeAvatar(storage.as.auth, jpeg, null))).toMatchObject({ code: status.UNAUTHENTICATED });
+    expect(await errorOf(storage.as.auth.call.deleteAvatar({ name: '../photos/x.jpg' }, { caller: null }))).toMatchObject({ code: status.INVALID_ARGUMENT });
+    expect(await errorOf(storage.as.gateway.call.deleteAvatar({ name: 'x.webp' }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
     expect(await rowCount()).toBe(before);
   });
 });

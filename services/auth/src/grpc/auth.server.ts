@@ -1,14 +1,15 @@
-import { requireCurrentAdmin, requireMember, requireService, requireUser, type Handlers } from '@snapcracks/kit';
+import { readChunks, requireCurrentAdmin, requireMember, requireService, requireUser, type Handlers } from '@snapcracks/kit';
 import type { AuthServiceServer, User as UserMessage } from '@snapcracks/proto/auth/v1';
 import type { AuthService } from '../auth.service.js';
+import type { AvatarService } from '../avatar.service.js';
 import type { User } from '../user.repository.js';
 import type { AuthBackfillHandlers } from './backfill.server.js';
 
 /**
- * Protocol edge: maps proto messages to the service's calls and back; the rules live in AuthService. The backfill for
- * other components' rebuilds is in backfill.server.ts.
+ * Protocol edge: maps proto messages to the service's calls and back; the rules live in AuthService (and the avatar
+ * upload's steps in AvatarService). The backfill for other components' rebuilds is in backfill.server.ts.
  */
-export function authHandlers(service: AuthService): Omit<Handlers<AuthServiceServer>, keyof AuthBackfillHandlers> {
+export function authHandlers(service: AuthService, avatars: AvatarService): Omit<Handlers<AuthServiceServer>, keyof AuthBackfillHandlers> {
   return {
     async signIn(request, ctx) {
       requireService(ctx, 'gateway');
@@ -24,9 +25,12 @@ export function authHandlers(service: AuthService): Omit<Handlers<AuthServiceSer
     async updateProfile(request, ctx) {
       return { user: toMessage(await service.updateProfile(requireMember(ctx), request.displayName)) };
     },
-    async setAvatar(request, ctx) {
-      const { user, previous } = await service.setAvatar(requireMember(ctx), request.customProfileImage);
-      return { user: toMessage(user), previousCustomProfileImage: previous };
+    async uploadAvatar(stream, ctx) {
+      requireService(ctx, 'gateway');
+      const caller = requireMember(ctx);
+      // Storage holds the avatar's rules (type, size) and refuses as it reads: auth relays the bytes, holding none.
+      const { user, facesDetected } = await avatars.upload(caller, readChunks(stream, (m) => m.chunk));
+      return { user: toMessage(user), facesDetected };
     },
     async listUsers(request, ctx) {
       await requireCurrentAdmin(ctx, service.adminRecord);

@@ -1,6 +1,7 @@
 import { createHmac, createPrivateKey, createPublicKey, generateKeyPairSync, sign as cryptoSign, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import type { Metadata } from '@grpc/grpc-js';
 import { reachableFrom } from '../call-graph.js';
+import { COMPONENT_NAMES } from '../component.js';
 
 /** Who a call is made for. Only the gateway states it (a user assertion); services forward what they were handed. */
 export interface Caller {
@@ -47,9 +48,6 @@ interface UserClaims {
   exp: number;
 }
 
-/** The components that sign calls: the gateway and every service. */
-export const IDENTITY_COMPONENTS = ['gateway', 'auth', 'photo', 'vote', 'moderation', 'stats', 'support', 'storage'] as const;
-
 // PKCS#8 DER of an Ed25519 private key is this prefix followed by the 32-byte seed (RFC 8410).
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 
@@ -65,7 +63,7 @@ export class IdentityKeyring {
   ) {}
 
   /** Fresh keys for every component, known only to this process (all-in-one, tests). */
-  static generate(components: readonly string[] = IDENTITY_COMPONENTS): IdentityKeyring {
+  static generate(components: readonly string[] = COMPONENT_NAMES): IdentityKeyring {
     const pairs = components.map((name) => [name, generateKeyPairSync('ed25519')] as const);
     return new IdentityKeyring(new Map(pairs.map(([name, pair]) => [name, pair.privateKey])), new Map(pairs.map(([name, pair]) => [name, pair.publicKey])));
   }
@@ -74,7 +72,7 @@ export class IdentityKeyring {
    * Every component's keys derived from one shared secret: whoever holds it can sign as anyone, which is
    * exactly what separate keys prevent. Development and tests only (see resolveIdentityKeyring).
    */
-  static fromSharedSecret(secret: string, components: readonly string[] = IDENTITY_COMPONENTS): IdentityKeyring {
+  static fromSharedSecret(secret: string, components: readonly string[] = COMPONENT_NAMES): IdentityKeyring {
     const privateKeys = new Map(
       components.map((name) => {
         const seed = createHmac('sha256', secret).update(`snapcracks identity ${name}`).digest();

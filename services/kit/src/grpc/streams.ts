@@ -8,11 +8,13 @@ import { DomainError, InvalidArgumentError } from '../errors.js';
  * time from grpc-js (which stops reading the socket while we are busy), writing waits for `drain`.
  */
 
-export interface UploadParts<Req, H> {
+export interface UploadParts<Req, H, T = never> {
   /** The header when `message` is one. */
   header(message: Req): H | undefined;
   /** The bytes when `message` is a chunk. */
   chunk(message: Req): Uint8Array | undefined;
+  /** What may follow the bytes, once and last, when `message` is that (e.g. a description sent after the file). */
+  trailer?(message: Req): T | undefined;
 }
 
 export interface UploadLimits {
@@ -22,31 +24,55 @@ export interface UploadLimits {
 }
 
 /**
- * A client stream of one header followed by chunks of bytes: returns the header at once and the chunks as
- * they arrive, refusing a missing or repeated header and more than `maxBytes` in total.
+ * A client stream of one header followed by chunks of bytes (and perhaps a trailer): returns the header at once and
+ * the chunks as they arrive, refusing a missing or repeated header, anything after the trailer and more than
+ * `maxBytes` in total. The trailer is known once the chunks have been read to their end.
  */
-export async function readHeaderAndChunks<Req, H>(
+export async function readHeaderAndChunks<Req, H, T = never>(
   stream: AsyncIterable<Req>,
-  parts: UploadParts<Req, H>,
+  parts: UploadParts<Req, H, T>,
   limits: UploadLimits,
-): Promise<{ header: H; chunks: AsyncIterable<Buffer> }> {
+): Promise<{ header: H; chunks: AsyncIterable<Buffer>; trailer(): T | undefined }> {
   const iterator = stream[Symbol.asyncIterator]();
   const first = await iterator.next();
   const header = first.done ? undefined : parts.header(first.value);
   if (header === undefined) throw new InvalidArgumentError('The stream must start with its header');
-  async function* chunks(): AsyncIterable<Buffer> {
-    let total = 0;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-      const bytes = parts.chunk(next.value);
-      if (bytes === undefined) throw new InvalidArgumentError('Only one header is allowed');
-      total += bytes.byteLength;
-      if (total > limits.maxBytes) throw limits.tooLarge();
-      yield Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    }
-    // A cancelled call may end like a finished one: never take a cut-off stream for the whole.
-    if ((stream as { cancelled?: boolean }).cancelled) throw new DomainError(status.CANCELLED, 'The upload was cancelled');
+  let trailer: T | undefined;
+  const bytesOf = (message: Req): Uint8Array | null => {
+    if (trailer !== undefined) throw new InvalidArgumentError('Nothing may follow the last part');
+    trailer = parts.trailer?.(message);
+    if (trailer !== undefined) return null;
+    const bytes = parts.chunk(message);
+    if (bytes === undefined) throw new InvalidArgumentError('Only one header is allowed');
+    return bytes;
+  };
+  return { header, chunks: boundedChunks(stream, iterator, bytesOf, limits), trailer: () => trailer };
+}
+
+/**
+ * A client stream of chunks of bytes alone, as they arrive, refusing more than `maxBytes` in total; without limits
+ * for a service that relays the bytes to the one that holds the rules.
+ */
+export function readChunks<Req>(stream: AsyncIterable<Req>, chunk: (message: Req) => Uint8Array, limits?: UploadLimits): AsyncIterable<Buffer> {
+  return boundedChunks(stream, stream[Symbol.asyncIterator](), chunk, limits);
+}
+
+async function* boundedChunks<Req>(
+  stream: AsyncIterable<Req>,
+  iterator: AsyncIterator<Req>,
+  bytesOf: (message: Req) => Uint8Array | null,
+  limits: UploadLimits | undefined,
+): AsyncIterable<Buffer> {
+  let total = 0;
+  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+    const bytes = bytesOf(next.value);
+    if (bytes === null) continue;
+    total += bytes.byteLength;
+    if (limits && total > limits.maxBytes) throw limits.tooLarge();
+    yield Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
-  return { header, chunks: chunks() };
+  // A cancelled call may end like a finished one: never take a cut-off stream for the whole.
+  if ((stream as { cancelled?: boolean }).cancelled) throw new DomainError(status.CANCELLED, 'The upload was cancelled');
 }
 
 /** Writes every message to a server stream, waiting whenever the client is slower than we are. */

@@ -66,15 +66,16 @@ export function photoHandlers(service: PhotoService, gallery: GalleryService): O
   return {
     async uploadPhoto(stream, ctx) {
       const caller = requireMember(ctx);
-      const { header, chunks } = await readHeaderAndChunks<UploadPhotoRequest, UploadPhotoRequest_Metadata>(
+      const { header, chunks, trailer } = await readHeaderAndChunks<UploadPhotoRequest, UploadPhotoRequest_Metadata, string>(
         stream,
         {
           header: (m) => (m.part?.$case === 'metadata' ? m.part.value : undefined),
           chunk: (m) => (m.part?.$case === 'chunk' ? m.part.value : m.part === undefined ? new Uint8Array() : undefined),
+          trailer: (m) => (m.part?.$case === 'description' ? m.part.value : undefined),
         },
         { maxBytes: MAX_UPLOAD_BYTES, tooLarge: () => new InvalidArgumentError(UPLOAD_REFUSED) },
       );
-      return { photo: toMessage(await service.upload(caller, header, chunks)) };
+      return { photo: toMessage(await service.upload(caller, header, chunks, trailer)) };
     },
 
     async listPublicPhotos(request) {

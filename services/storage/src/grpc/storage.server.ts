@@ -1,4 +1,4 @@
-import { InvalidArgumentError, readHeaderAndChunks, requireAdmin, requireMember, requireService, writeStream, chunksOf, type Handlers } from '@snapcracks/kit';
+import { InvalidArgumentError, readChunks, readHeaderAndChunks, requireAdmin, requireMember, requireService, writeStream, chunksOf, type Handlers } from '@snapcracks/kit';
 import { StorageType as StorageTypeMessage } from '@snapcracks/proto/common/v1';
 import {
   Derivative,
@@ -6,7 +6,6 @@ import {
   type BlobInfo,
   type GetBlobResponse,
   type StorageServiceServer,
-  type StoreAvatarRequest,
   type StoreImageRequest,
   type StoreImageRequest_Header,
 } from '@snapcracks/proto/storage/v1';
@@ -20,7 +19,7 @@ const CHUNK_BYTES = 64 * 1024;
 export function storageHandlers(service: StorageService): Handlers<StorageServiceServer> {
   return {
     async storeImage(stream, ctx) {
-      requireService(ctx, 'photo', 'auth');
+      requireService(ctx, 'photo');
       const { header, chunks } = await readHeaderAndChunks<StoreImageRequest, StoreImageRequest_Header>(
         stream,
         {
@@ -36,14 +35,17 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
     },
 
     async storeAvatar(stream, ctx) {
-      requireService(ctx, 'gateway');
+      // Auth relays the member's upload, and points the account at the avatar (its UploadAvatar).
+      requireService(ctx, 'auth');
       requireMember(ctx);
-      const avatar = await service.storeAvatar(avatarChunks(stream), ctx.caller?.userId);
+      // Refused once the bytes pass the avatar limit; storeAvatar checks again as it reads.
+      const chunks = readChunks(stream, (m) => m.chunk, { maxBytes: MAX_AVATAR_BYTES, tooLarge: () => new InvalidArgumentError(AVATAR_REFUSED) });
+      const avatar = await service.storeAvatar(chunks, ctx.caller?.userId);
       return { avatar: toBlobInfo(avatar.blob), name: avatar.name, sourceMimeType: avatar.sourceMimeType, facesDetected: avatar.facesDetected };
     },
 
     async deleteAvatar(request, ctx) {
-      requireService(ctx, 'gateway');
+      requireService(ctx, 'auth');
       return { deleted: await service.deleteAvatar(request.name) };
     },
 
@@ -55,7 +57,7 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
     },
 
     async renderDerivatives(request, ctx) {
-      requireService(ctx, 'photo', 'auth');
+      requireService(ctx, 'photo');
       const kinds = request.derivatives.length > 0 ? request.derivatives.map(toDerivativeKind) : DERIVATIVE_KINDS;
       const rendered: Partial<Record<DerivativeKind, Blob>> = await service.renderDerivatives(request.originalKey, request.bars, kinds, ctx.caller?.userId);
       return {
@@ -83,7 +85,7 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
     },
 
     async deleteBlobs(request, ctx) {
-      requireService(ctx, 'photo', 'auth', 'moderation');
+      requireService(ctx, 'photo', 'moderation');
       return { deleted: await service.deleteBlobs(request.keys, request.createdBefore) };
     },
 
@@ -105,16 +107,6 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
       return { refreshToken: await service.exchangeDriveCode(request.code, request.redirectUri) };
     },
   };
-}
-
-/** The upload's bytes, refused once they pass the avatar limit (storeAvatar checks again as it reads). */
-async function* avatarChunks(stream: AsyncIterable<StoreAvatarRequest>): AsyncIterable<Buffer> {
-  let total = 0;
-  for await (const message of stream) {
-    total += message.chunk.byteLength;
-    if (total > MAX_AVATAR_BYTES) throw new InvalidArgumentError(AVATAR_REFUSED);
-    yield Buffer.from(message.chunk.buffer, message.chunk.byteOffset, message.chunk.byteLength);
-  }
 }
 
 const DERIVATIVES: Partial<Record<Derivative, DerivativeKind>> = {

@@ -13,6 +13,8 @@ import {
   type ClientOptions,
   type ClientReadableStream,
   type ClientUnaryCall,
+  type ClientWritableStream,
+  type handleClientStreamingCall,
   type handleServerStreamingCall,
   type handleUnaryCall,
   makeGenericClientConstructor,
@@ -83,17 +85,18 @@ export interface UpdateProfileResponse {
   user?: User | undefined;
 }
 
-export interface SetAvatarRequest {
-  /** File name of the stored avatar (storage path avatars/<name>), served at /uploads/<name>. */
-  customProfileImage: string;
+export interface UploadAvatarRequest {
+  /** The uploaded file's bytes, in order. */
+  chunk: Buffer;
 }
 
-export interface SetAvatarResponse {
+export interface UploadAvatarResponse {
+  /** With custom_profile_image naming the new avatar (storage path avatars/<name>, served at /uploads/<name>). */
   user?:
     | User
     | undefined;
-  /** The avatar the account used before, if any and different: the caller deletes its blob. */
-  previousCustomProfileImage?: string | undefined;
+  /** Faces the detector found in the avatar; absent when detection did not run in time or failed. */
+  facesDetected?: number | undefined;
 }
 
 /** Newest accounts first, a page at a time. */
@@ -1041,19 +1044,19 @@ export const UpdateProfileResponse: MessageFns<UpdateProfileResponse> = {
   },
 };
 
-function createBaseSetAvatarRequest(): SetAvatarRequest {
-  return { customProfileImage: "" };
+function createBaseUploadAvatarRequest(): UploadAvatarRequest {
+  return { chunk: Buffer.alloc(0) };
 }
 
-export const SetAvatarRequest: MessageFns<SetAvatarRequest> = {
-  encode(message: SetAvatarRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.customProfileImage !== "") {
-      writer.uint32(10).string(message.customProfileImage);
+export const UploadAvatarRequest: MessageFns<UploadAvatarRequest> = {
+  encode(message: UploadAvatarRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.chunk.length !== 0) {
+      writer.uint32(10).bytes(message.chunk);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): SetAvatarRequest {
+  decode(input: BinaryReader | Uint8Array, length?: number): UploadAvatarRequest {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -1062,7 +1065,7 @@ export const SetAvatarRequest: MessageFns<SetAvatarRequest> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSetAvatarRequest();
+      const message = createBaseUploadAvatarRequest();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -1071,7 +1074,7 @@ export const SetAvatarRequest: MessageFns<SetAvatarRequest> = {
               break;
             }
 
-            message.customProfileImage = reader.string();
+            message.chunk = Buffer.from(reader.bytes());
             continue;
           }
         }
@@ -1086,41 +1089,35 @@ export const SetAvatarRequest: MessageFns<SetAvatarRequest> = {
     }
   },
 
-  fromJSON(object: any): SetAvatarRequest {
-    return {
-      customProfileImage: isSet(object.customProfileImage)
-        ? globalThis.String(object.customProfileImage)
-        : isSet(object.custom_profile_image)
-        ? globalThis.String(object.custom_profile_image)
-        : "",
-    };
+  fromJSON(object: any): UploadAvatarRequest {
+    return { chunk: isSet(object.chunk) ? Buffer.from(bytesFromBase64(object.chunk)) : Buffer.alloc(0) };
   },
 
-  toJSON(message: SetAvatarRequest): unknown {
+  toJSON(message: UploadAvatarRequest): unknown {
     const obj: any = {};
-    if (message.customProfileImage !== "") {
-      obj.customProfileImage = message.customProfileImage;
+    if (message.chunk.length !== 0) {
+      obj.chunk = base64FromBytes(message.chunk);
     }
     return obj;
   },
 };
 
-function createBaseSetAvatarResponse(): SetAvatarResponse {
-  return { user: undefined, previousCustomProfileImage: undefined };
+function createBaseUploadAvatarResponse(): UploadAvatarResponse {
+  return { user: undefined, facesDetected: undefined };
 }
 
-export const SetAvatarResponse: MessageFns<SetAvatarResponse> = {
-  encode(message: SetAvatarResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+export const UploadAvatarResponse: MessageFns<UploadAvatarResponse> = {
+  encode(message: UploadAvatarResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.user !== undefined) {
       User.encode(message.user, writer.uint32(10).fork()).join();
     }
-    if (message.previousCustomProfileImage !== undefined) {
-      writer.uint32(18).string(message.previousCustomProfileImage);
+    if (message.facesDetected !== undefined) {
+      writer.uint32(16).int32(message.facesDetected);
     }
     return writer;
   },
 
-  decode(input: BinaryReader | Uint8Array, length?: number): SetAvatarResponse {
+  decode(input: BinaryReader | Uint8Array, length?: number): UploadAvatarResponse {
     const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
     const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
     if (previousRecursionDepth >= 100) {
@@ -1129,7 +1126,7 @@ export const SetAvatarResponse: MessageFns<SetAvatarResponse> = {
     (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSetAvatarResponse();
+      const message = createBaseUploadAvatarResponse();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -1142,11 +1139,11 @@ export const SetAvatarResponse: MessageFns<SetAvatarResponse> = {
             continue;
           }
           case 2: {
-            if (tag !== 18) {
+            if (tag !== 16) {
               break;
             }
 
-            message.previousCustomProfileImage = reader.string();
+            message.facesDetected = reader.int32();
             continue;
           }
         }
@@ -1161,24 +1158,24 @@ export const SetAvatarResponse: MessageFns<SetAvatarResponse> = {
     }
   },
 
-  fromJSON(object: any): SetAvatarResponse {
+  fromJSON(object: any): UploadAvatarResponse {
     return {
       user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
-      previousCustomProfileImage: isSet(object.previousCustomProfileImage)
-        ? globalThis.String(object.previousCustomProfileImage)
-        : isSet(object.previous_custom_profile_image)
-        ? globalThis.String(object.previous_custom_profile_image)
+      facesDetected: isSet(object.facesDetected)
+        ? globalThis.Number(object.facesDetected)
+        : isSet(object.faces_detected)
+        ? globalThis.Number(object.faces_detected)
         : undefined,
     };
   },
 
-  toJSON(message: SetAvatarResponse): unknown {
+  toJSON(message: UploadAvatarResponse): unknown {
     const obj: any = {};
     if (message.user !== undefined) {
       obj.user = User.toJSON(message.user);
     }
-    if (message.previousCustomProfileImage !== undefined) {
-      obj.previousCustomProfileImage = message.previousCustomProfileImage;
+    if (message.facesDetected !== undefined) {
+      obj.facesDetected = Math.round(message.facesDetected);
     }
     return obj;
   },
@@ -1929,14 +1926,21 @@ export const AuthServiceService = {
       Buffer.from(UpdateProfileResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UpdateProfileResponse => UpdateProfileResponse.decode(value),
   },
-  setAvatar: {
-    path: "/snapcracks.auth.v1.AuthService/SetAvatar" as const,
-    requestStream: false as const,
+  /**
+   * A member's new avatar, straight from the gateway: the file's bytes in chunks (a JPEG or PNG of 5 MB at most), which
+   * auth streams on to storage. The account then uses the new avatar and the one it replaced is deleted, best effort
+   * (the orphaned-files cleanup removes what a failure leaves); a refused or failed upload leaves the account as it was
+   * and nothing stored. Gateway only, members only.
+   */
+  uploadAvatar: {
+    path: "/snapcracks.auth.v1.AuthService/UploadAvatar" as const,
+    requestStream: true as const,
     responseStream: false as const,
-    requestSerialize: (value: SetAvatarRequest): Buffer => Buffer.from(SetAvatarRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): SetAvatarRequest => SetAvatarRequest.decode(value),
-    responseSerialize: (value: SetAvatarResponse): Buffer => Buffer.from(SetAvatarResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): SetAvatarResponse => SetAvatarResponse.decode(value),
+    requestSerialize: (value: UploadAvatarRequest): Buffer => Buffer.from(UploadAvatarRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UploadAvatarRequest => UploadAvatarRequest.decode(value),
+    responseSerialize: (value: UploadAvatarResponse): Buffer =>
+      Buffer.from(UploadAvatarResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UploadAvatarResponse => UploadAvatarResponse.decode(value),
   },
   /** Admin only. */
   listUsers: {
@@ -2007,7 +2011,13 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   getUser: handleUnaryCall<GetUserRequest, GetUserResponse>;
   acceptTerms: handleUnaryCall<AcceptTermsRequest, AcceptTermsResponse>;
   updateProfile: handleUnaryCall<UpdateProfileRequest, UpdateProfileResponse>;
-  setAvatar: handleUnaryCall<SetAvatarRequest, SetAvatarResponse>;
+  /**
+   * A member's new avatar, straight from the gateway: the file's bytes in chunks (a JPEG or PNG of 5 MB at most), which
+   * auth streams on to storage. The account then uses the new avatar and the one it replaced is deleted, best effort
+   * (the orphaned-files cleanup removes what a failure leaves); a refused or failed upload leaves the account as it was
+   * and nothing stored. Gateway only, members only.
+   */
+  uploadAvatar: handleClientStreamingCall<UploadAvatarRequest, UploadAvatarResponse>;
   /** Admin only. */
   listUsers: handleUnaryCall<ListUsersRequest, ListUsersResponse>;
   updateUser: handleUnaryCall<UpdateUserRequest, UpdateUserResponse>;
@@ -2090,21 +2100,28 @@ export interface AuthServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdateProfileResponse) => void,
   ): ClientUnaryCall;
-  setAvatar(
-    request: SetAvatarRequest,
-    callback: (error: ServiceError | null, response: SetAvatarResponse) => void,
-  ): ClientUnaryCall;
-  setAvatar(
-    request: SetAvatarRequest,
+  /**
+   * A member's new avatar, straight from the gateway: the file's bytes in chunks (a JPEG or PNG of 5 MB at most), which
+   * auth streams on to storage. The account then uses the new avatar and the one it replaced is deleted, best effort
+   * (the orphaned-files cleanup removes what a failure leaves); a refused or failed upload leaves the account as it was
+   * and nothing stored. Gateway only, members only.
+   */
+  uploadAvatar(
+    callback: (error: ServiceError | null, response: UploadAvatarResponse) => void,
+  ): ClientWritableStream<UploadAvatarRequest>;
+  uploadAvatar(
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: SetAvatarResponse) => void,
-  ): ClientUnaryCall;
-  setAvatar(
-    request: SetAvatarRequest,
+    callback: (error: ServiceError | null, response: UploadAvatarResponse) => void,
+  ): ClientWritableStream<UploadAvatarRequest>;
+  uploadAvatar(
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UploadAvatarResponse) => void,
+  ): ClientWritableStream<UploadAvatarRequest>;
+  uploadAvatar(
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: SetAvatarResponse) => void,
-  ): ClientUnaryCall;
+    callback: (error: ServiceError | null, response: UploadAvatarResponse) => void,
+  ): ClientWritableStream<UploadAvatarRequest>;
   /** Admin only. */
   listUsers(
     request: ListUsersRequest,
@@ -2193,6 +2210,14 @@ export const AuthServiceClient = makeGenericClientConstructor(
   service: typeof AuthServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 function toTimestamp(date: Date): Timestamp {
   const seconds = Math.trunc(date.getTime() / 1_000);

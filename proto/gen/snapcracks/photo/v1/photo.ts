@@ -264,7 +264,12 @@ export interface DuplicatePhoto {
 }
 
 export interface UploadPhotoRequest {
-  part?: { $case: "metadata"; value: UploadPhotoRequest_Metadata } | { $case: "chunk"; value: Buffer } | undefined;
+  part?: { $case: "metadata"; value: UploadPhotoRequest_Metadata } | { $case: "chunk"; value: Buffer } | //
+  /**
+   * After the last chunk, and only when the metadata has no description: checked before anything is stored, so a
+   * refused one stores and announces nothing.
+   */
+  { $case: "description"; value: string } | undefined;
 }
 
 export interface UploadPhotoRequest_Metadata {
@@ -1205,6 +1210,9 @@ export const UploadPhotoRequest: MessageFns<UploadPhotoRequest> = {
       case "chunk":
         writer.uint32(18).bytes(message.part.value);
         break;
+      case "description":
+        writer.uint32(26).string(message.part.value);
+        break;
     }
     return writer;
   },
@@ -1238,6 +1246,14 @@ export const UploadPhotoRequest: MessageFns<UploadPhotoRequest> = {
             message.part = { $case: "chunk", value: Buffer.from(reader.bytes()) };
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.part = { $case: "description", value: reader.string() };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1256,6 +1272,8 @@ export const UploadPhotoRequest: MessageFns<UploadPhotoRequest> = {
         ? { $case: "metadata", value: UploadPhotoRequest_Metadata.fromJSON(object.metadata) }
         : isSet(object.chunk)
         ? { $case: "chunk", value: Buffer.from(bytesFromBase64(object.chunk)) }
+        : isSet(object.description)
+        ? { $case: "description", value: globalThis.String(object.description) }
         : undefined,
     };
   },
@@ -1266,6 +1284,8 @@ export const UploadPhotoRequest: MessageFns<UploadPhotoRequest> = {
       obj.metadata = UploadPhotoRequest_Metadata.toJSON(message.part.value);
     } else if (message.part?.$case === "chunk") {
       obj.chunk = base64FromBytes(message.part.value);
+    } else if (message.part?.$case === "description") {
+      obj.description = message.part.value;
     }
     return obj;
   },
@@ -3350,7 +3370,10 @@ export const StreamPhotoStatesResponse: MessageFns<StreamPhotoStatesResponse> = 
  */
 export type PhotoServiceService = typeof PhotoServiceService;
 export const PhotoServiceService = {
-  /** First message carries the metadata, the rest carry the file's bytes in order. */
+  /**
+   * First message carries the metadata, the rest carry the file's bytes in order, then, once, a description when the
+   * metadata could not carry one (a form whose description follows its file).
+   */
   uploadPhoto: {
     path: "/snapcracks.photo.v1.PhotoService/UploadPhoto" as const,
     requestStream: true as const,
@@ -3509,7 +3532,10 @@ export const PhotoServiceService = {
 } as const;
 
 export interface PhotoServiceServer extends UntypedServiceImplementation {
-  /** First message carries the metadata, the rest carry the file's bytes in order. */
+  /**
+   * First message carries the metadata, the rest carry the file's bytes in order, then, once, a description when the
+   * metadata could not carry one (a form whose description follows its file).
+   */
   uploadPhoto: handleClientStreamingCall<UploadPhotoRequest, UploadPhotoResponse>;
   listPublicPhotos: handleUnaryCall<ListPublicPhotosRequest, ListPublicPhotosResponse>;
   getGalleryPage: handleUnaryCall<GetGalleryPageRequest, GetGalleryPageResponse>;
@@ -3538,7 +3564,10 @@ export interface PhotoServiceServer extends UntypedServiceImplementation {
 }
 
 export interface PhotoServiceClient extends Client {
-  /** First message carries the metadata, the rest carry the file's bytes in order. */
+  /**
+   * First message carries the metadata, the rest carry the file's bytes in order, then, once, a description when the
+   * metadata could not carry one (a form whose description follows its file).
+   */
   uploadPhoto(
     callback: (error: ServiceError | null, response: UploadPhotoResponse) => void,
   ): ClientWritableStream<UploadPhotoRequest>;

@@ -2274,8 +2274,9 @@ export const StorageServiceService = {
     responseDeserialize: (value: Buffer): ExchangeDriveCodeResponse => ExchangeDriveCodeResponse.decode(value),
   },
   /**
-   * A member's new avatar, straight from the gateway: a JPEG or PNG of 5 MB at most, in chunks, cropped
-   * square, resized to 256x256 WebP without metadata and stored as avatars/<uuid>.webp. Gateway only.
+   * A member's new avatar, streamed on by auth as the gateway sends it (auth's UploadAvatar): a JPEG or PNG of 5 MB at
+   * most, in chunks, cropped square, resized to 256x256 WebP without metadata and stored as avatars/<uuid>.webp. Auth
+   * only, for a member.
    */
   storeAvatar: {
     path: "/snapcracks.storage.v1.StorageService/StoreAvatar" as const,
@@ -2286,7 +2287,10 @@ export const StorageServiceService = {
     responseSerialize: (value: StoreAvatarResponse): Buffer => Buffer.from(StoreAvatarResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): StoreAvatarResponse => StoreAvatarResponse.decode(value),
   },
-  /** Deletes avatars/<name> wherever it is stored (a replaced avatar). Unknown names are fine. Gateway only. */
+  /**
+   * Deletes avatars/<name> wherever it is stored (a replaced avatar, or a new one the account could not take).
+   * Unknown names are fine. Auth only.
+   */
   deleteAvatar: {
     path: "/snapcracks.storage.v1.StorageService/DeleteAvatar" as const,
     requestStream: false as const,
@@ -2334,11 +2338,15 @@ export interface StorageServiceServer extends UntypedServiceImplementation {
   getDriveAuthUrl: handleUnaryCall<GetDriveAuthUrlRequest, GetDriveAuthUrlResponse>;
   exchangeDriveCode: handleUnaryCall<ExchangeDriveCodeRequest, ExchangeDriveCodeResponse>;
   /**
-   * A member's new avatar, straight from the gateway: a JPEG or PNG of 5 MB at most, in chunks, cropped
-   * square, resized to 256x256 WebP without metadata and stored as avatars/<uuid>.webp. Gateway only.
+   * A member's new avatar, streamed on by auth as the gateway sends it (auth's UploadAvatar): a JPEG or PNG of 5 MB at
+   * most, in chunks, cropped square, resized to 256x256 WebP without metadata and stored as avatars/<uuid>.webp. Auth
+   * only, for a member.
    */
   storeAvatar: handleClientStreamingCall<StoreAvatarRequest, StoreAvatarResponse>;
-  /** Deletes avatars/<name> wherever it is stored (a replaced avatar). Unknown names are fine. Gateway only. */
+  /**
+   * Deletes avatars/<name> wherever it is stored (a replaced avatar, or a new one the account could not take).
+   * Unknown names are fine. Auth only.
+   */
   deleteAvatar: handleUnaryCall<DeleteAvatarRequest, DeleteAvatarResponse>;
   /**
    * Privacy bars over the faces in a photo a member is about to upload: a JPEG, PNG or WebP copy the browser
@@ -2457,8 +2465,9 @@ export interface StorageServiceClient extends Client {
     callback: (error: ServiceError | null, response: ExchangeDriveCodeResponse) => void,
   ): ClientUnaryCall;
   /**
-   * A member's new avatar, straight from the gateway: a JPEG or PNG of 5 MB at most, in chunks, cropped
-   * square, resized to 256x256 WebP without metadata and stored as avatars/<uuid>.webp. Gateway only.
+   * A member's new avatar, streamed on by auth as the gateway sends it (auth's UploadAvatar): a JPEG or PNG of 5 MB at
+   * most, in chunks, cropped square, resized to 256x256 WebP without metadata and stored as avatars/<uuid>.webp. Auth
+   * only, for a member.
    */
   storeAvatar(
     callback: (error: ServiceError | null, response: StoreAvatarResponse) => void,
@@ -2476,7 +2485,10 @@ export interface StorageServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: StoreAvatarResponse) => void,
   ): ClientWritableStream<StoreAvatarRequest>;
-  /** Deletes avatars/<name> wherever it is stored (a replaced avatar). Unknown names are fine. Gateway only. */
+  /**
+   * Deletes avatars/<name> wherever it is stored (a replaced avatar, or a new one the account could not take).
+   * Unknown names are fine. Auth only.
+   */
   deleteAvatar(
     request: DeleteAvatarRequest,
     callback: (error: ServiceError | null, response: DeleteAvatarResponse) => void,

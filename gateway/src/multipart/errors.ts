@@ -1,6 +1,6 @@
 import { ERRORS } from '@snapcracks/http-contract';
 import { isServiceError } from '@snapcracks/kit';
-import { HttpError } from './http-errors.js';
+import { HttpError } from '../http-errors.js';
 
 /** The codes @fastify/multipart gives a body over the limits a route set. */
 export const MULTIPART_LIMIT_ERRORS = new Set(['FST_REQ_FILE_TOO_LARGE', 'FST_FILES_LIMIT', 'FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT']);
