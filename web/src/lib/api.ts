@@ -121,8 +121,6 @@ export function buildPhotoUploadForm(file: File, description?: string): FormData
   return form;
 }
 
-export type { UploadProgress };
-
 export const api = {
   auth: {
     /** The signed-in user; fails with 401 when signed out and 403 for a disabled account. */

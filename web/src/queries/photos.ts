@@ -34,8 +34,3 @@ export function useLandingPreviewPhotos() {
     },
   });
 }
-
-/** The signed-in user's own photos (GET /api/user/photos), shown in the dashboard's My Uploads. */
-export const userPhotosQueryKey = ['/api/user/photos'] as const;
-/** The signed-in user's dashboard statistics (GET /api/user/stats). */
-export const userStatsQueryKey = ['/api/user/stats'] as const;

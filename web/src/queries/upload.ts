@@ -1,7 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type UploadProgress } from '@/lib/api';
+import { api } from '@/lib/api';
 import type { PrivacyBar } from '@/lib/types';
-import { userPhotosQueryKey, userStatsQueryKey } from './photos';
+import type { UploadProgress } from '@/lib/upload';
+import { userPhotosQueryKey } from './user-photos';
+import { userStatsQueryKey } from './user-stats';
 
 export interface UploadPhotoVariables {
   file: File;
