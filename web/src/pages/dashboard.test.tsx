@@ -399,6 +399,28 @@ describe('dashboard: stats', () => {
     expect(await screen.findByText('Where your 1 upload stands.')).toBeInTheDocument();
   });
 
+  it('writes large counts with thousands separators, as the gallery does', async () => {
+    renderDashboard({
+      'GET /api/user/stats': {
+        body: {
+          ...STATS,
+          totalUploads: 1500,
+          approvedUploads: 1200,
+          totalVotes: 1234,
+          totalActiveUsers: 2500,
+          ratingDistribution: [0, 0, 0, 234, 1000],
+          highestRatedPhoto: { ...STATS.highestRatedPhoto!, voteCount: 1234 },
+        },
+      },
+    });
+    const cards = within(await screen.findByRole('region', { name: 'Your numbers' }));
+    expect(await cards.findByRole('listitem', { name: 'Total Votes: 1,234' })).toBeInTheDocument();
+    expect(cards.getByRole('listitem', { name: 'Total Uploads: 1,500' })).toBeInTheDocument();
+    expect(screen.getByText('#2 of 2,500')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Top Rated Photo' })).getByText('1,234 votes')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Star Distribution' })).getByText('The 1,234 votes your approved photos received, by stars given.')).toBeInTheDocument();
+  });
+
   it('shows the top-rated and lowest-rated photos with one decimal', async () => {
     renderDashboard();
     const top = within(await screen.findByRole('region', { name: 'Top Rated Photo' }));

@@ -19,7 +19,7 @@ describe('settings page', () => {
     expect(within(section).getByText('Sam the Snapper')).toBeInTheDocument();
     expect(within(section).getByText('sam@example.com')).toBeInTheDocument();
     expect(within(section).getByText('User')).toBeInTheDocument();
-    expect(within(section).getByText('July 28, 2025')).toBeInTheDocument();
+    expect(within(section).getByText('Jul 28, 2025')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Administrator Panel' })).not.toBeInTheDocument();
   });
 

@@ -1,4 +1,5 @@
 import type { ContactFormCounts, ContactFormFilter } from '@/queries/contact';
+import { formatCount } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { SUPPORT_FILTERS } from './support-statuses';
 
@@ -40,7 +41,7 @@ export function SupportFilterCards({
             <span className="flex min-w-0 flex-col">
               <span className="text-sm font-medium text-muted-foreground">{label}</span>
               <span className="text-2xl font-bold tabular-nums" data-testid={`count-${id}`}>
-                {value ?? '–'}
+                {value === undefined ? '–' : formatCount(value)}
               </span>
             </span>
           </button>

@@ -9,6 +9,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/hooks/use-auth';
 import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
 import { ApiError, isUnauthorizedError } from '@/lib/api';
+import { formatCountOf } from '@/lib/format';
 import { useAdminUsersQuery } from '@/queries/admin-users';
 import { currentUserQueryKey } from '@/queries/auth';
 import { useDebouncedValue } from './use-debounced-value';
@@ -114,7 +115,7 @@ export function UserManagement() {
 }
 
 function countLabel(total: number, query: string): string {
-  const users = `${total} ${total === 1 ? 'user' : 'users'}`;
+  const users = formatCountOf(total, 'user');
   return query.trim() ? `${users} matching “${query.trim()}”` : users;
 }
 

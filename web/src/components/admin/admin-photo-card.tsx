@@ -1,11 +1,11 @@
 import { useState, type KeyboardEvent, type Ref } from 'react';
 import { CalendarDays, Check, EyeOff, Pencil, Trash2, User as UserIcon, X } from 'lucide-react';
 import { EditPhotoDialog } from '@/components/dashboard/edit-photo-dialog';
-import { formatUploadDate } from '@/components/dashboard/format';
 import { photoLabel } from '@/components/dashboard/photo-label';
 import { PhotoStatusBadge } from '@/components/dashboard/photo-status-badge';
 import { RatingSummary } from '@/components/photo/rating-summary';
 import { Button } from '@/components/ui/button';
+import { formatCountOf, formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { handleUnauthorizedError } from '@/lib/unauthorized';
 import { getUploaderName } from '@/lib/user';
@@ -20,10 +20,6 @@ import { ReviewMarks } from './review-marks';
 
 export const DELETE_FAILED = 'Failed to delete photo. Please try again.';
 
-/** "1 privacy bar", "3 privacy bars". */
-export function formatBarCount(count: number): string {
-  return `${count} ${count === 1 ? 'privacy bar' : 'privacy bars'}`;
-}
 
 export interface AdminPhotoCardProps {
   photo: AdminPhoto;
@@ -48,7 +44,7 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
   const remove = useAdminDeletePhotoMutation();
   const label = photoLabel(photo);
   const uploader = getUploaderName(photo.user, photo.userId);
-  const uploadedOn = formatUploadDate(photo.createdAt);
+  const uploadedOn = formatDate(photo.createdAt);
   const isPending = photo.status === 'pending';
   const busy = remove.isPending;
   const headingId = `admin-photo-${photo.id}-title`;
@@ -152,7 +148,7 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
             <dt className="sr-only">Privacy bars</dt>
             <dd className="flex items-center gap-1.5">
               <EyeOff className="size-4" aria-hidden="true" />
-              {formatBarCount(bars)}
+              {formatCountOf(bars, 'privacy bar')}
             </dd>
           </div>
         </dl>

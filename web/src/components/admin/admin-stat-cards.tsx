@@ -1,5 +1,6 @@
 import type { AdminPhotoList, AdminStats } from '@/queries/admin';
 import { Skeleton } from '@/components/ui/skeleton';
+import { formatCount } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { ADMIN_FILTERS } from './admin-filters';
 
@@ -41,7 +42,7 @@ export function AdminStatCards({
               <span className="text-sm font-medium text-muted-foreground">{label}</span>
               {stats ? (
                 <span className="text-2xl font-bold tabular-nums" data-testid={`stat-${id}`}>
-                  {count(stats)}
+                  {formatCount(count(stats))}
                 </span>
               ) : (
                 <Skeleton className="mt-1 h-7 w-10" aria-hidden="true" />
