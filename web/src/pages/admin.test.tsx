@@ -1,9 +1,11 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import type { QueryKey } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resetReviewDecisions, UNDO_WINDOW_MS } from '@/components/admin/review-decisions';
 import { SupportBadge, formatBadgeCount } from '@/components/admin/support-badge';
-import { ADMIN_POLL_MS, type AdminPhoto, type AdminPhotoPage, type AdminStats } from '@/queries/admin';
+import type { AdminPhoto, AdminPhotoPage, AdminStats } from '@/lib/types';
+import { ADMIN_POLL_MS, adminPhotosQueryKey, adminStatsQueryKey } from '@/queries/admin';
 import { deferred, mockFetch, type MockHandler, type RecordedRequest } from '@/test/fetch-mock';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
@@ -168,13 +170,13 @@ describe('admin panel: stat cards and filters', () => {
     const user = userEvent.setup();
     const { queryClient } = renderAdmin();
     await card('Pending crack');
-    const interval = (key: string) => queryClient.getQueryCache().find({ queryKey: [key], exact: false })?.observers[0]?.options.refetchInterval;
+    const interval = (key: QueryKey) => queryClient.getQueryCache().find({ queryKey: key, exact: false })?.observers[0]?.options.refetchInterval;
     expect(ADMIN_POLL_MS).toBe(5000);
-    expect(interval('/api/admin/stats')).toBe(5000);
-    expect(interval('/api/admin/photos/pending')).toBe(5000);
+    expect(interval(adminStatsQueryKey)).toBe(5000);
+    expect(interval(adminPhotosQueryKey('pending', 1))).toBe(5000);
     await user.click(filterButton(/Approved Today/));
     await card('Approved crack');
-    expect(interval('/api/admin/photos/approved-today')).toBe(false);
+    expect(interval(adminPhotosQueryKey('approved-today', 1))).toBe(false);
   });
 
   it('says when a list is empty', async () => {
@@ -517,7 +519,7 @@ describe('admin panel: Undo', () => {
     const { requests, queryClient } = renderAdmin(THREE());
     await user.click(within(await card('First crack')).getByRole('button', { name: 'Approve First crack' }));
     const polled = count(requests, 'GET', '/api/admin/photos/pending?page=1&limit=12');
-    await act(() => queryClient.refetchQueries({ queryKey: ['/api/admin/photos/pending'] }));
+    await act(() => queryClient.refetchQueries({ queryKey: adminPhotosQueryKey('pending', 1) }));
     expect(count(requests, 'GET', '/api/admin/photos/pending?page=1&limit=12')).toBeGreaterThan(polled);
     expect(screen.queryByRole('listitem', { name: 'First crack' })).not.toBeInTheDocument();
     expect(patches(requests)).toHaveLength(0);

@@ -13,7 +13,8 @@ import { Button } from '@/components/ui/button';
 import { useAuth } from '@/hooks/use-auth';
 import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
-import { useAdminStatsQuery, type AdminPhotoList } from '@/queries/admin';
+import type { AdminPhotoList } from '@/lib/types';
+import { useAdminStatsQuery } from '@/queries/admin';
 import { useNewContactFormCount } from '@/queries/contact';
 
 export function AdminPage() {

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
-export const currentUserQueryKey = ['/api/auth/user'] as const;
+export const currentUserQueryKey = ['auth', 'user'] as const;
 
 /** The signed-in user. Any failure (401 signed out, 403 disabled, network) means signed out: no retry. */
 export function useCurrentUserQuery() {

@@ -23,7 +23,7 @@ export function pickRandom<T>(items: readonly T[], count: number, random: () => 
  */
 export function useLandingPreviewPhotos() {
   return useQuery({
-    queryKey: ['/api/photos', { limit: LANDING_PREVIEW_POOL }],
+    queryKey: ['photos', 'previews', { limit: LANDING_PREVIEW_POOL }],
     queryFn: async (): Promise<PhotoPreview[]> => {
       try {
         const photos = await api.photos.list(LANDING_PREVIEW_POOL);

@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { partialMatchKey, useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import type { PrivacyBar } from '@/lib/types';
 
-export const userPhotosQueryKey = ['/api/user/photos'] as const;
+export const userPhotosQueryKey = ['user', 'photos'] as const;
 
 /** The signed-in user's own photos, at every status, for the dashboard's My Uploads list. */
 export function useUserPhotosQuery() {
@@ -10,24 +10,14 @@ export function useUserPhotosQuery() {
 }
 
 /**
- * Query keys whose data depends on one of the caller's photos: their own list, the admin review lists
- * and counters (SPEC §4 Refresh: pending, all, approved-today, rejected-today), the public gallery and
- * the dashboard stats. The admin keys are matched by prefix of their first part, so both
- * ['/api/admin/photos/pending'] and ['/api/admin/photos', 'pending'] are refreshed.
+ * The queries whose data depends on one of the caller's photos, by the start of their keys: their own list and
+ * stats, the admin review lists and counters (SPEC §4 Refresh: pending, all, approved-today, rejected-today), the
+ * public gallery and the photo previews and votes.
  */
-const DEPENDENT_KEY_PREFIXES = [
-  '/api/user/photos',
-  '/api/user/stats',
-  '/api/admin/photos',
-  '/api/admin/stats',
-  '/api/gallery',
-  '/api/photos',
-];
+const DEPENDENT_KEY_PREFIXES: QueryKey[] = [['user', 'photos'], ['user', 'stats'], ['admin', 'photos'], ['admin', 'stats'], ['gallery'], ['photos']];
 
 function dependsOnUserPhotos(queryKey: QueryKey): boolean {
-  const [first] = queryKey;
-  if (typeof first !== 'string') return false;
-  return DEPENDENT_KEY_PREFIXES.some((prefix) => first === prefix || first.startsWith(`${prefix}/`));
+  return DEPENDENT_KEY_PREFIXES.some((prefix) => partialMatchKey(queryKey, prefix));
 }
 
 /** Marks everything that shows the caller's photos as stale and refetches what is on screen. */

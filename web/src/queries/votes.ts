@@ -4,7 +4,7 @@ import type { MyVote, VoteResult } from '@/lib/types';
 import { applyVoteToGalleryCache } from './gallery';
 
 export function myVoteQueryKey(photoId: number) {
-  return ['/api/photos', photoId, 'vote'] as const;
+  return ['photos', photoId, 'vote'] as const;
 }
 
 /** The caller's own rating of a photo. Only asked for when signed in (`enabled`). */

@@ -1,6 +1,6 @@
 import { Mail } from 'lucide-react';
 import { formatDateTime, formatRelativeTime } from '@/lib/format';
-import type { ContactFormItem, ContactFormStatus } from '@/queries/contact';
+import type { ContactFormItem, ContactFormStatus } from '@/lib/types';
 import { ContactFormStatusBadge } from './contact-form-status-badge';
 import { ContactFormStatusSelect } from './contact-form-status-select';
 

@@ -1,4 +1,4 @@
-import type { ContactFormCounts, ContactFormFilter } from '@/queries/contact';
+import type { ContactFormCounts, ContactFormFilter } from '@/lib/types';
 import { formatCount } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { SUPPORT_FILTERS } from './support-statuses';

@@ -6,14 +6,9 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
 import { isUnauthorizedError } from '@/lib/api';
 import { toast } from '@/lib/toast';
+import type { ContactFormFilter, ContactFormItem, ContactFormStatus } from '@/lib/types';
 import { handleUnauthorizedError } from '@/lib/unauthorized';
-import {
-  useContactFormsQuery,
-  useUpdateContactFormStatusMutation,
-  type ContactFormFilter,
-  type ContactFormItem,
-  type ContactFormStatus,
-} from '@/queries/contact';
+import { useContactFormsQuery, useUpdateContactFormStatusMutation } from '@/queries/contact';
 import { ContactFormCard } from './contact-form-card';
 import { SupportFilterCards } from './support-filter-cards';
 import { DEFAULT_SUPPORT_FILTER, STATUS_STYLES, SUPPORT_FILTERS, emptySupportText } from './support-statuses';

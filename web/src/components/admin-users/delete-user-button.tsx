@@ -13,7 +13,8 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
-import { useDeleteAdminUserMutation, type AdminUser } from '@/queries/admin-users';
+import type { AdminUser } from '@/lib/types';
+import { useDeleteAdminUserMutation } from '@/queries/admin-users';
 import { toastDeleteFailure, toastSuccess } from './mutation-feedback';
 import { userLabel } from './user-labels';
 

@@ -12,7 +12,8 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/lib/toast';
-import { useUpdateAdminUserMutation, type AdminUser } from '@/queries/admin-users';
+import type { AdminUser } from '@/lib/types';
+import { useUpdateAdminUserMutation } from '@/queries/admin-users';
 import { toastSuccess, toastUpdateFailure } from './mutation-feedback';
 import { userLabel } from './user-labels';
 

@@ -1,6 +1,6 @@
 import { formatDate } from '@/lib/format';
 import { getDisplayName } from '@/lib/user';
-import type { AdminUser } from '@/queries/admin-users';
+import type { AdminUser } from '@/lib/types';
 
 /** The name an admin recognises a user by (SPEC §3 display-name rule), else their email, else "User {id}". */
 export function userLabel(user: AdminUser): string {

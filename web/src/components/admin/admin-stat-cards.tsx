@@ -1,4 +1,4 @@
-import type { AdminPhotoList, AdminStats } from '@/queries/admin';
+import type { AdminPhotoList, AdminStats } from '@/lib/types';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatCount } from '@/lib/format';
 import { cn } from '@/lib/utils';

@@ -1,6 +1,6 @@
 import { History } from 'lucide-react';
 import { formatDateTime } from '@/lib/format';
-import type { AdminAuditEntry } from '@/queries/admin';
+import type { AdminAuditEntry } from '@/lib/types';
 
 const ACTION_WORDS: Record<string, string> = { approve: 'Approved', reject: 'Rejected', delete: 'Deleted' };
 

@@ -14,7 +14,8 @@ import { Button } from '@/components/ui/button';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { toast } from '@/lib/toast';
 import { handleUnauthorizedError } from '@/lib/unauthorized';
-import { useCleanupMutation, type CleanupKind } from '@/queries/admin';
+import type { CleanupKind } from '@/lib/types';
+import { useCleanupMutation } from '@/queries/admin';
 
 const CLEANUPS: Record<CleanupKind, { item: string; icon: LucideIcon; title: string; description: string; confirm: string }> = {
   orphaned: {

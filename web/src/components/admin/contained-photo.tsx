@@ -1,7 +1,7 @@
 import { ADMIN_GRID, cardImage } from '@/components/photo/image-sources';
 import { RetryingImage } from '@/components/photo/retrying-image';
 import { cn } from '@/lib/utils';
-import type { AdminPhoto } from '@/queries/admin';
+import type { AdminPhoto } from '@/lib/types';
 
 /** The review card's frame: every photo fits inside it whole. */
 export const FRAME_ASPECT = 4 / 3;

@@ -13,9 +13,11 @@
  */
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
 import { dismissToast, getToasts, subscribeToToasts, toast, TOAST_DURATION_MS } from '@/lib/toast';
+import type { AdminPhoto, AdminStats, ReviewDecision } from '@/lib/types';
 import { handleUnauthorizedError } from '@/lib/unauthorized';
-import { adminApi, adminStatsQueryKey, type AdminPhoto, type AdminStats, type ReviewDecision } from '@/queries/admin';
+import { adminStatsQueryKey } from '@/queries/admin';
 import { refreshAfterUserPhotoChange } from '@/queries/user-photos';
 
 /** SPEC §8. */
@@ -154,7 +156,7 @@ function send(photoId: number): void {
   // Its Undo must not outlive the decision's window (held too long, or flushed as the page goes away).
   if (entry.toastId !== null && isToastOpen(entry.toastId)) dismissToast(entry.toastId);
   const { queryClient } = entry;
-  adminApi.review(entry.decision).then(
+  api.admin.review(entry.decision).then(
     async () => {
       // The counters follow through events; until the refetch answers, count the decision as made.
       queryClient.setQueryData<AdminStats>(adminStatsQueryKey, (stats) => stats && applyDecisionToStats(stats, entry.decision.status));

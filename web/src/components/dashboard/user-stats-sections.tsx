@@ -4,10 +4,11 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
-import { isUnauthorizedError, photoFileUrl } from '@/lib/api';
+import { isUnauthorizedError, uploadedFileUrl } from '@/lib/api';
 import { formatCount, formatCountOf, formatPercent, formatRating, formatVoteCount } from '@/lib/format';
+import type { RatedPhoto, UserStats } from '@/lib/types';
 import { cn } from '@/lib/utils';
-import { approvalRate, useUserStatsQuery, type RatedPhoto, type UserStats } from '@/queries/user-stats';
+import { approvalRate, useUserStatsQuery } from '@/queries/user-stats';
 
 /** SPEC §9: ratings show one decimal; "—" when there is nothing to average. */
 const ratingOrDash = (rating: number, votes: number) => (votes > 0 ? formatRating(rating) : '—');
@@ -261,7 +262,7 @@ function RatedPhotoCard({ title, icon, photo }: { title: string; icon: LucideIco
           ) : photo ? (
             <div className="flex gap-4">
               <img
-                src={`${photoFileUrl(photo.filename)}?size=thumb`}
+                src={`${uploadedFileUrl(photo.filename)}?size=thumb`}
                 alt={photo.description || title}
                 loading="lazy"
                 width={96}

@@ -5,8 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api';
 import { getToasts } from '@/lib/toast';
 import type { PrivacyBar } from '@/lib/types';
-import { FACE_SUGGESTIONS_URL, suggestFaceBars, suggestFaceBarsAt, suggestionFailureMessage } from './face-suggestions';
+import { suggestFaceBars, suggestFaceBarsAt, suggestionFailureMessage } from './face-suggestions';
 import { PrivacyBarEditor } from './privacy-bar-editor';
+
+const FACE_SUGGESTIONS_URL = '/api/photos/face-suggestions';
 
 let latest: PrivacyBar[] = [];
 

@@ -11,7 +11,8 @@ import {
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
-import { LOGOUT_URL, redirectTo } from '@/lib/browser';
+import { LOGOUT_URL } from '@/lib/api';
+import { redirectTo } from '@/lib/browser';
 import { toast } from '@/lib/toast';
 import { SettingsSection } from './settings-section';
 
