@@ -28,7 +28,6 @@ import { useDocumentTitle } from '@/hooks/use-document-title';
 import { getServerMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import type { PrivacyBar, UploadedPhoto } from '@/lib/types';
-import { handleUnauthorizedError } from '@/lib/unauthorized';
 import { useSavePrivacyBarsMutation, useUploadPhotoMutation } from '@/queries/upload';
 
 type Phase = 'idle' | 'uploading' | 'saving-bars';
@@ -58,8 +57,14 @@ function InlineLegalLink({ to, children }: { to: string; children: string }) {
 export function UploadPage() {
   useDocumentTitle('Snap a Crack');
   const navigate = useNavigate();
-  const uploadPhoto = useUploadPhotoMutation();
-  const savePrivacyBars = useSavePrivacyBarsMutation();
+  const uploadPhoto = useUploadPhotoMutation((error) =>
+    // Cancelled by the member, or by leaving the page: nothing failed.
+    isAbortError(error) ? undefined : { title: 'Upload Failed', description: getServerMessage(error, 'Failed to upload photo. Please try again.') },
+  );
+  const savePrivacyBars = useSavePrivacyBarsMutation((error) => ({
+    title: 'Failed to Save Privacy Bars',
+    description: getServerMessage(error, 'Please try again.'),
+  }));
 
   const [file, setFile] = useState<File | null>(null);
   const [bars, setBars] = useState<PrivacyBar[]>([]);
@@ -105,14 +110,8 @@ export function UploadPage() {
     try {
       await savePrivacyBars.mutateAsync({ photoId: photo.id, bars });
       return true;
-    } catch (error) {
+    } catch {
       setPhase('idle');
-      if (handleUnauthorizedError(error)) return false;
-      toast({
-        variant: 'destructive',
-        title: 'Failed to Save Privacy Bars',
-        description: getServerMessage(error, 'Please try again.'),
-      });
       return false;
     }
   };
@@ -132,14 +131,8 @@ export function UploadPage() {
           signal: controller.signal,
           onProgress: ({ percent }) => setProgress(percent),
         });
-      } catch (error) {
+      } catch {
         setPhase('idle');
-        if (isAbortError(error) || handleUnauthorizedError(error)) return;
-        toast({
-          variant: 'destructive',
-          title: 'Upload Failed',
-          description: getServerMessage(error, 'Failed to upload photo. Please try again.'),
-        });
         return;
       } finally {
         abortRef.current = null;

@@ -1,5 +1,6 @@
 import { keepPreviousData, partialMatchKey, useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { api, type AdminUsersSearch } from '@/lib/api';
+import type { ErrorToast } from '@/lib/query-client';
 import type { AdminUser, AdminUserEdit, AdminUserPage } from '@/lib/types';
 import { currentUserQueryKey } from './auth';
 
@@ -42,9 +43,10 @@ export interface UpdateAdminUserVariables {
  * Feedback for a mutation. Given to useMutation rather than to mutate(), so it still runs when the row that started
  * it has left the screen (a deleted user, or one a changed name moved out of a search).
  */
-export interface MutationFeedback<T, V> {
+interface MutationFeedback<T, V> {
   onSuccess?: (result: T, variables: V) => void;
   onError?: (error: Error, variables: V) => void;
+  errorToast?: ErrorToast;
 }
 
 /**
@@ -56,6 +58,7 @@ export function useUpdateAdminUserMutation({
   mutationKey,
   onSuccess,
   onError,
+  errorToast,
 }: {
   currentUserId: string | undefined;
   /** Names the mutation, so a component elsewhere can tell it is running (useIsMutating). */
@@ -72,6 +75,7 @@ export function useUpdateAdminUserMutation({
     },
     onError,
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminUsersQueryKey }),
+    meta: { errorToast },
   });
 }
 
@@ -79,7 +83,7 @@ export function useUpdateAdminUserMutation({
 const FOLLOWING_DELETION: QueryKey[] = [['gallery'], ['photos'], ['stats'], ['admin', 'photos'], ['admin', 'stats']];
 
 /** DELETE /api/admin/users/{id}, then the list and everything that showed the user's photos are refetched. */
-export function useDeleteAdminUserMutation({ onSuccess, onError }: MutationFeedback<void, string> = {}) {
+export function useDeleteAdminUserMutation({ onSuccess, onError, errorToast }: MutationFeedback<void, string> = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => api.admin.removeUser(id),
@@ -92,5 +96,6 @@ export function useDeleteAdminUserMutation({ onSuccess, onError }: MutationFeedb
       onSuccess?.(answer, id);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminUsersQueryKey }),
+    meta: { errorToast },
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { ErrorToast } from '@/lib/query-client';
 import type { AdminPhotoList } from '@/lib/types';
 import { refreshAfterUserPhotoChange } from '@/queries/user-photos';
 
@@ -29,13 +30,21 @@ export function useAdminPhotosQuery(list: AdminPhotoList, page: number) {
 }
 
 /** Deletes a photo at any status, then refreshes the same. */
-export function useAdminDeletePhotoMutation() {
+export function useAdminDeletePhotoMutation(errorToast: ErrorToast) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: api.admin.removePhoto, onSettled: () => refreshAfterUserPhotoChange(queryClient) });
+  return useMutation({
+    mutationFn: api.admin.removePhoto,
+    onSettled: () => refreshAfterUserPhotoChange(queryClient),
+    meta: { errorToast },
+  });
 }
 
 /** Runs a file cleanup; the rejected one deletes photos, so the lists and counters are refreshed after either. */
-export function useCleanupMutation() {
+export function useCleanupMutation(errorToast: ErrorToast) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: api.admin.cleanup, onSettled: () => refreshAfterUserPhotoChange(queryClient) });
+  return useMutation({
+    mutationFn: api.admin.cleanup,
+    onSettled: () => refreshAfterUserPhotoChange(queryClient),
+    meta: { errorToast },
+  });
 }

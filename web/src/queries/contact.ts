@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '@/hooks/use-auth';
 import { api } from '@/lib/api';
+import type { ErrorToast } from '@/lib/query-client';
 import type { ContactFormFilter, ContactFormStatus } from '@/lib/types';
 
 /** SPEC §4: a contact form moves freely between these. */
@@ -13,8 +14,9 @@ const CONTACT_FORMS_PAGE_SIZE = 20;
 /** Every query of the admin's contact forms starts with this, so one invalidation refreshes them all. */
 export const contactFormsQueryKey = ['admin', 'contact-forms'] as const;
 
-export function useSendContactMessageMutation() {
-  return useMutation({ mutationFn: api.contact.send });
+/** The contact form is open to visitors: a refusal is its failure toast, never a sign-in. */
+export function useSendContactMessageMutation(errorToast: ErrorToast) {
+  return useMutation({ mutationFn: api.contact.send, meta: { errorToast, redirectOnUnauthorized: false } });
 }
 
 /** One page of the admin's contact forms at `filter`, with every status's count; polled every 30 s. */
@@ -29,9 +31,10 @@ export function useContactFormsQuery(filter: ContactFormFilter, page: number) {
 }
 
 /** Sets a form's status, then refetches every contact-form list and count (SPEC §4). */
-export function useUpdateContactFormStatusMutation() {
+export function useUpdateContactFormStatusMutation(errorToast: ErrorToast) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorToast },
     mutationFn: ({ id, status }: { id: number; status: ContactFormStatus }) => api.admin.setContactFormStatus(id, status),
     onSettled: () => queryClient.invalidateQueries({ queryKey: contactFormsQueryKey }),
   });

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { ErrorToast } from '@/lib/query-client';
 import type { User } from '@/lib/types';
 import type { UploadProgress } from '@/lib/upload';
 import { currentUserQueryKey } from './auth';
@@ -10,15 +11,22 @@ function useRememberUser() {
   return (user: User) => queryClient.setQueryData(currentUserQueryKey, user);
 }
 
-export function useUpdateDisplayNameMutation() {
+export function useUpdateDisplayNameMutation(errorToast: ErrorToast) {
   const remember = useRememberUser();
-  return useMutation({ mutationFn: api.profile.updateDisplayName, onSuccess: remember });
+  return useMutation({ mutationFn: api.profile.updateDisplayName, onSuccess: remember, meta: { errorToast } });
 }
 
-export function useUploadAvatarMutation(onProgress?: (progress: UploadProgress) => void) {
+export function useUploadAvatarMutation({
+  onProgress,
+  errorToast,
+}: {
+  onProgress?: (progress: UploadProgress) => void;
+  errorToast: ErrorToast;
+}) {
   const remember = useRememberUser();
   return useMutation({
     mutationFn: (file: File) => api.profile.uploadAvatar(file, onProgress),
     onSuccess: (result) => remember(result.user),
+    meta: { errorToast },
   });
 }

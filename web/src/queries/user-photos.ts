@@ -1,5 +1,6 @@
 import { partialMatchKey, useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { ErrorToast } from '@/lib/query-client';
 import type { PrivacyBar } from '@/lib/types';
 
 export const userPhotosQueryKey = ['user', 'photos'] as const;
@@ -33,14 +34,13 @@ export interface UserPhotoEdit {
   bars?: PrivacyBar[];
 }
 
-/** Which part of an edit failed, so the caller can say which (SPEC §8 has one message for each). */
+/** Which part of an edit failed, so the caller can say which (SPEC §8 has one message for each); `cause` is the API client's error. */
 export class UserPhotoEditError extends Error {
   constructor(
     readonly step: 'description' | 'privacyBars',
-    /** The API client's error for that step. */
-    readonly error: unknown,
+    cause: unknown,
   ) {
-    super(error instanceof Error ? error.message : String(error));
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
     this.name = 'UserPhotoEditError';
   }
 }
@@ -49,9 +49,10 @@ export class UserPhotoEditError extends Error {
  * Saves an edit of one's own photo: the description (PATCH), then the privacy bars (POST). The lists
  * are refreshed afterwards whether or not both parts went through, as one of them may have.
  */
-export function useEditUserPhotoMutation() {
+export function useEditUserPhotoMutation(errorToast: ErrorToast) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorToast },
     mutationFn: async ({ id, description, bars }: UserPhotoEdit) => {
       if (description !== undefined) {
         try {
@@ -73,9 +74,10 @@ export function useEditUserPhotoMutation() {
 }
 
 /** Deletes one's own photo permanently, then refreshes every list that could show it. */
-export function useDeleteUserPhotoMutation() {
+export function useDeleteUserPhotoMutation(errorToast: ErrorToast) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorToast },
     mutationFn: (id: number) => api.photos.remove(id),
     onSettled: () => refreshAfterUserPhotoChange(queryClient),
   });

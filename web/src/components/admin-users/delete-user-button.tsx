@@ -15,7 +15,7 @@ import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import type { AdminUser } from '@/lib/types';
 import { useDeleteAdminUserMutation } from '@/queries/admin-users';
-import { toastDeleteFailure, toastSuccess } from './mutation-feedback';
+import { deleteFailureToast, toastSuccess } from './mutation-feedback';
 import { userLabel } from './user-labels';
 
 /** SPEC §5: the reason an admin's delete button is disabled. */
@@ -34,10 +34,8 @@ export function DeleteUserButton({ user, onDeleted, className }: { user: AdminUs
       toastSuccess(`${name}'s account has been deleted.`);
       onDeleted?.();
     },
-    onError: (error) => {
-      setOpen(false);
-      toastDeleteFailure(error);
-    },
+    onError: () => setOpen(false),
+    errorToast: deleteFailureToast,
   });
   const reasonId = `user-${user.id}-not-deletable`;
 

@@ -14,7 +14,7 @@ import { Switch } from '@/components/ui/switch';
 import { toast } from '@/lib/toast';
 import type { AdminUser } from '@/lib/types';
 import { useUpdateAdminUserMutation } from '@/queries/admin-users';
-import { toastSuccess, toastUpdateFailure } from './mutation-feedback';
+import { toastSuccess, updateFailureToast } from './mutation-feedback';
 import { userLabel } from './user-labels';
 
 export type UserFlag = 'isEnabled' | 'isAdmin';
@@ -105,10 +105,8 @@ export function UserFlagSwitch({ user, flag, isSelf, currentUserId }: { user: Ad
         },
       });
     },
-    onError: (error) => {
-      setAsking(null);
-      toastUpdateFailure(error);
-    },
+    onError: () => setAsking(null),
+    errorToast: updateFailureToast,
   });
   const pendingValue = mutation.isPending ? mutation.variables?.edit[flag] : undefined;
   const checked = pendingValue ?? user[flag];

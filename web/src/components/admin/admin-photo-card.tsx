@@ -7,7 +7,6 @@ import { RatingSummary } from '@/components/photo/rating-summary';
 import { Button } from '@/components/ui/button';
 import { formatCountOf, formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
-import { handleUnauthorizedError } from '@/lib/unauthorized';
 import { getUploaderName } from '@/lib/user';
 import { cn } from '@/lib/utils';
 import type { AdminPhoto } from '@/lib/types';
@@ -18,8 +17,6 @@ import { ContainedPhoto } from './contained-photo';
 import { isPlainKey, isTextEntry } from './keyboard';
 import { discardDecision } from './review-decisions';
 import { ReviewMarks } from './review-marks';
-
-export const DELETE_FAILED = 'Failed to delete photo. Please try again.';
 
 
 export interface AdminPhotoCardProps {
@@ -42,7 +39,7 @@ export interface AdminPhotoCardProps {
  */
 export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onRequestReject, onView }: AdminPhotoCardProps) {
   const [deleting, setDeleting] = useState(false);
-  const remove = useAdminDeletePhotoMutation();
+  const remove = useAdminDeletePhotoMutation({ title: 'Error', description: 'Failed to delete photo. Please try again.' });
   const label = photoLabel(photo);
   const uploader = getUploaderName(photo.user, photo.userId);
   const uploadedOn = formatDate(photo.createdAt);
@@ -62,10 +59,6 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
     discardDecision(photo.id);
     remove.mutate(photo.id, {
       onSuccess: () => toast({ title: 'Success', description: 'The photo has been deleted.' }),
-      onError: (error) => {
-        if (handleUnauthorizedError(error)) return;
-        toast({ variant: 'destructive', title: 'Error', description: DELETE_FAILED });
-      },
       onSettled: () => setDeleting(false),
     });
   };

@@ -5,7 +5,6 @@ import { photoLabel } from '@/components/dashboard/photo-label';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
 import { isUnauthorizedError } from '@/lib/api';
 import { formatCount } from '@/lib/format';
 import type { AdminPhoto, AdminPhotoList, ReviewDecision } from '@/lib/types';
@@ -72,7 +71,6 @@ export function AdminReviewList({
 }) {
   const queryClient = useQueryClient();
   const { data, isPending, error, refetch, isRefetching } = useAdminPhotosQuery(list, page);
-  useUnauthorizedRedirect(error);
   const held = useHeldDecisions();
   const restored = useRestoredPhoto();
   const filter = adminFilter(list);

@@ -13,7 +13,6 @@ import {
 import { Button } from '@/components/ui/button';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { toast } from '@/lib/toast';
-import { handleUnauthorizedError } from '@/lib/unauthorized';
 import type { CleanupKind } from '@/lib/types';
 import { useCleanupMutation } from '@/queries/admin';
 
@@ -38,17 +37,13 @@ const CLEANUPS: Record<CleanupKind, { item: string; icon: LucideIcon; title: str
 /** SPEC §2 Cleanup Files: orphaned files or rejected photos, each confirmed first; the result is the server's message. */
 export function CleanupMenu() {
   const [kind, setKind] = useState<CleanupKind | null>(null);
-  const cleanup = useCleanupMutation();
+  const cleanup = useCleanupMutation({ title: 'Error', description: 'Failed to cleanup files. Please try again.' });
   const chosen = kind ? CLEANUPS[kind] : null;
 
   const run = () => {
     if (!kind) return;
     cleanup.mutate(kind, {
       onSuccess: ({ message }) => toast({ title: 'Success', description: message }),
-      onError: (error) => {
-        if (handleUnauthorizedError(error)) return;
-        toast({ variant: 'destructive', title: 'Error', description: 'Failed to cleanup files. Please try again.' });
-      },
       onSettled: () => setKind(null),
     });
   };

@@ -15,19 +15,18 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/lib/toast';
 import type { UserPhoto } from '@/lib/types';
 import { useDeleteUserPhotoMutation } from '@/queries/user-photos';
-import { toastDeleteFailure } from './mutation-feedback';
+import { DELETE_FAILED } from './mutation-feedback';
 import { photoLabel } from './photo-label';
 
 /** Delete button for one of the caller's photos; asks for confirmation first (SPEC §2 Dashboard). */
 export function DeletePhotoButton({ photo }: { photo: UserPhoto }) {
   const [open, setOpen] = useState(false);
-  const mutation = useDeleteUserPhotoMutation();
+  const mutation = useDeleteUserPhotoMutation(DELETE_FAILED);
   const label = photoLabel(photo);
 
   const confirmDelete = () => {
     mutation.mutate(photo.id, {
       onSuccess: () => toast({ title: 'Success', description: 'Your photo has been deleted.' }),
-      onError: toastDeleteFailure,
       onSettled: () => setOpen(false),
     });
   };

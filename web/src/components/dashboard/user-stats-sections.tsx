@@ -3,7 +3,6 @@ import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
 import { isUnauthorizedError, uploadedFileUrl } from '@/lib/api';
 import { formatCount, formatCountOf, formatPercent, formatRating, formatVoteCount } from '@/lib/format';
 import type { RatedPhoto, UserStats } from '@/lib/types';
@@ -21,7 +20,6 @@ const whereUploadsStand = (count: number) => `Where your ${formatCountOf(count, 
  */
 export function UserStatsSections() {
   const { data, isPending, error, refetch, isRefetching } = useUserStatsQuery();
-  useUnauthorizedRedirect(error);
   if (isPending || (error && isUnauthorizedError(error))) return <Sections stats={undefined} />;
   if (error || !data) {
     return (
