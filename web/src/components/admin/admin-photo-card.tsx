@@ -1,5 +1,6 @@
 import { useState, type KeyboardEvent, type Ref } from 'react';
 import { CalendarDays, Check, EyeOff, Pencil, Trash2, User as UserIcon, X } from 'lucide-react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EditPhotoDialog } from '@/components/dashboard/edit-photo-dialog';
 import { photoLabel } from '@/components/dashboard/photo-label';
 import { PhotoStatusBadge } from '@/components/dashboard/photo-status-badge';
@@ -11,7 +12,6 @@ import { getUploaderName } from '@/lib/user';
 import { cn } from '@/lib/utils';
 import type { AdminPhoto } from '@/lib/types';
 import { useAdminDeletePhotoMutation } from '@/queries/admin';
-import { AdminDeletePhotoDialog } from './admin-delete-photo-dialog';
 import { AuditTrail } from './audit-trail';
 import { ContainedPhoto } from './contained-photo';
 import { isPlainKey, isTextEntry } from './keyboard';
@@ -206,7 +206,17 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
         </div>
       </div>
 
-      <AdminDeletePhotoDialog open={deleting} onOpenChange={setDeleting} photoLabel={label} isPending={remove.isPending} onConfirm={confirmDelete} />
+      <ConfirmDialog
+        open={deleting}
+        onOpenChange={setDeleting}
+        title="Delete this photo?"
+        description={`“${label}” will be permanently deleted with its files and ratings. This cannot be undone.`}
+        confirmLabel="Delete Photo"
+        pendingLabel="Deleting..."
+        destructive
+        isPending={remove.isPending}
+        onConfirm={confirmDelete}
+      />
     </li>
   );
 }
