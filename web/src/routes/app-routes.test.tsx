@@ -55,9 +55,9 @@ describe('routes when signed out', () => {
   ])('shows a sign-in-required card on %s titled %s', async (path, title) => {
     mockSession(SIGNED_OUT);
     renderApp(path);
-    const heading = await screen.findByRole('heading', { name: title });
-    const card = heading.closest('.rounded-xl') as HTMLElement;
-    await userEvent.click(within(card).getByRole('button', { name: 'Sign In' }));
+    await screen.findByRole('heading', { name: title });
+    // The card's own button, not the navbar's.
+    await userEvent.click(within(screen.getByRole('main')).getByRole('button', { name: 'Sign In' }));
     expect(redirectTo).toHaveBeenCalledWith(`/api/login?returnTo=${path}`);
   });
 
