@@ -90,7 +90,7 @@ export function getServerMessage(error: unknown, fallback: string): string {
 }
 
 /** Throws the ApiError for a non-ok response. */
-export async function throwIfNotOk(response: Response): Promise<void> {
+async function throwIfNotOk(response: Response): Promise<void> {
   if (response.ok) return;
   throw new ApiError(response.status, await response.text(), response.statusText);
 }
