@@ -2,7 +2,7 @@ import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { BrowserRouter } from 'react-router-dom';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { ErrorBoundary } from '@/components/error-boundary';
-import { useToasts } from '@/hooks/use-toast';
+import { useToasts } from '@/hooks/use-toasts';
 import { ThemeProvider } from '@/hooks/use-theme';
 import { AppRoutes } from '@/routes/app-routes';
 import { Toaster } from '@/routes/lazy-pages';

@@ -1,10 +1,9 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { SessionStatus } from '@/hooks/use-auth';
-import { api } from '@/lib/api';
 import { createQueryClient } from '@/lib/query-client';
 import type { User } from '@/lib/types';
-import { currentUserQueryKey } from '@/queries/auth';
+import { currentUserQuery, currentUserQueryKey } from '@/queries/auth';
 import { App } from './app';
 import { preloadRoute } from './routes/app-routes';
 import './index.css';
@@ -24,7 +23,7 @@ const queryClient = createQueryClient();
  * once the page's code has arrived. Any failure here only means the app renders sooner.
  */
 async function prepareFirstScreen(): Promise<void> {
-  await queryClient.prefetchQuery({ queryKey: currentUserQueryKey, queryFn: api.auth.currentUser, retry: false });
+  await queryClient.prefetchQuery(currentUserQuery);
   const user = queryClient.getQueryData<User>(currentUserQueryKey) ?? null;
   const status: SessionStatus = !user ? 'signed-out' : user.hasAcceptedTerms ? 'signed-in' : 'terms-pending';
   await preloadRoute(window.location.pathname, status);

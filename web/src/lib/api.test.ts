@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { mockFetch } from '@/test/fetch-mock';
-import { ApiError, api, apiJson, apiRequest, getServerMessage, isUnauthorizedError } from './api';
+import { ApiError, api, getServerMessage, isUnauthorizedError } from './api';
 
 describe('API client', () => {
   it('sends credentials and no body or content type when none is given', async () => {
     const requests = mockFetch({ 'GET /api/photos': { body: [] } });
-    await apiRequest('GET', '/api/photos');
+    await api.photos.list();
     expect(requests[0]?.init?.credentials).toBe('include');
     expect(requests[0]?.init?.body).toBeUndefined();
     expect(requests[0]?.init?.headers).toBeUndefined();
@@ -21,7 +21,7 @@ describe('API client', () => {
 
   it('turns a non-ok response into an ApiError "status: body text"', async () => {
     mockFetch({ 'POST /api/contact': { status: 400, text: '{"message":"Subject is required"}' } });
-    const error = await apiRequest('POST', '/api/contact', {}).catch((caught: unknown) => caught);
+    const error = await api.contact.send({ name: '', email: '', subject: '', message: '' }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toBeInstanceOf(Error);
     expect(error).toMatchObject({
@@ -45,7 +45,7 @@ describe('API client', () => {
   it('parses JSON answers and treats an empty answer as undefined', async () => {
     mockFetch({ 'GET /api/photos': { body: [{ id: 1, filename: 'a.jpg' }] }, 'DELETE /api/photos/1': { status: 204 } });
     await expect(api.photos.list()).resolves.toEqual([{ id: 1, filename: 'a.jpg' }]);
-    await expect(apiJson('DELETE', '/api/photos/1')).resolves.toBeUndefined();
+    await expect(api.photos.remove(1)).resolves.toBeUndefined();
   });
 
   it('builds the gallery URL with page and limit', async () => {
@@ -83,6 +83,54 @@ describe('photo, user and storage-setup calls', () => {
       ['GET', '/api/google-drive/auth-url', undefined],
       ['POST', '/api/google-drive/exchange-token', { code: 'c-1' }],
     ]);
+  });
+});
+
+describe('admin calls', () => {
+  it('calls the documented endpoints with the documented bodies', async () => {
+    const requests = mockFetch({
+      'GET /api/admin/stats': { body: { pendingReviews: 1, approvedToday: 0, rejectedToday: 0, totalPhotos: 1 } },
+      'GET /api/admin/photos/approved-today?page=2&limit=12': { body: { photos: [], total: 0, totalPages: 0 } },
+      'PATCH /api/admin/photos/4/status': { body: { id: 4 } },
+      'DELETE /api/admin/photos/4': { status: 204 },
+      'POST /api/admin/cleanup/orphaned': { body: { message: 'Removed 0 files', removed: 0, failed: 0 } },
+      'GET /api/admin/users?page=1&limit=20&q=ada+l': { body: { users: [], total: 0, totalPages: 0 } },
+      'PATCH /api/admin/users/a%2Fb': { body: { id: 'a/b' } },
+      'DELETE /api/admin/users/a%2Fb': { status: 204 },
+      'GET /api/admin/contact-forms?status=in_progress&page=3&limit=20': { body: { items: [] } },
+      'PATCH /api/admin/contact-forms/9/status': { body: { id: 9 } },
+    });
+    await api.admin.stats();
+    await api.admin.photos('approved-today', 2, 12);
+    await api.admin.review({ id: 4, status: 'rejected', rejectionReason: 'Blurry' });
+    await api.admin.removePhoto(4);
+    await api.admin.cleanup('orphaned');
+    await api.admin.users({ page: 1, limit: 20, query: '  ada l ' });
+    await api.admin.updateUser('a/b', { isEnabled: false });
+    await api.admin.removeUser('a/b');
+    await api.admin.contactForms('in_progress', 3, 20);
+    await api.admin.setContactFormStatus(9, 'resolved');
+    expect(requests.map((request) => [request.method, request.url, request.json])).toEqual([
+      ['GET', '/api/admin/stats', undefined],
+      ['GET', '/api/admin/photos/approved-today?page=2&limit=12', undefined],
+      ['PATCH', '/api/admin/photos/4/status', { status: 'rejected', rejectionReason: 'Blurry' }],
+      ['DELETE', '/api/admin/photos/4', undefined],
+      ['POST', '/api/admin/cleanup/orphaned', undefined],
+      ['GET', '/api/admin/users?page=1&limit=20&q=ada+l', undefined],
+      ['PATCH', '/api/admin/users/a%2Fb', { isEnabled: false }],
+      ['DELETE', '/api/admin/users/a%2Fb', undefined],
+      ['GET', '/api/admin/contact-forms?status=in_progress&page=3&limit=20', undefined],
+      ['PATCH', '/api/admin/contact-forms/9/status', { status: 'resolved' }],
+    ]);
+    // A held review decision may be sent as the page goes away.
+    expect(requests[2]?.init?.keepalive).toBe(true);
+    expect(requests[0]?.init?.keepalive).toBeUndefined();
+  });
+
+  it('leaves the users search out when it is blank', async () => {
+    const requests = mockFetch({ 'GET /api/admin/users?page=2&limit=20': { body: { users: [], total: 0, totalPages: 0 } } });
+    await api.admin.users({ page: 2, limit: 20, query: '   ' });
+    expect(requests[0]?.url).toBe('/api/admin/users?page=2&limit=20');
   });
 });
 

@@ -1,10 +1,23 @@
 /**
- * The one typed client for the gateway's HTTP API.
+ * The one typed client for the gateway's HTTP API: every path of it is written here and nowhere else.
  *
  * Every call sends the session cookie, sends JSON only when a body is given, and turns any non-ok
  * response into an ApiError whose message is `${status}: ${body text or status text}` (SPEC §8).
  */
 import type {
+  AdminPhotoList,
+  AdminPhotoPage,
+  AdminStats,
+  AdminUser,
+  AdminUserEdit,
+  AdminUserPage,
+  AvatarUploadResult,
+  CleanupKind,
+  CleanupResult,
+  ContactFormFilter,
+  ContactFormItem,
+  ContactFormList,
+  ContactFormStatus,
   ContactMessageInput,
   GalleryFilterId,
   GalleryPage,
@@ -16,14 +29,16 @@ import type {
   PhotoUpdateInput,
   PrivacyBar,
   PrivacyBarsResponse,
+  ReviewDecision,
   UploadedPhoto,
   User,
   UserPhoto,
+  UserStats,
   VoteResult,
 } from './types';
 import { uploadWithProgress, type UploadProgress } from './upload';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 function parseJson(text: string): unknown {
   if (!text) return undefined;
@@ -75,18 +90,18 @@ export function getServerMessage(error: unknown, fallback: string): string {
 }
 
 /** Throws the ApiError for a non-ok response. */
-export async function throwIfNotOk(response: Response): Promise<void> {
+async function throwIfNotOk(response: Response): Promise<void> {
   if (response.ok) return;
   throw new ApiError(response.status, await response.text(), response.statusText);
 }
 
 /** `keepalive`: the request is sent even if the page is hidden or unloaded meanwhile (a held decision, say). */
-export interface RequestOptions {
+interface RequestOptions {
   keepalive?: boolean;
 }
 
 /** Sends a request and returns the raw (ok) response. */
-export async function apiRequest(method: HttpMethod, url: string, body?: unknown, { keepalive }: RequestOptions = {}): Promise<Response> {
+async function apiRequest(method: HttpMethod, url: string, body?: unknown, { keepalive }: RequestOptions = {}): Promise<Response> {
   const hasBody = body !== undefined;
   const response = await fetch(url, {
     method,
@@ -100,14 +115,18 @@ export async function apiRequest(method: HttpMethod, url: string, body?: unknown
 }
 
 /** Sends a request and parses the JSON answer; an empty answer (e.g. 204) becomes `undefined`. */
-export async function apiJson<T>(method: HttpMethod, url: string, body?: unknown, options?: RequestOptions): Promise<T> {
+async function apiJson<T>(method: HttpMethod, url: string, body?: unknown, options?: RequestOptions): Promise<T> {
   const response = await apiRequest(method, url, body, options);
   const text = await response.text();
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** Where the gateway serves uploaded photo files. */
-export function photoFileUrl(filename: string): string {
+/** Sign-in and sign-out are browser navigations to the gateway (SPEC §7), never fetched. */
+export const LOGIN_URL = '/api/login';
+export const LOGOUT_URL = '/api/logout';
+
+/** Where the gateway serves uploaded files: photos, and the site icon. */
+export function uploadedFileUrl(filename: string): string {
   return `/api/uploads/${encodeURIComponent(filename)}`;
 }
 
@@ -121,7 +140,38 @@ export function buildPhotoUploadForm(file: File, description?: string): FormData
   return form;
 }
 
-export type { UploadProgress };
+/** A page of the admin's users list; `query` is words to find in names and emails, blank for everyone. */
+export interface AdminUsersSearch {
+  page: number;
+  limit: number;
+  query: string;
+}
+
+function adminUsersUrl({ page, limit, query }: AdminUsersSearch): string {
+  const params = new URLSearchParams({ page: String(page), limit: String(limit) });
+  const q = query.trim();
+  if (q) params.set('q', q);
+  return `/api/admin/users?${params}`;
+}
+
+/** Fetches a file the gateway serves (a photo's original, by the URL its listing gave) as a Blob. */
+async function fetchFile(url: string): Promise<Blob> {
+  const response = await fetch(url, { credentials: 'include' });
+  await throwIfNotOk(response);
+  return response.blob();
+}
+
+/** Sends an image as the whole request body, with its own type, and parses the JSON answer. */
+async function postImage<T>(url: string, image: Blob): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'Content-Type': image.type || 'image/jpeg' },
+    body: image,
+  });
+  await throwIfNotOk(response);
+  return (await response.json()) as T;
+}
 
 export const api = {
   auth: {
@@ -154,12 +204,30 @@ export const api = {
     getPrivacyBars: (id: number) => apiJson<PrivacyBarsResponse>('GET', `/api/photos/${id}/privacy-bars`),
     setPrivacyBars: (id: number, bars: PrivacyBar[]) =>
       apiJson<PrivacyBarsResponse>('POST', `/api/photos/${id}/privacy-bars`, { bars }),
+    /**
+     * Bars over the faces in an image (a photo not uploaded yet has no id, so the image itself is sent). The answer
+     * is the server's, unchecked: the caller parses it.
+     */
+    suggestFaceBars: (image: Blob) => postImage<unknown>('/api/photos/face-suggestions', image),
+    /** A file by the URL a listing gave for it (an owner's unredacted original, say). */
+    file: fetchFile,
     update: (id: number, input: PhotoUpdateInput) => apiJson<unknown>('PATCH', `/api/photos/${id}`, input),
     /** Deletes one of the user's own photos; the gateway answers 204. */
     remove: (id: number) => apiJson<void>('DELETE', `/api/photos/${id}`),
   },
   user: {
     photos: () => apiJson<UserPhoto[]>('GET', '/api/user/photos'),
+    stats: () => apiJson<UserStats>('GET', '/api/user/stats'),
+  },
+  profile: {
+    /** PUT /api/profile: the trimmed display name; answers the updated user. */
+    updateDisplayName: (displayName: string) => apiJson<User>('PUT', '/api/profile', { displayName }),
+    /** The file as multipart `avatar`, reporting upload progress. */
+    uploadAvatar: (file: File, onProgress?: (progress: UploadProgress) => void) => {
+      const form = new FormData();
+      form.append('avatar', file, file.name);
+      return uploadWithProgress<AvatarUploadResult>('/api/profile/avatar', form, { onProgress });
+    },
   },
   gallery: {
     page: (filter: GalleryFilterId, page: number, limit: number) =>
@@ -169,6 +237,29 @@ export const api = {
   },
   contact: {
     send: (input: ContactMessageInput) => apiJson<unknown>('POST', '/api/contact', input),
+  },
+  admin: {
+    stats: () => apiJson<AdminStats>('GET', '/api/admin/stats'),
+    photos: (list: AdminPhotoList, page: number, limit: number) =>
+      apiJson<AdminPhotoPage>('GET', `/api/admin/photos/${list}?page=${page}&limit=${limit}`),
+    /**
+     * Approves or rejects a pending photo, with `keepalive` so a decision sent as the page is hidden or unloaded
+     * still reaches the server (components/admin/review-decisions.ts holds decisions for their Undo window).
+     */
+    review: ({ id, ...decision }: ReviewDecision) =>
+      apiJson<UserPhoto>('PATCH', `/api/admin/photos/${id}/status`, decision, { keepalive: true }),
+    /** Deletes a photo at any status. */
+    removePhoto: (id: number) => apiJson<void>('DELETE', `/api/admin/photos/${id}`),
+    cleanup: (kind: CleanupKind) => apiJson<CleanupResult>('POST', `/api/admin/cleanup/${kind}`),
+    users: (search: AdminUsersSearch) => apiJson<AdminUserPage>('GET', adminUsersUrl(search)),
+    updateUser: (id: string, edit: AdminUserEdit) =>
+      apiJson<AdminUser>('PATCH', `/api/admin/users/${encodeURIComponent(id)}`, edit),
+    /** 204 on success; 403 for an admin account. */
+    removeUser: (id: string) => apiJson<void>('DELETE', `/api/admin/users/${encodeURIComponent(id)}`),
+    contactForms: (filter: ContactFormFilter, page: number, limit: number) =>
+      apiJson<ContactFormList>('GET', `/api/admin/contact-forms?status=${filter}&page=${page}&limit=${limit}`),
+    setContactFormStatus: (id: number, status: ContactFormStatus) =>
+      apiJson<ContactFormItem>('PATCH', `/api/admin/contact-forms/${id}/status`, { status }),
   },
   googleDrive: {
     authUrl: () => apiJson<GoogleDriveAuthUrl>('GET', '/api/google-drive/auth-url'),

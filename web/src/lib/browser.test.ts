@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOGIN_URL, currentPath, loginHref } from './browser';
+import { LOGIN_URL } from './api';
+import { currentPath, loginHref } from './browser';
 
 describe('loginHref', () => {
   it('is the plain sign-in route without a page to come back to, or for the home page', () => {

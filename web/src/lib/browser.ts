@@ -2,9 +2,7 @@
  * Browser-level side effects, kept behind one module so that tests can replace them
  * (jsdom cannot perform full-page navigations).
  */
-
-export const LOGIN_URL = '/api/login';
-export const LOGOUT_URL = '/api/logout';
+import { LOGIN_URL } from './api';
 
 /** The longest page address sign-in comes back to (the gateway ignores longer ones). */
 const MAX_RETURN_TO_LENGTH = 1000;

@@ -165,3 +165,168 @@ export interface GoogleDriveAuthUrl {
 export interface GoogleDriveRefreshToken {
   refreshToken: string;
 }
+
+/** The answer of POST /api/profile/avatar. */
+export interface AvatarUploadResult {
+  user: User;
+  /** Not shown (SPEC §7). */
+  facesDetected?: number;
+}
+
+/** One of the member's approved photos with votes (the dashboard's top-rated and lowest-rated cards). */
+export interface RatedPhoto {
+  id: number;
+  filename: string;
+  description: string | null;
+  averageRating: number;
+  voteCount: number;
+}
+
+/** The answer of GET /api/user/stats (SPEC §3 User stats); definitions in docs/stats.md. */
+export interface UserStats {
+  totalUploads: number;
+  approvedUploads: number;
+  pendingUploads: number;
+  rejectedUploads: number;
+  /** Uploads since Monday 00:00 UTC. */
+  uploadsThisWeek: number;
+  /** All votes on the approved photos: their ratings' sum over their count; 0 without votes. */
+  averageRating: number;
+  /** The same over the last 5 approved photos; 0 when they have no votes (recentVoteCount 0). */
+  recentAverageRating: number;
+  recentVoteCount: number;
+  totalVotes: number;
+  /** Null without an approved photo. */
+  rankByUploads: number | null;
+  /** Null with fewer than 3 votes received in total (SPEC §9). */
+  rankByAverageRating: number | null;
+  totalActiveUsers: number;
+  highestRatedPhoto: RatedPhoto | null;
+  lowestRatedPhoto: RatedPhoto | null;
+  /** Votes received on the approved photos per rating, 1 star first: five counts summing to totalVotes. */
+  ratingDistribution: number[];
+}
+
+/** The admin's photo lists (SPEC §7 Admin), named as the gateway names them. */
+export type AdminPhotoList = 'pending' | 'approved-today' | 'rejected-today' | 'all';
+
+/** One entry of the moderation audit log about a photo. */
+export interface AdminAuditEntry {
+  id: string;
+  /** approve | reject | delete */
+  action: string;
+  actorId: string;
+  reason: string | null;
+  createdAt: string | null;
+}
+
+/** What the server noticed about a pending repeat upload; nothing is decided from it. */
+export interface ReviewMarks {
+  /** An earlier rejected photo whose picture looks the same (perceptual hash within 6 bits). */
+  similarRejected: {
+    photoId: number;
+    rejectionReason: string;
+    /** Differing bits of 64: 0 is the same picture. */
+    distance: number;
+    sameUploader: boolean;
+    rejectedAt: string | null;
+  } | null;
+  /** The uploader's own earlier photo with exactly the same file. */
+  duplicateOf: { photoId: number; status: PhotoStatus } | null;
+}
+
+/** A photo as the admin's review list shows it. */
+export interface AdminPhoto extends UserPhoto {
+  userId: string;
+  mimeType: string;
+  approvedBy: string | null;
+  user: PhotoUploader | null;
+  reviewMarks: ReviewMarks | null;
+  auditLog: AdminAuditEntry[];
+}
+
+/** The answer of GET /api/admin/photos/{list}. */
+export interface AdminPhotoPage {
+  photos: AdminPhoto[];
+  total: number;
+  totalPages: number;
+}
+
+/** SPEC §3 Admin stats; "today" is the UTC day. */
+export interface AdminStats {
+  pendingReviews: number;
+  approvedToday: number;
+  rejectedToday: number;
+  totalPhotos: number;
+}
+
+/** The body of PATCH /api/admin/photos/{id}/status, with the photo's id. */
+export type ReviewDecision = { id: number; status: 'approved' } | { id: number; status: 'rejected'; rejectionReason: string };
+
+export type CleanupKind = 'orphaned' | 'rejected';
+
+/** The answer of POST /api/admin/cleanup/{kind}. */
+export interface CleanupResult {
+  message: string;
+  removed: number;
+  failed: number;
+}
+
+/** A user as GET /api/admin/users lists them (SPEC §3; `avatar` already follows the avatar rule). */
+export interface AdminUser {
+  id: string;
+  displayName: string | null;
+  email: string | null;
+  /** The uploaded avatar (/uploads/…) or the provider's picture; null when only the initial is left. */
+  avatar: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  isEnabled: boolean;
+  isAdmin: boolean;
+  createdAt: string | null;
+}
+
+/** The answer of GET /api/admin/users. */
+export interface AdminUserPage {
+  users: AdminUser[];
+  total: number;
+  totalPages: number;
+}
+
+/** The body of PATCH /api/admin/users/{id}: any subset of the four (SPEC §7 Admin). */
+export interface AdminUserEdit {
+  displayName?: string;
+  email?: string;
+  isEnabled?: boolean;
+  isAdmin?: boolean;
+}
+
+/** SPEC §4: a contact form moves freely between these. */
+export type ContactFormStatus = 'new' | 'in_progress' | 'resolved';
+/** The support screen's filters: one status, or all of them. */
+export type ContactFormFilter = ContactFormStatus | 'all';
+
+/** A contact form as GET /api/admin/contact-forms lists it. */
+export interface ContactFormItem {
+  id: number;
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  status: ContactFormStatus;
+  createdAt: string | null;
+  updatedAt: string | null;
+}
+
+/** How many forms are at each status, and in all, whatever the filter. */
+export type ContactFormCounts = Record<ContactFormStatus, number> & { total: number };
+
+/** The answer of GET /api/admin/contact-forms. */
+export interface ContactFormList {
+  items: ContactFormItem[];
+  counts: ContactFormCounts;
+  /** Forms matching the filter. */
+  total: number;
+  page: number;
+  totalPages: number;
+}

@@ -4,14 +4,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { describe, expect, it, vi } from 'vitest';
 import { redirectTo } from '@/lib/browser';
 import { createQueryClient } from '@/lib/query-client';
-import {
-  CONTACT_FORMS_POLL_MS,
-  useNewContactFormCount,
-  type ContactFormCounts,
-  type ContactFormFilter,
-  type ContactFormItem,
-  type ContactFormList,
-} from '@/queries/contact';
+import type { ContactFormCounts, ContactFormFilter, ContactFormItem, ContactFormList } from '@/lib/types';
+import { CONTACT_FORMS_POLL_MS, contactFormsQueryKey, useNewContactFormCount } from '@/queries/contact';
 import { deferred, mockFetch, type MockHandler, type RecordedRequest } from '@/test/fetch-mock';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
@@ -186,7 +180,7 @@ describe('admin support page', () => {
   it('polls the list every 30 seconds', async () => {
     const { queryClient } = renderSupport({ [`GET ${listUrl('new')}`]: { body: listOf([makeForm()]) } });
     await messages();
-    const query = queryClient.getQueryCache().findAll({ queryKey: ['/api/admin/contact-forms'] })[0];
+    const query = queryClient.getQueryCache().findAll({ queryKey: contactFormsQueryKey })[0];
     expect(CONTACT_FORMS_POLL_MS).toBe(30_000);
     expect((query?.options as { refetchInterval?: unknown }).refetchInterval).toBe(30_000);
   });

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { redirectTo } from '@/lib/browser';
-import type { AdminUser, AdminUserPage } from '@/queries/admin-users';
+import type { AdminUser, AdminUserPage } from '@/lib/types';
 import { mockFetch, deferred, type MockHandler, type RecordedRequest } from '@/test/fetch-mock';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';

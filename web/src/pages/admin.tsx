@@ -12,8 +12,8 @@ import { PageContainer, PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { useAuth } from '@/hooks/use-auth';
 import { useDocumentTitle } from '@/hooks/use-document-title';
-import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
-import { useAdminStatsQuery, type AdminPhotoList } from '@/queries/admin';
+import type { AdminPhotoList } from '@/lib/types';
+import { useAdminStatsQuery } from '@/queries/admin';
 import { useNewContactFormCount } from '@/queries/contact';
 
 export function AdminPage() {
@@ -31,7 +31,6 @@ function AdminPanel() {
   const [list, setList] = useState<AdminPhotoList>(DEFAULT_ADMIN_FILTER);
   const [page, setPage] = useState(1);
   const stats = useAdminStatsQuery();
-  useUnauthorizedRedirect(stats.error);
   // Decisions held for their Undo are already counted (one pending fewer, one more approved or rejected today).
   const held = useHeldDecisions();
   const newMessages = useNewContactFormCount();

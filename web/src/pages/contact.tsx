@@ -14,7 +14,7 @@ import { useSendContactMessageMutation } from '@/queries/contact';
 export function ContactPage() {
   const { user } = useAuth();
   useDocumentTitle('Contact Us');
-  const sendMessage = useSendContactMessageMutation();
+  const sendMessage = useSendContactMessageMutation({ title: 'Error', description: 'Failed to send message. Please try again.' });
   const [isSent, setIsSent] = useState(false);
   // A fresh form (after "Send Another Message") gets a new key so its state starts over.
   const [formKey, setFormKey] = useState(0);
@@ -24,9 +24,6 @@ export function ContactPage() {
       onSuccess: () => {
         setIsSent(true);
         toast({ title: 'Message Sent!', description: "Thanks for reaching out. We'll reply by email soon." });
-      },
-      onError: () => {
-        toast({ variant: 'destructive', title: 'Error', description: 'Failed to send message. Please try again.' });
       },
     });
   };

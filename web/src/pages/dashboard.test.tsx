@@ -6,7 +6,9 @@ import { redirectTo } from '@/lib/browser';
 import { mockFetch, deferred, type MockHandler, type RecordedRequest } from '@/test/fetch-mock';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
-import type { UserStats } from '@/queries/user-stats';
+import type { UserStats } from '@/lib/types';
+import { adminPhotosQueryKey, adminStatsQueryKey } from '@/queries/admin';
+import { contactFormsQueryKey } from '@/queries/contact';
 
 // Each test loads a lazy page and waits on several requests: allow for a busy machine.
 vi.setConfig({ testTimeout: 20_000 });
@@ -235,10 +237,10 @@ describe('dashboard: editing a photo', () => {
       'POST /api/photos/2/privacy-bars': { body: { bars: [] } },
     });
     const dialog = await openEditor();
-    queryClient.setQueryData(['/api/admin/photos/pending'], []);
-    queryClient.setQueryData(['/api/admin/photos', 'all'], []);
-    queryClient.setQueryData(['/api/admin/stats'], {});
-    queryClient.setQueryData(['/api/admin/contact-forms'], []);
+    queryClient.setQueryData(adminPhotosQueryKey('pending', 1), []);
+    queryClient.setQueryData(adminPhotosQueryKey('all', 2), []);
+    queryClient.setQueryData(adminStatsQueryKey, {});
+    queryClient.setQueryData(contactFormsQueryKey, []);
     expect(dialog.getByTestId('privacy-bar-editor')).toHaveAttribute('data-image-url', '/api/uploads/original-2.jpg');
 
     fireEvent.change(dialog.getByLabelText('Description'), { target: { value: '  A better description ' } });
@@ -253,10 +255,10 @@ describe('dashboard: editing a photo', () => {
     });
     expect(requests.find((request) => request.method === 'POST')?.url).toBe('/api/photos/2/privacy-bars');
     await waitFor(() => expect(countRequests(requests, 'GET', '/api/user/photos')).toBe(2));
-    expect(queryClient.getQueryState(['/api/admin/photos/pending'])?.isInvalidated).toBe(true);
-    expect(queryClient.getQueryState(['/api/admin/photos', 'all'])?.isInvalidated).toBe(true);
-    expect(queryClient.getQueryState(['/api/admin/stats'])?.isInvalidated).toBe(true);
-    expect(queryClient.getQueryState(['/api/admin/contact-forms'])?.isInvalidated).toBe(false);
+    expect(queryClient.getQueryState(adminPhotosQueryKey('pending', 1))?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(adminPhotosQueryKey('all', 2))?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(adminStatsQueryKey)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(contactFormsQueryKey)?.isInvalidated).toBe(false);
   });
 
   it('sends only what changed', async () => {
@@ -322,7 +324,7 @@ describe('dashboard: deleting a photo', () => {
       },
     });
     await userEvent.click(within(await findCard('Pending crack')).getByRole('button', { name: 'Delete Pending crack' }));
-    queryClient.setQueryData(['/api/admin/photos/pending'], []);
+    queryClient.setQueryData(adminPhotosQueryKey('pending', 1), []);
     const dialog = within(await screen.findByRole('alertdialog', { name: 'Delete this photo?' }));
     await userEvent.click(dialog.getByRole('button', { name: 'Delete Photo' }));
 
@@ -330,7 +332,7 @@ describe('dashboard: deleting a photo', () => {
     await waitFor(() => expect(screen.queryByRole('listitem', { name: 'Pending crack' })).not.toBeInTheDocument());
     expect(countRequests(requests, 'DELETE', '/api/photos/1')).toBe(1);
     expect(countRequests(requests, 'GET', '/api/user/photos')).toBe(2);
-    expect(queryClient.getQueryState(['/api/admin/photos/pending'])?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(adminPhotosQueryKey('pending', 1))?.isInvalidated).toBe(true);
     expect(screen.getByRole('listitem', { name: 'Approved crack' })).toBeInTheDocument();
   });
 
@@ -397,6 +399,28 @@ describe('dashboard: stats', () => {
   it('says where a single upload stands in the singular', async () => {
     renderDashboard({ 'GET /api/user/stats': { body: { ...STATS, totalUploads: 1, approvedUploads: 1, rejectedUploads: 0, pendingUploads: 0 } } });
     expect(await screen.findByText('Where your 1 upload stands.')).toBeInTheDocument();
+  });
+
+  it('writes large counts with thousands separators, as the gallery does', async () => {
+    renderDashboard({
+      'GET /api/user/stats': {
+        body: {
+          ...STATS,
+          totalUploads: 1500,
+          approvedUploads: 1200,
+          totalVotes: 1234,
+          totalActiveUsers: 2500,
+          ratingDistribution: [0, 0, 0, 234, 1000],
+          highestRatedPhoto: { ...STATS.highestRatedPhoto!, voteCount: 1234 },
+        },
+      },
+    });
+    const cards = within(await screen.findByRole('region', { name: 'Your numbers' }));
+    expect(await cards.findByRole('listitem', { name: 'Total Votes: 1,234' })).toBeInTheDocument();
+    expect(cards.getByRole('listitem', { name: 'Total Uploads: 1,500' })).toBeInTheDocument();
+    expect(screen.getByText('#2 of 2,500')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Top Rated Photo' })).getByText('1,234 votes')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Star Distribution' })).getByText('The 1,234 votes your approved photos received, by stars given.')).toBeInTheDocument();
   });
 
   it('shows the top-rated and lowest-rated photos with one decimal', async () => {

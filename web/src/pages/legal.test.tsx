@@ -49,12 +49,10 @@ describe('legal page', () => {
     expect(privacy).toHaveFocus();
   });
 
-  it('leaves the 80 px offset of a deep link to the page’s scroll padding alone, not doubled by a section margin', async () => {
-    // The browser itself scrolls to /legal#privacy on load, using scroll-padding-top plus the section's scroll
-    // margin; with both it landed 160 px down and raced the page's own 80 px scroll (seen in Chromium).
-    renderLegal();
-    await screen.findByRole('region', { name: 'Privacy Policy' });
-    for (const section of screen.getAllByRole('region')) expect(section.className).not.toMatch(/\bscroll-m/);
+  it('gives a deep link its 80 px offset from the page’s scroll padding', () => {
+    // The browser itself scrolls to /legal#privacy on load, using scroll-padding-top plus any scroll margin of the
+    // section; with both it landed 160 px down. Where it lands is measured in Chromium
+    // (services/all-in-one/e2e/profile-settings.e2e.test.ts).
     const indexCss = readFileSync(`${import.meta.dirname}/../index.css`, 'utf8');
     expect(indexCss).toMatch(/html\s*{[^}]*scroll-padding-top:\s*80px/);
   });

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockFetch } from '@/test/fetch-mock';
 import { makeUser } from '@/test/fixtures';
-import { renderApp } from '@/test/render-app';
+import { cardOf, renderApp } from '@/test/render-app';
 import { mockXhr } from '@/test/xhr-mock';
 import type { User } from '@/lib/types';
 
@@ -20,7 +20,7 @@ describe('profile page', { timeout: 20_000 }, () => {
   it('shows the title, account status, permissions, the short user id and the quick links', async () => {
     renderProfile(makeUser({ id: '0123456789abcdef' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'My Profile' })).toBeInTheDocument();
-    const status = (await screen.findByRole('heading', { name: 'Account Status' })).closest('.rounded-xl') as HTMLElement;
+    const status = await cardOf('Account Status');
     expect(within(status).getByText('Active')).toBeInTheDocument();
     expect(within(status).getAllByText('Enabled')).toHaveLength(2);
     expect(within(status).getByText('01234567')).toBeInTheDocument();

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { redirectTo } from '@/lib/browser';
 import { mockFetch } from '@/test/fetch-mock';
 import { makeUser } from '@/test/fixtures';
-import { renderApp } from '@/test/render-app';
+import { cardOf, renderApp } from '@/test/render-app';
 import type { User } from '@/lib/types';
 
 function renderSettings(user: User) {
@@ -15,11 +15,11 @@ function renderSettings(user: User) {
 describe('settings page', () => {
   it('shows the account information', async () => {
     renderSettings(makeUser({ createdAt: '2025-07-28T10:00:00.000Z' }));
-    const section = (await screen.findByRole('heading', { name: 'Account Information' })).closest('.rounded-xl') as HTMLElement;
+    const section = await cardOf('Account Information');
     expect(within(section).getByText('Sam the Snapper')).toBeInTheDocument();
     expect(within(section).getByText('sam@example.com')).toBeInTheDocument();
     expect(within(section).getByText('User')).toBeInTheDocument();
-    expect(within(section).getByText('July 28, 2025')).toBeInTheDocument();
+    expect(within(section).getByText('Jul 28, 2025')).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Administrator Panel' })).not.toBeInTheDocument();
   });
 
@@ -67,9 +67,7 @@ describe('settings page', () => {
 
   it('signs out', async () => {
     renderSettings(makeUser());
-    const actions = (await screen.findByRole('heading', { name: 'Security & Account Actions' })).closest(
-      '.rounded-xl',
-    ) as HTMLElement;
+    const actions = await cardOf('Security & Account Actions');
     await userEvent.click(within(actions).getByRole('button', { name: 'Sign Out' }));
     expect(redirectTo).toHaveBeenCalledWith('/api/logout');
   });

@@ -9,10 +9,9 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
 import { useDocumentTitle } from '@/hooks/use-document-title';
-import { getServerMessage } from '@/lib/api';
-import { LOGOUT_URL, redirectTo } from '@/lib/browser';
+import { getServerMessage, LOGOUT_URL } from '@/lib/api';
+import { redirectTo } from '@/lib/browser';
 import { toast } from '@/lib/toast';
-import { handleUnauthorizedError } from '@/lib/unauthorized';
 import { useAcceptTermsMutation } from '@/queries/auth';
 
 /** Pause between the success toast and leaving the page (SPEC §4). */
@@ -38,14 +37,7 @@ export function TermsAcceptancePage() {
       toast({ title: 'Terms Accepted', description: 'Welcome to Snap Cracks! Your account setup is complete.' });
       setTimeout(() => navigate('/'), TERMS_ACCEPTED_REDIRECT_DELAY_MS);
     },
-    onFailed: (error) => {
-      if (handleUnauthorizedError(error)) return;
-      toast({
-        variant: 'destructive',
-        title: 'Error',
-        description: getServerMessage(error, 'Failed to accept terms. Please try again.'),
-      });
-    },
+    errorToast: (error) => ({ title: 'Error', description: getServerMessage(error, 'Failed to accept terms. Please try again.') }),
   });
 
   return (

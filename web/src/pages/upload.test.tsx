@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HeicPreviewMessage, HeicPreviewRequest } from '@/workers/heic-preview-protocol';
 import { redirectTo } from '@/lib/browser';
 import { getToasts } from '@/lib/toast';
+import { userPhotosQueryKey } from '@/queries/user-photos';
 import { mockFetch, type MockHandler } from '@/test/fetch-mock';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
@@ -142,7 +143,7 @@ describe('upload page', () => {
     const barRequest = requests.find((request) => request.url === '/api/photos/5/privacy-bars');
     expect(barRequest?.method).toBe('POST');
     expect(barRequest?.json).toEqual({ bars: [{ x: 35, y: 45, width: 30, height: 10 }] });
-    expect(invalidate).toHaveBeenCalledWith({ queryKey: ['/api/user/photos'] });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: userPhotosQueryKey });
   });
 
   it('shows the upload progress while the photo is sent', async () => {
@@ -282,7 +283,6 @@ describe('upload page', () => {
     const shown = await screen.findByTestId('chosen-file-name');
     expect(shown).toHaveTextContent(name);
     expect(shown.querySelectorAll('wbr').length).toBeGreaterThan(5);
-    expect(shown.firstElementChild).toHaveClass('wrap-anywhere');
     // Both controls stay reachable by name beside it.
     expect(screen.getByRole('button', { name: 'Change photo' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Remove photo' })).toBeEnabled();

@@ -1,41 +1,21 @@
-import { useEffect, useRef, useState } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, useNavigate } from 'react-router-dom';
+import { Controller } from 'react-hook-form';
+import { Link } from 'react-router-dom';
 import { AlertTriangle, ImageUp } from 'lucide-react';
 import { FormField } from '@/components/contact/form-field';
 import { PageContainer, PageHeader } from '@/components/page-header';
-import { suggestFaceBars } from '@/components/privacy-bars/face-suggestions';
 import { PrivacyBarEditor } from '@/components/privacy-bars/privacy-bar-editor';
 import { ChosenPhoto } from '@/components/upload/chosen-photo';
-import { DropzoneErrors, PhotoDropzone, usePhotoDropzone } from '@/components/upload/photo-dropzone';
+import { DropzoneErrors, PhotoDropzone } from '@/components/upload/photo-dropzone';
 import { PreviewFailed, PreviewPreparing } from '@/components/upload/preview-status';
 import { UploadProgressBar } from '@/components/upload/upload-progress';
-import { usePhotoPreview } from '@/components/upload/use-photo-preview';
-import {
-  PHOTO_DESCRIPTION_MAX_LENGTH,
-  isHeicFile,
-  uploadFormSchema,
-  type UploadFormInput,
-  type UploadFormValues,
-} from '@/components/upload/upload-rules';
+import { PHOTO_DESCRIPTION_MAX_LENGTH, isHeicFile } from '@/components/upload/upload-rules';
+import { useUploadFlow } from '@/components/upload/use-upload-flow';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { useDocumentTitle } from '@/hooks/use-document-title';
-import { getServerMessage } from '@/lib/api';
-import { toast } from '@/lib/toast';
-import type { PrivacyBar, UploadedPhoto } from '@/lib/types';
-import { handleUnauthorizedError } from '@/lib/unauthorized';
-import { useSavePrivacyBarsMutation, useUploadPhotoMutation } from '@/queries/upload';
-
-type Phase = 'idle' | 'uploading' | 'saving-bars';
-
-function isAbortError(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
-}
 
 function InlineLegalLink({ to, children }: { to: string; children: string }) {
   return (
@@ -57,105 +37,22 @@ function InlineLegalLink({ to, children }: { to: string; children: string }) {
  */
 export function UploadPage() {
   useDocumentTitle('Snap a Crack');
-  const navigate = useNavigate();
-  const uploadPhoto = useUploadPhotoMutation();
-  const savePrivacyBars = useSavePrivacyBarsMutation();
-
-  const [file, setFile] = useState<File | null>(null);
-  const [bars, setBars] = useState<PrivacyBar[]>([]);
-  const [phase, setPhase] = useState<Phase>('idle');
-  const [progress, setProgress] = useState(0);
-  // Set once the photo is stored: if only its bars failed to save, a retry sends just the bars.
-  const [uploaded, setUploaded] = useState<UploadedPhoto | null>(null);
-  const abortRef = useRef<AbortController | null>(null);
-
-  const isBusy = phase !== 'idle';
-  const preview = usePhotoPreview(file);
-
-  const dropzone = usePhotoDropzone({
-    disabled: isBusy || uploaded !== null,
-    onFile: (next) => {
-      setFile(next);
-      setBars([]);
-    },
-  });
-
   const {
-    control,
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<UploadFormInput, unknown, UploadFormValues>({
-    resolver: zodResolver(uploadFormSchema),
-    defaultValues: { description: '', agreeToTerms: false },
-  });
-  const descriptionLength = useWatch({ control, name: 'description' })?.length ?? 0;
-
-  // Leaving the page cancels an upload still in flight.
-  useEffect(() => () => abortRef.current?.abort(), []);
-
-  const finish = () => {
-    toast({ title: 'Success', description: 'Your photo was uploaded and is awaiting review.' });
-    navigate('/dashboard');
-  };
-
-  const saveBars = async (photo: UploadedPhoto): Promise<boolean> => {
-    if (bars.length === 0) return true;
-    setPhase('saving-bars');
-    try {
-      await savePrivacyBars.mutateAsync({ photoId: photo.id, bars });
-      return true;
-    } catch (error) {
-      setPhase('idle');
-      if (handleUnauthorizedError(error)) return false;
-      toast({
-        variant: 'destructive',
-        title: 'Failed to Save Privacy Bars',
-        description: getServerMessage(error, 'Please try again.'),
-      });
-      return false;
-    }
-  };
-
-  const submit = async ({ description }: { description: string }) => {
-    if (!file || isBusy) return;
-    let photo = uploaded;
-    if (!photo) {
-      const controller = new AbortController();
-      abortRef.current = controller;
-      setProgress(0);
-      setPhase('uploading');
-      try {
-        photo = await uploadPhoto.mutateAsync({
-          file,
-          description,
-          signal: controller.signal,
-          onProgress: ({ percent }) => setProgress(percent),
-        });
-      } catch (error) {
-        setPhase('idle');
-        if (isAbortError(error) || handleUnauthorizedError(error)) return;
-        toast({
-          variant: 'destructive',
-          title: 'Upload Failed',
-          description: getServerMessage(error, 'Failed to upload photo. Please try again.'),
-        });
-        return;
-      } finally {
-        abortRef.current = null;
-      }
-      setUploaded(photo);
-    }
-    if (!(await saveBars(photo))) return;
-    setPhase('idle');
-    finish();
-  };
-
-  const removeFile = () => {
-    setFile(null);
-    setBars([]);
-    dropzone.clearErrors();
-  };
+    file,
+    preview,
+    dropzone,
+    bars,
+    setBars,
+    suggestFaces,
+    removeFile,
+    form: { control, register, errors, descriptionLength },
+    onSubmit,
+    phase,
+    isBusy,
+    progress,
+    uploaded,
+    cancelUpload,
+  } = useUploadFlow();
 
   const barsNoun = bars.length === 1 ? 'privacy bar' : 'privacy bars';
   const submitLabel =
@@ -186,7 +83,7 @@ export function UploadPage() {
       <form
         noValidate
         aria-label="Upload a photo"
-        onSubmit={(event) => void handleSubmit(submit)(event)}
+        onSubmit={onSubmit}
         // One column that may shrink below its content on phones (grid-cols-1 is minmax(0, 1fr)), so nothing in it,
         // a long file name say, widens the page past the screen.
         className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start"
@@ -218,7 +115,7 @@ export function UploadPage() {
                     bars={bars}
                     onChange={setBars}
                     disabled={isBusy}
-                    suggestFaces={() => suggestFaceBars(preview.image)}
+                    suggestFaces={suggestFaces}
                   />
                 ) : preview.status === 'failed' ? (
                   <PreviewFailed fileName={file.name} reason={preview.reason} />
@@ -315,7 +212,7 @@ export function UploadPage() {
                 {submitLabel}
               </Button>
               {phase === 'uploading' && (
-                <Button variant="outline" size="lg" onClick={() => abortRef.current?.abort()}>
+                <Button variant="outline" size="lg" onClick={cancelUpload}>
                   Cancel
                 </Button>
               )}

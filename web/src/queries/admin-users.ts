@@ -1,68 +1,21 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { apiJson } from '@/lib/api';
+import { keepPreviousData, partialMatchKey, useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { api, type AdminUsersSearch } from '@/lib/api';
+import type { ErrorToast } from '@/lib/query-client';
+import type { AdminUser, AdminUserEdit, AdminUserPage } from '@/lib/types';
 import { currentUserQueryKey } from './auth';
 
-/** A user as GET /api/admin/users lists them (SPEC §3; `avatar` already follows the avatar rule). */
-export interface AdminUser {
-  id: string;
-  displayName: string | null;
-  email: string | null;
-  /** The uploaded avatar (/uploads/…) or the provider's picture; null when only the initial is left. */
-  avatar: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  isEnabled: boolean;
-  isAdmin: boolean;
-  createdAt: string | null;
-}
+/** Every query of the admin's users list starts with this. */
+const adminUsersQueryKey = ['admin', 'users'] as const;
 
-/** The answer of GET /api/admin/users. */
-export interface AdminUserPage {
-  users: AdminUser[];
-  total: number;
-  totalPages: number;
-}
-
-/** The body of PATCH /api/admin/users/{id}: any subset of the four (SPEC §7 Admin). */
-export interface AdminUserEdit {
-  displayName?: string;
-  email?: string;
-  isEnabled?: boolean;
-  isAdmin?: boolean;
-}
-
-export interface AdminUsersSearch {
-  page: number;
-  limit: number;
-  /** Words to find in names and emails; blank lists everyone. */
-  query: string;
-}
-
-export const adminUsersQueryKey = ['/api/admin/users'] as const;
-
-export function adminUsersPageKey({ page, limit, query }: AdminUsersSearch) {
+function adminUsersPageKey({ page, limit, query }: AdminUsersSearch) {
   return [...adminUsersQueryKey, { page, limit, query: query.trim() }] as const;
 }
-
-export function adminUsersUrl({ page, limit, query }: AdminUsersSearch): string {
-  const params = new URLSearchParams({ page: String(page), limit: String(limit) });
-  const q = query.trim();
-  if (q) params.set('q', q);
-  return `/api/admin/users?${params}`;
-}
-
-export const adminUsersApi = {
-  list: (search: AdminUsersSearch) => apiJson<AdminUserPage>('GET', adminUsersUrl(search)),
-  update: (id: string, edit: AdminUserEdit) => apiJson<AdminUser>('PATCH', `/api/admin/users/${encodeURIComponent(id)}`, edit),
-  /** 204 on success; 403 for an admin account. */
-  remove: (id: string) => apiJson<void>('DELETE', `/api/admin/users/${encodeURIComponent(id)}`),
-};
 
 /** One page of the users list. The page on screen stays while the next one loads, so the table does not jump. */
 export function useAdminUsersQuery(search: AdminUsersSearch) {
   return useQuery({
     queryKey: adminUsersPageKey(search),
-    queryFn: () => adminUsersApi.list(search),
+    queryFn: () => api.admin.users(search),
     placeholderData: keepPreviousData,
   });
 }
@@ -90,9 +43,10 @@ export interface UpdateAdminUserVariables {
  * Feedback for a mutation. Given to useMutation rather than to mutate(), so it still runs when the row that started
  * it has left the screen (a deleted user, or one a changed name moved out of a search).
  */
-export interface MutationFeedback<T, V> {
+interface MutationFeedback<T, V> {
   onSuccess?: (result: T, variables: V) => void;
   onError?: (error: Error, variables: V) => void;
+  errorToast?: ErrorToast;
 }
 
 /**
@@ -104,6 +58,7 @@ export function useUpdateAdminUserMutation({
   mutationKey,
   onSuccess,
   onError,
+  errorToast,
 }: {
   currentUserId: string | undefined;
   /** Names the mutation, so a component elsewhere can tell it is running (useIsMutating). */
@@ -112,7 +67,7 @@ export function useUpdateAdminUserMutation({
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey,
-    mutationFn: ({ id, edit }: UpdateAdminUserVariables) => adminUsersApi.update(id, edit),
+    mutationFn: ({ id, edit }: UpdateAdminUserVariables) => api.admin.updateUser(id, edit),
     onSuccess: (user, variables) => {
       replaceUser(queryClient, user);
       if (user.id === currentUserId) void queryClient.invalidateQueries({ queryKey: currentUserQueryKey });
@@ -120,28 +75,27 @@ export function useUpdateAdminUserMutation({
     },
     onError,
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminUsersQueryKey }),
+    meta: { errorToast },
   });
 }
 
 /** Lists that may show a deleted user's photos or votes; their removal follows by events, a moment later. */
-const FOLLOWING_DELETION = ['/api/gallery', '/api/photos', '/api/stats', '/api/admin/photos', '/api/admin/stats'];
+const FOLLOWING_DELETION: QueryKey[] = [['gallery'], ['photos'], ['stats'], ['admin', 'photos'], ['admin', 'stats']];
 
 /** DELETE /api/admin/users/{id}, then the list and everything that showed the user's photos are refetched. */
-export function useDeleteAdminUserMutation({ onSuccess, onError }: MutationFeedback<void, string> = {}) {
+export function useDeleteAdminUserMutation({ onSuccess, onError, errorToast }: MutationFeedback<void, string> = {}) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => adminUsersApi.remove(id),
+    mutationFn: (id: string) => api.admin.removeUser(id),
     onError,
     onSuccess: (answer, id) => {
       queryClient.setQueriesData<AdminUserPage>({ queryKey: adminUsersQueryKey }, (page) =>
         page && page.users.some((u) => u.id === id) ? { ...page, users: page.users.filter((u) => u.id !== id), total: page.total - 1 } : page,
       );
-      void queryClient.invalidateQueries({
-        predicate: ({ queryKey: [first] }) =>
-          typeof first === 'string' && FOLLOWING_DELETION.some((prefix) => first === prefix || first.startsWith(`${prefix}/`)),
-      });
+      void queryClient.invalidateQueries({ predicate: ({ queryKey }) => FOLLOWING_DELETION.some((prefix) => partialMatchKey(queryKey, prefix)) });
       onSuccess?.(answer, id);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: adminUsersQueryKey }),
+    meta: { errorToast },
   });
 }

@@ -6,8 +6,8 @@ import type { GalleryFilterId, GalleryPage, GalleryPhoto, VoteResult } from '@/l
 export const GALLERY_PAGE_SIZE = 9;
 
 /** Every cached gallery page starts with this. */
-export const GALLERY_QUERY_ROOT = '/api/gallery';
-export const galleryStatsQueryKey = ['/api/stats/gallery'] as const;
+const GALLERY_QUERY_ROOT = 'gallery';
+export const galleryStatsQueryKey = ['stats', 'gallery'] as const;
 
 export function galleryQueryKey(filter: GalleryFilterId, page: number, limit = GALLERY_PAGE_SIZE) {
   return [GALLERY_QUERY_ROOT, filter, { page, limit }] as const;

@@ -23,7 +23,7 @@ export function pickRandom<T>(items: readonly T[], count: number, random: () => 
  */
 export function useLandingPreviewPhotos() {
   return useQuery({
-    queryKey: ['/api/photos', { limit: LANDING_PREVIEW_POOL }],
+    queryKey: ['photos', 'previews', { limit: LANDING_PREVIEW_POOL }],
     queryFn: async (): Promise<PhotoPreview[]> => {
       try {
         const photos = await api.photos.list(LANDING_PREVIEW_POOL);
@@ -34,8 +34,3 @@ export function useLandingPreviewPhotos() {
     },
   });
 }
-
-/** The signed-in user's own photos (GET /api/user/photos), shown in the dashboard's My Uploads. */
-export const userPhotosQueryKey = ['/api/user/photos'] as const;
-/** The signed-in user's dashboard statistics (GET /api/user/stats). */
-export const userStatsQueryKey = ['/api/user/stats'] as const;

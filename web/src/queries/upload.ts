@@ -1,7 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, type UploadProgress } from '@/lib/api';
+import { api } from '@/lib/api';
+import type { ErrorToast } from '@/lib/query-client';
 import type { PrivacyBar } from '@/lib/types';
-import { userPhotosQueryKey, userStatsQueryKey } from './photos';
+import type { UploadProgress } from '@/lib/upload';
+import { userPhotosQueryKey } from './user-photos';
+import { userStatsQueryKey } from './user-stats';
 
 export interface UploadPhotoVariables {
   file: File;
@@ -11,9 +14,10 @@ export interface UploadPhotoVariables {
 }
 
 /** POST /api/photos with upload progress. A new photo shows up in My Uploads and the stats. */
-export function useUploadPhotoMutation() {
+export function useUploadPhotoMutation(errorToast: ErrorToast) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorToast },
     mutationFn: ({ file, description, onProgress, signal }: UploadPhotoVariables) =>
       api.photos.upload(file, description, onProgress, { signal }),
     onSuccess: () => {
@@ -24,9 +28,10 @@ export function useUploadPhotoMutation() {
 }
 
 /** POST /api/photos/{id}/privacy-bars, replacing the photo's bars. */
-export function useSavePrivacyBarsMutation() {
+export function useSavePrivacyBarsMutation(errorToast: ErrorToast) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorToast },
     mutationFn: ({ photoId, bars }: { photoId: number; bars: PrivacyBar[] }) => api.photos.setPrivacyBars(photoId, bars),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: userPhotosQueryKey });

@@ -1,8 +1,9 @@
-import { useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { partialMatchKey, useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { ErrorToast } from '@/lib/query-client';
 import type { PrivacyBar } from '@/lib/types';
 
-export const userPhotosQueryKey = ['/api/user/photos'] as const;
+export const userPhotosQueryKey = ['user', 'photos'] as const;
 
 /** The signed-in user's own photos, at every status, for the dashboard's My Uploads list. */
 export function useUserPhotosQuery() {
@@ -10,24 +11,14 @@ export function useUserPhotosQuery() {
 }
 
 /**
- * Query keys whose data depends on one of the caller's photos: their own list, the admin review lists
- * and counters (SPEC §4 Refresh: pending, all, approved-today, rejected-today), the public gallery and
- * the dashboard stats. The admin keys are matched by prefix of their first part, so both
- * ['/api/admin/photos/pending'] and ['/api/admin/photos', 'pending'] are refreshed.
+ * The queries whose data depends on one of the caller's photos, by the start of their keys: their own list and
+ * stats, the admin review lists and counters (SPEC §4 Refresh: pending, all, approved-today, rejected-today), the
+ * public gallery and the photo previews and votes.
  */
-const DEPENDENT_KEY_PREFIXES = [
-  '/api/user/photos',
-  '/api/user/stats',
-  '/api/admin/photos',
-  '/api/admin/stats',
-  '/api/gallery',
-  '/api/photos',
-];
+const DEPENDENT_KEY_PREFIXES: QueryKey[] = [['user', 'photos'], ['user', 'stats'], ['admin', 'photos'], ['admin', 'stats'], ['gallery'], ['photos']];
 
 function dependsOnUserPhotos(queryKey: QueryKey): boolean {
-  const [first] = queryKey;
-  if (typeof first !== 'string') return false;
-  return DEPENDENT_KEY_PREFIXES.some((prefix) => first === prefix || first.startsWith(`${prefix}/`));
+  return DEPENDENT_KEY_PREFIXES.some((prefix) => partialMatchKey(queryKey, prefix));
 }
 
 /** Marks everything that shows the caller's photos as stale and refetches what is on screen. */
@@ -43,14 +34,13 @@ export interface UserPhotoEdit {
   bars?: PrivacyBar[];
 }
 
-/** Which part of an edit failed, so the caller can say which (SPEC §8 has one message for each). */
+/** Which part of an edit failed, so the caller can say which (SPEC §8 has one message for each); `cause` is the API client's error. */
 export class UserPhotoEditError extends Error {
   constructor(
     readonly step: 'description' | 'privacyBars',
-    /** The API client's error for that step. */
-    readonly error: unknown,
+    cause: unknown,
   ) {
-    super(error instanceof Error ? error.message : String(error));
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
     this.name = 'UserPhotoEditError';
   }
 }
@@ -59,9 +49,10 @@ export class UserPhotoEditError extends Error {
  * Saves an edit of one's own photo: the description (PATCH), then the privacy bars (POST). The lists
  * are refreshed afterwards whether or not both parts went through, as one of them may have.
  */
-export function useEditUserPhotoMutation() {
+export function useEditUserPhotoMutation(errorToast: ErrorToast) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorToast },
     mutationFn: async ({ id, description, bars }: UserPhotoEdit) => {
       if (description !== undefined) {
         try {
@@ -83,9 +74,10 @@ export function useEditUserPhotoMutation() {
 }
 
 /** Deletes one's own photo permanently, then refreshes every list that could show it. */
-export function useDeleteUserPhotoMutation() {
+export function useDeleteUserPhotoMutation(errorToast: ErrorToast) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: { errorToast },
     mutationFn: (id: number) => api.photos.remove(id),
     onSettled: () => refreshAfterUserPhotoChange(queryClient),
   });

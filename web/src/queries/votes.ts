@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import type { ErrorToast } from '@/lib/query-client';
 import type { MyVote, VoteResult } from '@/lib/types';
 import { applyVoteToGalleryCache } from './gallery';
 
 export function myVoteQueryKey(photoId: number) {
-  return ['/api/photos', photoId, 'vote'] as const;
+  return ['photos', photoId, 'vote'] as const;
 }
 
 /** The caller's own rating of a photo. Only asked for when signed in (`enabled`). */
@@ -28,10 +29,10 @@ export interface CastVoteVariables {
  */
 export function useCastVoteMutation({
   onSuccess,
-  onError,
+  errorToast,
 }: {
   onSuccess?: (result: VoteResult, variables: CastVoteVariables) => void;
-  onError?: (error: Error, variables: CastVoteVariables) => void;
+  errorToast?: ErrorToast;
 } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -41,6 +42,6 @@ export function useCastVoteMutation({
       void applyVoteToGalleryCache(queryClient, variables.photoId, result);
       onSuccess?.(result, variables);
     },
-    onError,
+    meta: { errorToast },
   });
 }

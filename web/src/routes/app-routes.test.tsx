@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { redirectTo } from '@/lib/browser';
+import { getToasts } from '@/lib/toast';
 import { mockFetch, type MockHandler } from '@/test/fetch-mock';
 import { EMPTY_GALLERY, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
@@ -29,6 +30,9 @@ describe('routes when signed out', () => {
     expect(screen.getByRole('button', { name: 'Start Snapping' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Vote on Photos' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Join Now' })).toBeInTheDocument();
+    // The current-user call's 401 means signed out (SPEC §4): not the Unauthorized toast and its redirect.
+    expect(getToasts()).toHaveLength(0);
+    expect(redirectTo).not.toHaveBeenCalled();
   });
 
   it('asks to sign in on /upload with a card titled Snap Cracks', async () => {
@@ -51,9 +55,9 @@ describe('routes when signed out', () => {
   ])('shows a sign-in-required card on %s titled %s', async (path, title) => {
     mockSession(SIGNED_OUT);
     renderApp(path);
-    const heading = await screen.findByRole('heading', { name: title });
-    const card = heading.closest('.rounded-xl') as HTMLElement;
-    await userEvent.click(within(card).getByRole('button', { name: 'Sign In' }));
+    await screen.findByRole('heading', { name: title });
+    // The card's own button, not the navbar's.
+    await userEvent.click(within(screen.getByRole('main')).getByRole('button', { name: 'Sign In' }));
     expect(redirectTo).toHaveBeenCalledWith(`/api/login?returnTo=${path}`);
   });
 

@@ -1,4 +1,4 @@
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router-dom';
 import { AppProviders } from '@/app';
 import { createQueryClient } from '@/lib/query-client';
@@ -26,4 +26,12 @@ export function renderApp(path = '/') {
     </AppProviders>,
   );
   return { ...result, queryClient };
+}
+
+/** The card holding the heading `name` (a settings or profile section), to look inside it. */
+export async function cardOf(name: string): Promise<HTMLElement> {
+  const heading = await screen.findByRole('heading', { name });
+  const card = heading.closest<HTMLElement>('[data-slot="card"]');
+  if (!card) throw new Error(`The heading "${name}" is not in a card`);
+  return card;
 }

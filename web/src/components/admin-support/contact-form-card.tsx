@@ -1,8 +1,8 @@
 import { Mail } from 'lucide-react';
-import type { ContactFormItem, ContactFormStatus } from '@/queries/contact';
+import { formatDateTime, formatRelativeTime } from '@/lib/format';
+import type { ContactFormItem, ContactFormStatus } from '@/lib/types';
 import { ContactFormStatusBadge } from './contact-form-status-badge';
 import { ContactFormStatusSelect } from './contact-form-status-select';
-import { formatFullTime, formatRelativeTime } from './relative-time';
 
 /** One message (SPEC §2 User Support): who sent it, when, about what, its status and what it says. */
 export function ContactFormCard({
@@ -39,7 +39,7 @@ export function ContactFormCard({
               {relative && (
                 <>
                   <span aria-hidden="true">·</span>
-                  <time dateTime={form.createdAt ?? undefined} title={formatFullTime(form.createdAt) ?? undefined}>
+                  <time dateTime={form.createdAt ?? undefined} title={formatDateTime(form.createdAt) ?? undefined}>
                     {relative}
                   </time>
                 </>

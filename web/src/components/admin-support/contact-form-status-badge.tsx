@@ -1,4 +1,4 @@
-import type { ContactFormStatus } from '@/queries/contact';
+import type { ContactFormStatus } from '@/lib/types';
 import { cn } from '@/lib/utils';
 import { STATUS_STYLES } from './support-statuses';
 

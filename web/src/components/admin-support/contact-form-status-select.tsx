@@ -1,6 +1,7 @@
 import { Select } from 'radix-ui';
 import { Check, ChevronDown } from 'lucide-react';
-import { CONTACT_FORM_STATUSES, type ContactFormStatus } from '@/queries/contact';
+import type { ContactFormStatus } from '@/lib/types';
+import { CONTACT_FORM_STATUSES } from '@/queries/contact';
 import { cn } from '@/lib/utils';
 import { STATUS_STYLES } from './support-statuses';
 

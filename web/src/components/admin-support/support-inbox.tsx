@@ -3,17 +3,10 @@ import { AlertTriangle, ChevronLeft, ChevronRight, Inbox, RotateCw } from 'lucid
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
 import { isUnauthorizedError } from '@/lib/api';
 import { toast } from '@/lib/toast';
-import { handleUnauthorizedError } from '@/lib/unauthorized';
-import {
-  useContactFormsQuery,
-  useUpdateContactFormStatusMutation,
-  type ContactFormFilter,
-  type ContactFormItem,
-  type ContactFormStatus,
-} from '@/queries/contact';
+import type { ContactFormFilter, ContactFormItem, ContactFormStatus } from '@/lib/types';
+import { useContactFormsQuery, useUpdateContactFormStatusMutation } from '@/queries/contact';
 import { ContactFormCard } from './contact-form-card';
 import { SupportFilterCards } from './support-filter-cards';
 import { DEFAULT_SUPPORT_FILTER, STATUS_STYLES, SUPPORT_FILTERS, emptySupportText } from './support-statuses';
@@ -28,8 +21,7 @@ export function SupportInbox() {
   const [filter, setFilter] = useState<ContactFormFilter>(DEFAULT_SUPPORT_FILTER);
   const [page, setPage] = useState(1);
   const { data, isPending, error, refetch, isRefetching, isPlaceholderData } = useContactFormsQuery(filter, page);
-  useUnauthorizedRedirect(error);
-  const updateStatus = useUpdateContactFormStatusMutation();
+  const updateStatus = useUpdateContactFormStatusMutation({ title: 'Error', description: 'Failed to update contact form status.' });
 
   // A change can empty the last page (its message moved to another status): step back to the new last page.
   const lastPage = Math.max(1, data?.totalPages ?? 1);
@@ -49,10 +41,6 @@ export function SupportInbox() {
             title: 'Status Updated',
             description: `The message from ${form.name} is now ${STATUS_STYLES[status].word}.`,
           });
-        },
-        onError: (failure) => {
-          if (handleUnauthorizedError(failure)) return;
-          toast({ variant: 'destructive', title: 'Error', description: 'Failed to update contact form status.' });
         },
       },
     );

@@ -1,5 +1,5 @@
 import { CheckCircle2, Clock, Inbox, Mail, type LucideIcon } from 'lucide-react';
-import type { ContactFormCounts, ContactFormFilter, ContactFormStatus } from '@/queries/contact';
+import type { ContactFormCounts, ContactFormFilter, ContactFormStatus } from '@/lib/types';
 
 /** SPEC §9: the support screen opens on the new messages. */
 export const DEFAULT_SUPPORT_FILTER: ContactFormFilter = 'new';

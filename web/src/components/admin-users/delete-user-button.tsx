@@ -1,20 +1,11 @@
 import { useState } from 'react';
-import { Loader2, Trash2 } from 'lucide-react';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog';
+import { Trash2 } from 'lucide-react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
-import { useDeleteAdminUserMutation, type AdminUser } from '@/queries/admin-users';
-import { toastDeleteFailure, toastSuccess } from './mutation-feedback';
+import type { AdminUser } from '@/lib/types';
+import { useDeleteAdminUserMutation } from '@/queries/admin-users';
+import { deleteFailureToast, toastSuccess } from './mutation-feedback';
 import { userLabel } from './user-labels';
 
 /** SPEC §5: the reason an admin's delete button is disabled. */
@@ -33,10 +24,8 @@ export function DeleteUserButton({ user, onDeleted, className }: { user: AdminUs
       toastSuccess(`${name}'s account has been deleted.`);
       onDeleted?.();
     },
-    onError: (error) => {
-      setOpen(false);
-      toastDeleteFailure(error);
-    },
+    onError: () => setOpen(false),
+    errorToast: deleteFailureToast,
   });
   const reasonId = `user-${user.id}-not-deletable`;
 
@@ -55,42 +44,22 @@ export function DeleteUserButton({ user, onDeleted, className }: { user: AdminUs
   }
 
   return (
-    <AlertDialog
+    <ConfirmDialog
       open={open}
-      onOpenChange={(next) => {
-        if (!mutation.isPending) setOpen(next);
-      }}
-    >
-      <AlertDialogTrigger asChild>
+      onOpenChange={setOpen}
+      trigger={
         <Button variant="outline" size="sm" aria-label={`Delete ${name}`} className={cn('text-destructive hover:text-destructive dark:text-red-400', className)}>
           <Trash2 aria-hidden="true" />
           Delete
         </Button>
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete this user account?</AlertDialogTitle>
-          <AlertDialogDescription className="wrap-anywhere">
-            {user.email ? `${name} (${user.email})` : name} will be signed out and their account permanently deleted, together with
-            their photos and votes. This cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={mutation.isPending}>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            variant="destructive"
-            disabled={mutation.isPending}
-            onClick={(event) => {
-              // Stay open until the server answers, so a failure is not mistaken for success.
-              event.preventDefault();
-              mutation.mutate(user.id);
-            }}
-          >
-            {mutation.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
-            {mutation.isPending ? 'Deleting...' : 'Delete User'}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+      }
+      title="Delete this user account?"
+      description={`${user.email ? `${name} (${user.email})` : name} will be signed out and their account permanently deleted, together with their photos and votes. This cannot be undone.`}
+      confirmLabel="Delete User"
+      pendingLabel="Deleting..."
+      destructive
+      isPending={mutation.isPending}
+      onConfirm={() => mutation.mutate(user.id)}
+    />
   );
 }

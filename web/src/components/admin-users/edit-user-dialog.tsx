@@ -20,9 +20,10 @@ import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 import { ApiError } from '@/lib/api';
 import { getDisplayName } from '@/lib/user';
-import { editAdminUserMutationKey, useUpdateAdminUserMutation, type AdminUser, type AdminUserEdit } from '@/queries/admin-users';
+import type { AdminUser, AdminUserEdit } from '@/lib/types';
+import { editAdminUserMutationKey, useUpdateAdminUserMutation } from '@/queries/admin-users';
 import { DISPLAY_NAME_MAX_LENGTH, editUserSchema, type EditUserValues } from './edit-user-schema';
-import { toastSuccess, toastUpdateFailure } from './mutation-feedback';
+import { toastSuccess, updateFailureToast } from './mutation-feedback';
 import { OWN_ACCOUNT_LOCKED } from './user-flag-switch';
 import { userLabel } from './user-labels';
 
@@ -97,8 +98,8 @@ function EditUserForm({
     onError: (error) => {
       // The one refusal tied to a field: the email belongs to another account (409).
       if (error instanceof ApiError && error.status === 409) setError('email', { message: error.serverMessage('Another account already uses this email address') });
-      toastUpdateFailure(error);
     },
+    errorToast: updateFailureToast,
   });
   const isSaving = mutation.isPending;
   const nameLength = useWatch({ control, name: 'displayName' })?.length ?? 0;

@@ -1,6 +1,6 @@
 import { Pencil } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import type { AdminUser } from '@/queries/admin-users';
+import type { AdminUser } from '@/lib/types';
 import { DeleteUserButton } from './delete-user-button';
 import { EditUserDialog } from './edit-user-dialog';
 import { userLabel } from './user-labels';

@@ -1,19 +1,10 @@
 import { useRef, useState } from 'react';
-import { Loader2 } from 'lucide-react';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/lib/toast';
-import { useUpdateAdminUserMutation, type AdminUser } from '@/queries/admin-users';
-import { toastSuccess, toastUpdateFailure } from './mutation-feedback';
+import type { AdminUser } from '@/lib/types';
+import { useUpdateAdminUserMutation } from '@/queries/admin-users';
+import { toastSuccess, updateFailureToast } from './mutation-feedback';
 import { userLabel } from './user-labels';
 
 export type UserFlag = 'isEnabled' | 'isAdmin';
@@ -104,10 +95,8 @@ export function UserFlagSwitch({ user, flag, isSelf, currentUserId }: { user: Ad
         },
       });
     },
-    onError: (error) => {
-      setAsking(null);
-      toastUpdateFailure(error);
-    },
+    onError: () => setAsking(null),
+    errorToast: updateFailureToast,
   });
   const pendingValue = mutation.isPending ? mutation.variables?.edit[flag] : undefined;
   const checked = pendingValue ?? user[flag];
@@ -135,40 +124,25 @@ export function UserFlagSwitch({ user, flag, isSelf, currentUserId }: { user: Ad
           {OWN_ACCOUNT_LOCKED}
         </span>
       )}
-      <AlertDialog
+      <ConfirmDialog
         open={confirmation !== null}
         onOpenChange={(open) => {
-          if (!open && !mutation.isPending) setAsking(null);
+          if (!open) setAsking(null);
         }}
-      >
-        <AlertDialogContent
-          // Opened by the switch, not by a trigger: focus goes back to the switch.
-          onCloseAutoFocus={(event) => {
-            event.preventDefault();
-            switchRef.current?.focus();
-          }}
-        >
-          <AlertDialogHeader>
-            <AlertDialogTitle className="wrap-anywhere">{confirmation?.title(name)}</AlertDialogTitle>
-            <AlertDialogDescription>{confirmation?.description}</AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={mutation.isPending}>Cancel</AlertDialogCancel>
-            <AlertDialogAction
-              variant={confirmation?.destructive ? 'destructive' : 'default'}
-              disabled={mutation.isPending}
-              onClick={(event) => {
-                // Stay open until the server answers, so a failure is not mistaken for success.
-                event.preventDefault();
-                if (asking !== null) mutation.mutate({ id: user.id, edit: { [flag]: asking } });
-              }}
-            >
-              {mutation.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
-              {confirmation?.action}
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        // Opened by the switch, not by a trigger: focus goes back to the switch.
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          switchRef.current?.focus();
+        }}
+        title={confirmation?.title(name)}
+        description={confirmation?.description}
+        confirmLabel={confirmation?.action}
+        destructive={confirmation?.destructive}
+        isPending={mutation.isPending}
+        onConfirm={() => {
+          if (asking !== null) mutation.mutate({ id: user.id, edit: { [flag]: asking } });
+        }}
+      />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { Badge } from '@/components/ui/badge';
 import { UserAvatar } from '@/components/user-avatar';
 import { cn } from '@/lib/utils';
-import type { AdminUser } from '@/queries/admin-users';
+import type { AdminUser } from '@/lib/types';
 import { userLabel } from './user-labels';
 
 /** The avatar rule of SPEC §3, from the list's already-resolved `avatar`. */

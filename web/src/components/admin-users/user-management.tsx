@@ -7,8 +7,8 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/hooks/use-auth';
-import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
 import { ApiError, isUnauthorizedError } from '@/lib/api';
+import { formatCountOf } from '@/lib/format';
 import { useAdminUsersQuery } from '@/queries/admin-users';
 import { currentUserQueryKey } from '@/queries/auth';
 import { useDebouncedValue } from './use-debounced-value';
@@ -31,7 +31,6 @@ export function UserManagement() {
   const [search, setSearch] = useState('');
   const query = useDebouncedValue(search, SEARCH_DELAY_MS);
   const { data, isPending, error, refetch, isRefetching, isPlaceholderData } = useAdminUsersQuery({ page, limit: USERS_PAGE_SIZE, query });
-  useUnauthorizedRedirect(error);
   useRecheckAdminOnRefusal(error);
   const wide = useMediaQuery(WIDE_LAYOUT_QUERY);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -114,7 +113,7 @@ export function UserManagement() {
 }
 
 function countLabel(total: number, query: string): string {
-  const users = `${total} ${total === 1 ? 'user' : 'users'}`;
+  const users = formatCountOf(total, 'user');
   return query.trim() ? `${users} matching “${query.trim()}”` : users;
 }
 

@@ -1,4 +1,4 @@
-import type { AdminUser } from '@/queries/admin-users';
+import type { AdminUser } from '@/lib/types';
 import { UserActions } from './user-actions';
 import { UserFlagSwitch } from './user-flag-switch';
 import { UserIdentity } from './user-identity';

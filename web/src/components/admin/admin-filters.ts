@@ -1,5 +1,5 @@
 import { CheckCircle2, Clock, Images, XCircle, type LucideIcon } from 'lucide-react';
-import type { AdminPhotoList, AdminStats } from '@/queries/admin';
+import type { AdminPhotoList, AdminStats } from '@/lib/types';
 
 export interface AdminFilter {
   id: AdminPhotoList;

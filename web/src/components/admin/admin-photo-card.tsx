@@ -1,29 +1,23 @@
 import { useState, type KeyboardEvent, type Ref } from 'react';
 import { CalendarDays, Check, EyeOff, Pencil, Trash2, User as UserIcon, X } from 'lucide-react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EditPhotoDialog } from '@/components/dashboard/edit-photo-dialog';
-import { formatUploadDate } from '@/components/dashboard/format';
 import { photoLabel } from '@/components/dashboard/photo-label';
 import { PhotoStatusBadge } from '@/components/dashboard/photo-status-badge';
 import { RatingSummary } from '@/components/photo/rating-summary';
 import { Button } from '@/components/ui/button';
+import { formatCountOf, formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
-import { handleUnauthorizedError } from '@/lib/unauthorized';
 import { getUploaderName } from '@/lib/user';
 import { cn } from '@/lib/utils';
-import { useAdminDeletePhotoMutation, type AdminPhoto } from '@/queries/admin';
-import { AdminDeletePhotoDialog } from './admin-delete-photo-dialog';
+import type { AdminPhoto } from '@/lib/types';
+import { useAdminDeletePhotoMutation } from '@/queries/admin';
 import { AuditTrail } from './audit-trail';
 import { ContainedPhoto } from './contained-photo';
 import { isPlainKey, isTextEntry } from './keyboard';
 import { discardDecision } from './review-decisions';
 import { ReviewMarks } from './review-marks';
 
-export const DELETE_FAILED = 'Failed to delete photo. Please try again.';
-
-/** "1 privacy bar", "3 privacy bars". */
-export function formatBarCount(count: number): string {
-  return `${count} ${count === 1 ? 'privacy bar' : 'privacy bars'}`;
-}
 
 export interface AdminPhotoCardProps {
   photo: AdminPhoto;
@@ -45,10 +39,10 @@ export interface AdminPhotoCardProps {
  */
 export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onRequestReject, onView }: AdminPhotoCardProps) {
   const [deleting, setDeleting] = useState(false);
-  const remove = useAdminDeletePhotoMutation();
+  const remove = useAdminDeletePhotoMutation({ title: 'Error', description: 'Failed to delete photo. Please try again.' });
   const label = photoLabel(photo);
   const uploader = getUploaderName(photo.user, photo.userId);
-  const uploadedOn = formatUploadDate(photo.createdAt);
+  const uploadedOn = formatDate(photo.createdAt);
   const isPending = photo.status === 'pending';
   const busy = remove.isPending;
   const headingId = `admin-photo-${photo.id}-title`;
@@ -65,10 +59,6 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
     discardDecision(photo.id);
     remove.mutate(photo.id, {
       onSuccess: () => toast({ title: 'Success', description: 'The photo has been deleted.' }),
-      onError: (error) => {
-        if (handleUnauthorizedError(error)) return;
-        toast({ variant: 'destructive', title: 'Error', description: DELETE_FAILED });
-      },
       onSettled: () => setDeleting(false),
     });
   };
@@ -152,7 +142,7 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
             <dt className="sr-only">Privacy bars</dt>
             <dd className="flex items-center gap-1.5">
               <EyeOff className="size-4" aria-hidden="true" />
-              {formatBarCount(bars)}
+              {formatCountOf(bars, 'privacy bar')}
             </dd>
           </div>
         </dl>
@@ -216,7 +206,17 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
         </div>
       </div>
 
-      <AdminDeletePhotoDialog open={deleting} onOpenChange={setDeleting} photoLabel={label} isPending={remove.isPending} onConfirm={confirmDelete} />
+      <ConfirmDialog
+        open={deleting}
+        onOpenChange={setDeleting}
+        title="Delete this photo?"
+        description={`“${label}” will be permanently deleted with its files and ratings. This cannot be undone.`}
+        confirmLabel="Delete Photo"
+        pendingLabel="Deleting..."
+        destructive
+        isPending={remove.isPending}
+        onConfirm={confirmDelete}
+      />
     </li>
   );
 }

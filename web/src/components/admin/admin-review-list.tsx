@@ -5,9 +5,10 @@ import { photoLabel } from '@/components/dashboard/photo-label';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
 import { isUnauthorizedError } from '@/lib/api';
-import { useAdminPhotosQuery, type AdminPhoto, type AdminPhotoList, type ReviewDecision } from '@/queries/admin';
+import { formatCount } from '@/lib/format';
+import type { AdminPhoto, AdminPhotoList, ReviewDecision } from '@/lib/types';
+import { useAdminPhotosQuery } from '@/queries/admin';
 import { adminFilter } from './admin-filters';
 import { AdminPhotoCard } from './admin-photo-card';
 import { AdminReviewView } from './admin-review-view';
@@ -70,7 +71,6 @@ export function AdminReviewList({
 }) {
   const queryClient = useQueryClient();
   const { data, isPending, error, refetch, isRefetching } = useAdminPhotosQuery(list, page);
-  useUnauthorizedRedirect(error);
   const held = useHeldDecisions();
   const restored = useRestoredPhoto();
   const filter = adminFilter(list);
@@ -177,7 +177,7 @@ export function AdminReviewList({
       <div className="flex flex-col gap-1 sm:flex-row sm:items-end sm:justify-between sm:gap-4">
         <h2 id={headingId} ref={headingRef} tabIndex={-1} className="text-2xl font-semibold tracking-tight outline-none">
           {filter.label}
-          {total !== undefined && <span className="ml-2 text-base font-normal text-muted-foreground tabular-nums">({total})</span>}
+          {total !== undefined && <span className="ml-2 text-base font-normal text-muted-foreground tabular-nums">({formatCount(total)})</span>}
         </h2>
         {list === 'pending' && (
           <p className="flex items-start gap-1.5 text-sm text-muted-foreground sm:items-center">

@@ -6,7 +6,7 @@ import { RetryingImage } from '@/components/photo/retrying-image';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { getUploaderName } from '@/lib/user';
-import type { AdminPhoto } from '@/queries/admin';
+import type { AdminPhoto } from '@/lib/types';
 import { NEUTRAL_BACKDROP } from './contained-photo';
 import { isPlainKey, isTextEntry } from './keyboard';
 

@@ -1,14 +1,8 @@
 import { History } from 'lucide-react';
-import type { AdminAuditEntry } from '@/queries/admin';
+import { formatDateTime } from '@/lib/format';
+import type { AdminAuditEntry } from '@/lib/types';
 
 const ACTION_WORDS: Record<string, string> = { approve: 'Approved', reject: 'Rejected', delete: 'Deleted' };
-
-function formatWhen(timestamp: string | null): string | null {
-  if (!timestamp) return null;
-  const date = new Date(timestamp);
-  if (Number.isNaN(date.getTime())) return null;
-  return date.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 /** The moderation log of one photo, newest first: who decided what, when, and why. */
 export function AuditTrail({ entries, currentUserId }: { entries: AdminAuditEntry[]; currentUserId: string | undefined }) {
@@ -21,7 +15,7 @@ export function AuditTrail({ entries, currentUserId }: { entries: AdminAuditEntr
       </summary>
       <ol className="flex flex-col gap-2 border-t px-3 py-2">
         {entries.map((entry) => {
-          const when = formatWhen(entry.createdAt);
+          const when = formatDateTime(entry.createdAt);
           return (
             <li key={entry.id} className="break-words">
               <span className="font-medium">{ACTION_WORDS[entry.action] ?? entry.action}</span>{' '}

@@ -1,20 +1,11 @@
 import { useState } from 'react';
 import { ChevronDown, FileX2, Loader2, Trash2, type LucideIcon } from 'lucide-react';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { toast } from '@/lib/toast';
-import { handleUnauthorizedError } from '@/lib/unauthorized';
-import { useCleanupMutation, type CleanupKind } from '@/queries/admin';
+import type { CleanupKind } from '@/lib/types';
+import { useCleanupMutation } from '@/queries/admin';
 
 const CLEANUPS: Record<CleanupKind, { item: string; icon: LucideIcon; title: string; description: string; confirm: string }> = {
   orphaned: {
@@ -37,17 +28,13 @@ const CLEANUPS: Record<CleanupKind, { item: string; icon: LucideIcon; title: str
 /** SPEC §2 Cleanup Files: orphaned files or rejected photos, each confirmed first; the result is the server's message. */
 export function CleanupMenu() {
   const [kind, setKind] = useState<CleanupKind | null>(null);
-  const cleanup = useCleanupMutation();
+  const cleanup = useCleanupMutation({ title: 'Error', description: 'Failed to cleanup files. Please try again.' });
   const chosen = kind ? CLEANUPS[kind] : null;
 
   const run = () => {
     if (!kind) return;
     cleanup.mutate(kind, {
       onSuccess: ({ message }) => toast({ title: 'Success', description: message }),
-      onError: (error) => {
-        if (handleUnauthorizedError(error)) return;
-        toast({ variant: 'destructive', title: 'Error', description: 'Failed to cleanup files. Please try again.' });
-      },
       onSettled: () => setKind(null),
     });
   };
@@ -83,34 +70,19 @@ export function CleanupMenu() {
         </DropdownMenuContent>
       </DropdownMenu>
 
-      <AlertDialog
+      <ConfirmDialog
         open={kind !== null}
         onOpenChange={(open) => {
-          if (!open && !cleanup.isPending) setKind(null);
+          if (!open) setKind(null);
         }}
-      >
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>{chosen?.title}</AlertDialogTitle>
-            <AlertDialogDescription>{chosen?.description}</AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={cleanup.isPending}>Cancel</AlertDialogCancel>
-            <AlertDialogAction
-              variant={kind === 'rejected' ? 'destructive' : 'default'}
-              disabled={cleanup.isPending}
-              onClick={(event) => {
-                // Stay open until the server answers, so the outcome is seen where it was asked for.
-                event.preventDefault();
-                run();
-              }}
-            >
-              {cleanup.isPending && <Loader2 className="animate-spin" aria-hidden="true" />}
-              {cleanup.isPending ? 'Working...' : chosen?.confirm}
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        title={chosen?.title}
+        description={chosen?.description}
+        confirmLabel={chosen?.confirm}
+        pendingLabel="Working..."
+        destructive={kind === 'rejected'}
+        isPending={cleanup.isPending}
+        onConfirm={run}
+      />
     </>
   );
 }

@@ -1,10 +1,10 @@
 import { ADMIN_GRID, cardImage } from '@/components/photo/image-sources';
 import { RetryingImage } from '@/components/photo/retrying-image';
 import { cn } from '@/lib/utils';
-import type { AdminPhoto } from '@/queries/admin';
+import type { AdminPhoto } from '@/lib/types';
 
 /** The review card's frame: every photo fits inside it whole. */
-export const FRAME_ASPECT = 4 / 3;
+const FRAME = { width: 4, height: 3 };
 
 /** A neutral grey around the photo in both themes, so the frame's edge never looks like part of the picture. */
 export const NEUTRAL_BACKDROP = 'bg-neutral-200 dark:bg-neutral-800';
@@ -16,9 +16,12 @@ export const NEUTRAL_BACKDROP = 'bg-neutral-200 dark:bg-neutral-800';
  */
 export function ContainedPhoto({ photo, alt, className }: { photo: AdminPhoto; alt: string; className?: string }) {
   const hasSize = photo.width > 0 && photo.height > 0;
-  const widthPercent = hasSize ? Math.min(100, (photo.width / photo.height / FRAME_ASPECT) * 100) : 100;
+  const widthPercent = hasSize ? Math.min(100, ((photo.width * FRAME.height) / (photo.height * FRAME.width)) * 100) : 100;
   return (
-    <span className={cn('flex aspect-[4/3] w-full items-center justify-center overflow-hidden', NEUTRAL_BACKDROP, className)}>
+    <span
+      className={cn('flex w-full items-center justify-center overflow-hidden', NEUTRAL_BACKDROP, className)}
+      style={{ aspectRatio: `${FRAME.width} / ${FRAME.height}` }}
+    >
       <RetryingImage
         // Thumbnail, medium or display image, whichever is sharp enough at the card's size (image-sources.ts).
         {...cardImage(photo, ADMIN_GRID)}

@@ -12,14 +12,13 @@
  * the page (it is still sent, and can still be undone, after the admin moves to another page).
  */
 import { useSyncExternalStore } from 'react';
-import type { QueryClient } from '@tanstack/react-query';
+import { MutationObserver, type QueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
 import { dismissToast, getToasts, subscribeToToasts, toast, TOAST_DURATION_MS } from '@/lib/toast';
-import { handleUnauthorizedError } from '@/lib/unauthorized';
-import { adminApi, adminStatsQueryKey, type AdminPhoto, type AdminStats, type ReviewDecision } from '@/queries/admin';
+import type { AdminPhoto, AdminStats, ReviewDecision } from '@/lib/types';
+import { adminStatsQueryKey } from '@/queries/admin';
 import { refreshAfterUserPhotoChange } from '@/queries/user-photos';
 
-/** SPEC §8. */
-export const STATUS_UPDATE_FAILED = 'Failed to update photo status. Please try again.';
 /** How long Undo is offered: the decision's toast's own lifetime (SPEC §9, 5000 ms). */
 export const UNDO_WINDOW_MS = TOAST_DURATION_MS;
 /** The longest a decision is held while its toast's timer is paused (a pointer resting on it, focus inside it). */
@@ -146,6 +145,21 @@ export function applyDecisionToStats(stats: AdminStats, status: ReviewDecision['
   };
 }
 
+/**
+ * Sends a decision. The request starts at once, as the page may be going away (a mutation would start it a few
+ * microtasks later, or hold it while the browser says it is offline); a mutation of the query client then carries its
+ * outcome, so a failure is answered like every other call's (lib/query-client.ts): SPEC §8's toast, or after a 401
+ * a sign-in.
+ */
+function sendReview(queryClient: QueryClient, decision: ReviewDecision): Promise<unknown> {
+  const sent = api.admin.review(decision);
+  return new MutationObserver(queryClient, {
+    mutationFn: () => sent,
+    networkMode: 'always',
+    meta: { errorToast: { title: 'Error', description: 'Failed to update photo status. Please try again.' } },
+  }).mutate();
+}
+
 function send(photoId: number): void {
   const entry = entries.get(photoId);
   if (!entry || entry.phase !== 'waiting') return;
@@ -154,7 +168,7 @@ function send(photoId: number): void {
   // Its Undo must not outlive the decision's window (held too long, or flushed as the page goes away).
   if (entry.toastId !== null && isToastOpen(entry.toastId)) dismissToast(entry.toastId);
   const { queryClient } = entry;
-  adminApi.review(entry.decision).then(
+  sendReview(queryClient, entry.decision).then(
     async () => {
       // The counters follow through events; until the refetch answers, count the decision as made.
       queryClient.setQueryData<AdminStats>(adminStatsQueryKey, (stats) => stats && applyDecisionToStats(stats, entry.decision.status));
@@ -162,10 +176,9 @@ function send(photoId: number): void {
       await refreshAfterUserPhotoChange(queryClient).catch(() => undefined);
       forget(photoId);
     },
-    async (error: unknown) => {
+    async () => {
       // The photo comes back (if the server still lists it as pending: a 409 means someone else decided it).
       forget(photoId);
-      if (!handleUnauthorizedError(error)) toast({ variant: 'destructive', title: 'Error', description: STATUS_UPDATE_FAILED });
       await refreshAfterUserPhotoChange(queryClient).catch(() => undefined);
     },
   );

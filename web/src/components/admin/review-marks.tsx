@@ -1,5 +1,5 @@
 import { Copy, ScanSearch } from 'lucide-react';
-import type { ReviewMarks as ReviewMarksData } from '@/queries/admin';
+import type { ReviewMarks as ReviewMarksData } from '@/lib/types';
 
 const STATUS_WORDS = { pending: 'pending', approved: 'approved', rejected: 'rejected' } as const;
 

@@ -21,7 +21,7 @@ import { toast } from '@/lib/toast';
 import type { PrivacyBar, UserPhoto } from '@/lib/types';
 import { useEditUserPhotoMutation } from '@/queries/user-photos';
 import { editPhotoSchema, PHOTO_DESCRIPTION_MAX_LENGTH, type EditPhotoValues } from './edit-photo-schema';
-import { toastEditFailure } from './mutation-feedback';
+import { editFailureToast } from './mutation-feedback';
 import { photoLabel } from './photo-label';
 
 function barsOf(photo: UserPhoto): PrivacyBar[] {
@@ -44,7 +44,7 @@ function sameBars(a: readonly PrivacyBar[], b: readonly PrivacyBar[]): boolean {
  */
 export function EditPhotoDialog({ photo, children }: { photo: UserPhoto; children: ReactElement }) {
   const [open, setOpen] = useState(false);
-  const mutation = useEditUserPhotoMutation();
+  const mutation = useEditUserPhotoMutation(editFailureToast);
   return (
     <Dialog
       open={open}
@@ -109,7 +109,6 @@ function EditPhotoForm({
           toast({ title: 'Success', description: 'Your photo has been updated.' });
           onSaved();
         },
-        onError: toastEditFailure,
       },
     );
   });

@@ -3,7 +3,6 @@ import { AlertTriangle, Camera, Images, RotateCw } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
 import { isUnauthorizedError } from '@/lib/api';
 import type { UserPhoto } from '@/lib/types';
 import { useUserPhotosQuery } from '@/queries/user-photos';
@@ -14,7 +13,6 @@ const SKELETON_COUNT = 3;
 /** The caller's photos at every status, newest first, with edit and delete (SPEC §2 Dashboard). */
 export function MyUploadsSection() {
   const { data, isPending, error, refetch, isRefetching } = useUserPhotosQuery();
-  useUnauthorizedRedirect(error);
   const photos = sortNewestFirst(data ?? []);
 
   return (

@@ -2,10 +2,10 @@ import type { ReactNode } from 'react';
 import { LineChart, Star } from 'lucide-react';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { formatCount, formatCountOf, formatDate, formatPercent, formatRating, formatVoteCount } from '@/lib/format';
 import type { UserPhoto } from '@/lib/types';
 import { useUserPhotosQuery } from '@/queries/user-photos';
 import { useUserStatsQuery } from '@/queries/user-stats';
-import { formatRating, formatUploadDate } from './format';
 
 /**
  * Plots of what the dashboard already has: each approved photo's average over its approval date (the member's photos,
@@ -102,14 +102,14 @@ function RatingsOverTime({ photos }: { photos: RatedPoint[] | undefined }) {
         <path d={path} fill="none" stroke="var(--primary)" strokeWidth={2} />
         {photos.map((p) => (
           <circle key={p.id} cx={x(p.at)} cy={y(p.average)} r={3.5} fill="var(--primary)">
-            <title>{`${p.label}: ${formatRating(p.average)} (${votesText(p.votes)})`}</title>
+            <title>{`${p.label}: ${formatRating(p.average)} (${formatVoteCount(p.votes)})`}</title>
           </circle>
         ))}
         <text x={PAD.left} y={HEIGHT - 4} fontSize={9} fill="var(--muted-foreground)">
-          {formatUploadDate(new Date(first).toISOString())}
+          {formatDate(first)}
         </text>
         <text x={WIDTH - PAD.right} y={HEIGHT - 4} textAnchor="end" fontSize={9} fill="var(--muted-foreground)">
-          {formatUploadDate(new Date(last).toISOString())}
+          {formatDate(last)}
         </text>
       </svg>
       {/* sr-only cannot shrink a table (its columns keep their width): the wrapper is what is clipped. */}
@@ -127,10 +127,10 @@ function RatingsOverTime({ photos }: { photos: RatedPoint[] | undefined }) {
           <tbody>
             {photos.map((p) => (
               <tr key={p.id}>
-                <td>{formatUploadDate(new Date(p.at).toISOString())}</td>
+                <td>{formatDate(p.at)}</td>
                 <td>{p.label}</td>
                 <td>{formatRating(p.average)}</td>
-                <td>{p.votes}</td>
+                <td>{formatCount(p.votes)}</td>
               </tr>
             ))}
           </tbody>
@@ -150,20 +150,18 @@ export function votesPerStar(distribution: number[] | undefined): number[] | nul
   return counts.some((n) => n > 0) ? counts : null;
 }
 
-const votesText = (n: number) => `${n} ${n === 1 ? 'vote' : 'votes'}`;
-const starsText = (stars: number) => `${stars} ${stars === 1 ? 'star' : 'stars'}`;
 
 /** `counts` undefined: loading (the five rows are there, without bars or figures). */
 function StarDistribution({ counts }: { counts: number[] | undefined }) {
   const max = Math.max(1, ...(counts ?? []));
   const total = counts?.reduce((a, b) => a + b, 0) ?? 0;
-  const share = (count: number) => `${total > 0 ? Math.round((count / total) * 100) : 0}%`;
+  const share = (count: number) => formatPercent(total > 0 ? (count / total) * 100 : 0);
   const description =
     counts === undefined
       ? 'The votes your approved photos received, by stars given.'
       : total === 0
         ? 'No votes on your approved photos yet.'
-        : `The ${votesText(total)} your approved photos received, by stars given.`;
+        : `The ${formatVoteCount(total)} your approved photos received, by stars given.`;
   return (
     <ChartCard id="star-distribution-title" title="Star Distribution" description={description}>
       <ul className="space-y-2" aria-label="Votes received by stars" aria-busy={counts === undefined || undefined}>
@@ -172,7 +170,7 @@ function StarDistribution({ counts }: { counts: number[] | undefined }) {
           return (
             <li
               key={stars}
-              aria-label={counts === undefined ? starsText(stars) : `${starsText(stars)}: ${votesText(count)} (${share(count)})`}
+              aria-label={counts === undefined ? formatCountOf(stars, 'star') : `${formatCountOf(stars, 'star')}: ${formatVoteCount(count)} (${share(count)})`}
               className="flex items-center gap-3 text-sm"
             >
               <span className="flex w-10 items-center gap-1 tabular-nums" aria-hidden="true">
@@ -187,7 +185,7 @@ function StarDistribution({ counts }: { counts: number[] | undefined }) {
                   <Skeleton className="ml-auto h-3 w-10" />
                 ) : (
                   <>
-                    <span className="text-foreground">{count}</span> · {share(count)}
+                    <span className="text-foreground">{formatCount(count)}</span> · {share(count)}
                   </>
                 )}
               </span>

@@ -2,10 +2,10 @@ import { CalendarDays, Pencil } from 'lucide-react';
 import { cardImage, DASHBOARD_GRID } from '@/components/photo/image-sources';
 import { RatingSummary } from '@/components/photo/rating-summary';
 import { Button } from '@/components/ui/button';
+import { formatDate } from '@/lib/format';
 import type { UserPhoto } from '@/lib/types';
 import { DeletePhotoButton } from './delete-photo-button';
 import { EditPhotoDialog } from './edit-photo-dialog';
-import { formatUploadDate } from './format';
 import { PhotoStatusBadge } from './photo-status-badge';
 import { photoLabel } from './photo-label';
 
@@ -18,7 +18,7 @@ function cardImageAttributes(photo: UserPhoto) {
 /** One entry of My Uploads: thumbnail, status, description, rating, date and the owner's actions. */
 export function UserPhotoCard({ photo }: { photo: UserPhoto }) {
   const label = photoLabel(photo);
-  const uploadedOn = formatUploadDate(photo.createdAt);
+  const uploadedOn = formatDate(photo.createdAt);
   const hasSize = photo.width > 0 && photo.height > 0;
   const headingId = `my-photo-${photo.id}-title`;
 

@@ -3,15 +3,15 @@ import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
-import { isUnauthorizedError, photoFileUrl } from '@/lib/api';
+import { isUnauthorizedError, uploadedFileUrl } from '@/lib/api';
+import { formatCount, formatCountOf, formatPercent, formatRating, formatVoteCount } from '@/lib/format';
+import type { RatedPhoto, UserStats } from '@/lib/types';
 import { cn } from '@/lib/utils';
-import { approvalRate, useUserStatsQuery, type RatedPhoto, type UserStats } from '@/queries/user-stats';
-import { formatRating, formatVoteCount } from './format';
+import { approvalRate, useUserStatsQuery } from '@/queries/user-stats';
 
 /** SPEC §9: ratings show one decimal; "—" when there is nothing to average. */
 const ratingOrDash = (rating: number, votes: number) => (votes > 0 ? formatRating(rating) : '—');
-const whereUploadsStand = (count: number) => (count === 1 ? 'Where your 1 upload stands.' : `Where your ${count} uploads stand.`);
+const whereUploadsStand = (count: number) => `Where your ${formatCountOf(count, 'upload')} ${count === 1 ? 'stands' : 'stand'}.`;
 
 /**
  * SPEC §2 Dashboard: stat cards, rankings, performance, status overview, top-rated and lowest-rated photos. While the
@@ -20,7 +20,6 @@ const whereUploadsStand = (count: number) => (count === 1 ? 'Where your 1 upload
  */
 export function UserStatsSections() {
   const { data, isPending, error, refetch, isRefetching } = useUserStatsQuery();
-  useUnauthorizedRedirect(error);
   if (isPending || (error && isUnauthorizedError(error))) return <Sections stats={undefined} />;
   if (error || !data) {
     return (
@@ -81,10 +80,10 @@ function SectionTitle({ id, icon: Icon, children }: { id: string; icon: LucideIc
 
 function StatCards({ stats }: { stats: UserStats | undefined }) {
   const cards: { label: string; value: string | undefined; hint: string | undefined; icon: LucideIcon }[] = [
-    { label: 'Total Uploads', value: stats && String(stats.totalUploads), hint: stats && `${stats.uploadsThisWeek} this week`, icon: Upload },
-    { label: 'Approved', value: stats && String(stats.approvedUploads), hint: 'Live in the gallery', icon: CheckCircle2 },
+    { label: 'Total Uploads', value: stats && formatCount(stats.totalUploads), hint: stats && `${formatCount(stats.uploadsThisWeek)} this week`, icon: Upload },
+    { label: 'Approved', value: stats && formatCount(stats.approvedUploads), hint: 'Live in the gallery', icon: CheckCircle2 },
     { label: 'Average Rating', value: stats && ratingOrDash(stats.averageRating, stats.totalVotes), hint: 'Over all votes received', icon: Star },
-    { label: 'Total Votes', value: stats && String(stats.totalVotes), hint: 'On your approved photos', icon: Vote },
+    { label: 'Total Votes', value: stats && formatCount(stats.totalVotes), hint: 'On your approved photos', icon: Vote },
   ];
   return (
     <section aria-label="Your numbers">
@@ -114,7 +113,7 @@ function StatCards({ stats }: { stats: UserStats | undefined }) {
 
 function Rankings({ stats }: { stats: UserStats | undefined }) {
   const rank = (value: number | null | undefined) =>
-    value === undefined || !stats ? undefined : value === null ? '—' : `#${value} of ${stats.totalActiveUsers}`;
+    value === undefined || !stats ? undefined : value === null ? '—' : `#${formatCount(value)} of ${formatCount(stats.totalActiveUsers)}`;
   return (
     <Card role="region" aria-labelledby="rankings-title">
       <CardHeader>
@@ -160,7 +159,7 @@ function Performance({ stats }: { stats: UserStats | undefined }) {
           <div>
             <dt className="text-sm text-muted-foreground">Approval rate</dt>
             <dd className="text-2xl font-bold tabular-nums">
-              <Figure value={stats && `${rate}%`} lineClass="h-8" />
+              <Figure value={stats && formatPercent(rate)} lineClass="h-8" />
             </dd>
             <dd>
               <div role="progressbar" aria-label="Approval rate" aria-valuemin={0} aria-valuemax={100} aria-valuenow={rate} className="mt-1 h-2 overflow-hidden rounded-full bg-muted">
@@ -206,14 +205,14 @@ function StatusOverview({ stats }: { stats: UserStats | undefined }) {
           {rows.map(({ label, count, icon: Icon, barClass }) => {
             const share = count !== undefined && total > 0 ? Math.round((count / total) * 100) : 0;
             return (
-              <li key={label} aria-label={count === undefined ? label : `${label}: ${count}`}>
+              <li key={label} aria-label={count === undefined ? label : `${label}: ${formatCount(count)}`}>
                 <div className="flex items-center justify-between text-sm">
                   <span className="flex items-center gap-2">
                     <Icon className="size-4" aria-hidden="true" />
                     {label}
                   </span>
                   <span className="font-semibold tabular-nums">
-                    <Figure value={count} lineClass="h-5" width="w-6" />
+                    <Figure value={count === undefined ? undefined : formatCount(count)} lineClass="h-5" width="w-6" />
                   </span>
                 </div>
                 <div className="mt-1 h-2 overflow-hidden rounded-full bg-muted" aria-hidden="true">
@@ -261,7 +260,7 @@ function RatedPhotoCard({ title, icon, photo }: { title: string; icon: LucideIco
           ) : photo ? (
             <div className="flex gap-4">
               <img
-                src={`${photoFileUrl(photo.filename)}?size=thumb`}
+                src={`${uploadedFileUrl(photo.filename)}?size=thumb`}
                 alt={photo.description || title}
                 loading="lazy"
                 width={96}

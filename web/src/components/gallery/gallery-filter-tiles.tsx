@@ -1,6 +1,6 @@
 import { Calendar, CalendarDays, Clock, Images, Trophy, Vote, type LucideIcon } from 'lucide-react';
+import { FilterTile, FilterTileGroup } from '@/components/filter-tile';
 import type { GalleryFilterId } from '@/lib/types';
-import { cn } from '@/lib/utils';
 
 export const DEFAULT_GALLERY_FILTER: GalleryFilterId = 'top-rated';
 
@@ -44,33 +44,25 @@ export function GalleryFilterTiles({
   const filters = GALLERY_FILTERS.filter((filter) => isSignedIn || !filter.requiresSignIn);
   return (
     // Phones: one row that scrolls sideways (six tiles in a grid took ~700 px before the first photo); from `sm` a grid.
-    <div
-      role="group"
-      aria-label="Gallery filters"
+    <FilterTileGroup
+      label="Gallery filters"
       className="-mx-4 flex snap-x gap-3 overflow-x-auto px-4 pb-1 [scrollbar-width:thin] sm:mx-0 sm:grid sm:grid-cols-3 sm:overflow-visible sm:px-0 sm:pb-0 lg:grid-cols-6"
     >
-      {filters.map(({ id, label, description, icon: Icon }) => {
-        const isSelected = id === selected;
-        return (
-          <button
-            key={id}
-            type="button"
-            aria-pressed={isSelected}
-            onClick={(event) => {
-              event.currentTarget.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'smooth' });
-              onSelect(id);
-            }}
-            className={cn(
-              'flex w-36 shrink-0 snap-start flex-col items-center gap-1 rounded-xl border p-3 text-center sm:w-auto sm:gap-1.5 sm:p-4 outline-none transition-all hover:border-primary/60 hover:shadow-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background',
-              isSelected ? 'border-primary bg-primary/10 text-foreground shadow-sm' : 'bg-card text-card-foreground',
-            )}
-          >
-            <Icon className={cn('size-5 sm:size-6', isSelected ? 'text-primary' : 'text-muted-foreground')} aria-hidden="true" />
-            <span className="text-sm font-semibold">{label}</span>
-            <span className="text-xs text-muted-foreground">{description}</span>
-          </button>
-        );
-      })}
-    </div>
+      {filters.map(({ id, label, description, icon }) => (
+        <FilterTile
+          key={id}
+          layout="stacked"
+          icon={icon}
+          label={label}
+          description={description}
+          selected={id === selected}
+          onSelect={(event) => {
+            event.currentTarget.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'smooth' });
+            onSelect(id);
+          }}
+          className="w-36 shrink-0 snap-start sm:w-auto"
+        />
+      ))}
+    </FilterTileGroup>
   );
 }

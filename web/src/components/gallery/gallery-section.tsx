@@ -1,5 +1,4 @@
 import { useRef, useState } from 'react';
-import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
 import { isUnauthorizedError } from '@/lib/api';
 import { scrollToElementId } from '@/lib/browser';
 import type { GalleryFilterId } from '@/lib/types';
@@ -28,7 +27,6 @@ export function GallerySection({ isSignedIn }: { isSignedIn: boolean }) {
   // Need your Vote answers 401 when signed out: never ask for it then.
   const filter = !isSignedIn && getGalleryFilter(selectedFilter).requiresSignIn ? DEFAULT_GALLERY_FILTER : selectedFilter;
   const query = useGalleryPageQuery(filter, page);
-  useUnauthorizedRedirect(query.error);
   // Rendered as a transition: cards are the heaviest part of the page to render (see useDeferredQuery).
   const { data, isLoading, isPlaceholderData, error } = useDeferredQuery(query);
 

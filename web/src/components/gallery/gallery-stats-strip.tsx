@@ -1,6 +1,6 @@
 import { Camera, Star, Users, Vote, type LucideIcon } from 'lucide-react';
-import { formatCount } from '@/components/photo/format';
 import { Skeleton } from '@/components/ui/skeleton';
+import { formatCount } from '@/lib/format';
 import type { GalleryStats } from '@/lib/types';
 import { useGalleryStatsQuery } from '@/queries/gallery';
 

@@ -10,7 +10,8 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { UserAvatar } from '@/components/user-avatar';
-import { LOGOUT_URL, redirectTo } from '@/lib/browser';
+import { LOGOUT_URL } from '@/lib/api';
+import { redirectTo } from '@/lib/browser';
 import type { User } from '@/lib/types';
 import { getDisplayName } from '@/lib/user';
 

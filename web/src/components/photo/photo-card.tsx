@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { UserAvatar } from '@/components/user-avatar';
 import { useLoginHref } from '@/hooks/use-login-href';
 import type { GalleryPhoto } from '@/lib/types';
-import { photoAlt, photoUploaderName } from './format';
+import { photoAlt, photoUploaderName } from './photo-labels';
 import { cardImage, GALLERY_GRID } from './image-sources';
 import { RatingSummary } from './rating-summary';
 import { RetryingImage } from './retrying-image';

@@ -5,7 +5,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { useAuth } from '@/hooks/use-auth';
 import { useLoginHref } from '@/hooks/use-login-href';
 import type { GalleryPhoto, VoteResult } from '@/lib/types';
-import { photoAlt, photoUploaderName } from './format';
+import { photoAlt, photoUploaderName } from './photo-labels';
 import { viewerImageUrl } from './image-sources';
 import { PhotoVoteControl } from './photo-vote-control';
 import { ProtectedImage } from './protected-image';

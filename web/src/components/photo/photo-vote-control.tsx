@@ -1,9 +1,8 @@
 import { useEffect, type RefObject } from 'react';
-import { useUnauthorizedRedirect } from '@/hooks/use-unauthorized-redirect';
 import type { VoteResult } from '@/lib/types';
 import { useCastVoteMutation, useMyVoteQuery } from '@/queries/votes';
 import { StarRating, starLabel } from './star-rating';
-import { toastSignInRequired, toastVoteFailed, toastVoteSubmitted } from './vote-feedback';
+import { toastSignInRequired, toastVoteSubmitted, VOTE_FAILED } from './vote-feedback';
 
 export interface PhotoVoteControlProps {
   photoId: number;
@@ -31,13 +30,12 @@ const HINT_CLASS = 'min-h-8 text-xs text-muted-foreground';
  */
 export function PhotoVoteControl({ photoId, averageRating, isSignedIn, isOwnPhoto, onVoted, voteRef }: PhotoVoteControlProps) {
   const myVote = useMyVoteQuery(photoId, { enabled: isSignedIn && !isOwnPhoto });
-  useUnauthorizedRedirect(myVote.error);
   const castVote = useCastVoteMutation({
     onSuccess: (result) => {
       toastVoteSubmitted();
       onVoted?.(result);
     },
-    onError: toastVoteFailed,
+    errorToast: VOTE_FAILED,
   });
 
   const canVote = !isOwnPhoto && !castVote.isPending && !myVote.isLoading;

@@ -1,6 +1,6 @@
 import { Star } from 'lucide-react';
 import { cn } from '@/lib/utils';
-import { formatAverage, formatVoteCount } from './format';
+import { formatRating, formatVoteCount } from '@/lib/format';
 
 /**
  * A photo's average and vote count ("★ 4.2 (12 votes)"), or "No ratings yet" while nobody has voted: an unrated
@@ -26,7 +26,7 @@ export function RatingSummary({
       />
       {rated ? (
         <>
-          <span className={cn('font-semibold text-foreground', size === 'lg' && 'text-lg')}>{formatAverage(averageRating)}</span>
+          <span className={cn('font-semibold text-foreground', size === 'lg' && 'text-lg')}>{formatRating(averageRating)}</span>
           <span className="sr-only">average rating,</span>
           <span>({formatVoteCount(voteCount)})</span>
         </>

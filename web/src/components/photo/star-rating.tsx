@@ -1,5 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { Star } from 'lucide-react';
+import { formatCountOf } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
 /** SPEC §9: the star scale. */
@@ -7,7 +8,7 @@ export const STAR_SCALE = 5;
 const STARS = Array.from({ length: STAR_SCALE }, (_, index) => index + 1);
 
 export function starLabel(rating: number): string {
-  return `${rating} ${rating === 1 ? 'star' : 'stars'}`;
+  return formatCountOf(rating, 'star');
 }
 
 export interface StarRatingProps {

@@ -1,12 +1,18 @@
-import { useState } from 'react';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { useState, type ReactElement } from 'react';
+import { act, render as renderAlone, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api';
 import { getToasts } from '@/lib/toast';
 import type { PrivacyBar } from '@/lib/types';
-import { FACE_SUGGESTIONS_URL, suggestFaceBars, suggestFaceBarsAt, suggestionFailureMessage } from './face-suggestions';
+import { QueryWrapper } from '@/test/query-wrapper';
+import { suggestFaceBars, suggestFaceBarsAt, suggestionFailureMessage } from './face-suggestions';
 import { PrivacyBarEditor } from './privacy-bar-editor';
+
+/** The editor asks for suggestions through the query client. */
+const render = (ui: ReactElement) => renderAlone(ui, { wrapper: QueryWrapper });
+
+const FACE_SUGGESTIONS_URL = '/api/photos/face-suggestions';
 
 let latest: PrivacyBar[] = [];
 

@@ -1,13 +1,12 @@
-import { z } from '@/lib/zod';
-import { ApiError, throwIfNotOk } from '@/lib/api';
+import { api, ApiError } from '@/lib/api';
 import type { PrivacyBar } from '@/lib/types';
+import { z } from '@/lib/zod';
 
-/**
+/*
  * "Suggest bars over faces" on /upload: the photo has no id before it is uploaded, so a copy of the chosen file
- * goes to POST /api/photos/face-suggestions, where the storage service's face detector (model and all on the
- * server; nothing extra for the browser to download) answers bars in the editor's percentages.
+ * goes to the server (api.photos.suggestFaceBars), where the storage service's face detector (model and all on
+ * the server; nothing extra for the browser to download) answers bars in the editor's percentages.
  */
-export const FACE_SUGGESTIONS_URL = '/api/photos/face-suggestions';
 
 /**
  * The copy is scaled to this longest side before it is sent: the detector works on 1,280 px anyway, and a
@@ -45,15 +44,8 @@ export async function scaledCopy(file: Blob): Promise<Blob> {
 
 /** Bars over the faces in `file` (empty when there are none); an ApiError when the server refuses or fails. */
 export async function suggestFaceBars(file: Blob, copy: (file: Blob) => Promise<Blob> = scaledCopy): Promise<PrivacyBar[]> {
-  const image = await copy(file);
-  const response = await fetch(FACE_SUGGESTIONS_URL, {
-    method: 'POST',
-    credentials: 'include',
-    headers: { 'Content-Type': image.type || 'image/jpeg' },
-    body: image,
-  });
-  await throwIfNotOk(response);
-  return suggestionsSchema.parse(await response.json()).bars;
+  const answer = await api.photos.suggestFaceBars(await copy(file));
+  return suggestionsSchema.parse(answer).bars;
 }
 
 /**
@@ -61,9 +53,7 @@ export async function suggestFaceBars(file: Blob, copy: (file: Blob) => Promise<
  * editor shows, then it goes the same way as a chosen file, so the bars' percentages match the editor's image.
  */
 export async function suggestFaceBarsAt(imageUrl: string, copy: (file: Blob) => Promise<Blob> = scaledCopy): Promise<PrivacyBar[]> {
-  const response = await fetch(imageUrl, { credentials: 'include' });
-  await throwIfNotOk(response);
-  return suggestFaceBars(await response.blob(), copy);
+  return suggestFaceBars(await api.photos.file(imageUrl), copy);
 }
 
 /** What the toast says when suggestions could not be had (a 401 is handled before, by signing in again). */

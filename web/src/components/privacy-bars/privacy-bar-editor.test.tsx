@@ -1,10 +1,14 @@
-import { useState } from 'react';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { useState, type ReactElement } from 'react';
+import { fireEvent, render as renderAlone, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PrivacyBar } from '@/lib/types';
+import { QueryWrapper } from '@/test/query-wrapper';
 import { MAX_PRIVACY_BARS } from './geometry';
 import { PrivacyBarEditor } from './privacy-bar-editor';
+
+/** The editor asks for suggestions through the query client. */
+const render = (ui: ReactElement) => renderAlone(ui, { wrapper: QueryWrapper });
 
 /** jsdom has no PointerEvent; a MouseEvent with the pointer fields is enough for React. */
 class TestPointerEvent extends MouseEvent {

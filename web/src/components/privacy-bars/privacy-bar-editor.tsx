@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { ImageOff, Loader2, Plus, ScanFace, Trash2, X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { toast } from '@/lib/toast';
+import { formatCountOf } from '@/lib/format';
 import type { PrivacyBar } from '@/lib/types';
-import { handleUnauthorizedError } from '@/lib/unauthorized';
 import { cn } from '@/lib/utils';
 import { suggestionFailureMessage } from './face-suggestions';
 import {
@@ -62,7 +62,13 @@ export function PrivacyBarEditor({ imageUrl, alt, bars, onChange, disabled = fal
   const [drag, setDrag] = useState<Drag | null>(null);
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  const [suggesting, setSuggesting] = useState(false);
+  const suggestion = useMutation({
+    mutationFn: (suggest: () => Promise<PrivacyBar[]>) => suggest(),
+    // Offline, the request fails at once and says so, rather than waiting unseen for the connection.
+    networkMode: 'always',
+    meta: { errorToast: (error) => ({ title: 'Could Not Suggest Bars', description: suggestionFailureMessage(error) }) },
+  });
+  const suggesting = suggestion.isPending;
   // What the last suggestion found, for the image it was about (a new photo starts without a note).
   const [suggestionNote, setSuggestionNote] = useState<{ imageUrl: string | null; text: string } | null>(null);
   // The bars as last rendered: a suggestion answers after a wait, during which the member may have drawn.
@@ -192,26 +198,23 @@ export function PrivacyBarEditor({ imageUrl, alt, bars, onChange, disabled = fal
 
   const runSuggestions = async () => {
     if (!suggestFaces || suggesting || !canEdit) return;
-    setSuggesting(true);
     setSuggestionNote(null);
+    let found: PrivacyBar[];
     try {
-      const found = await suggestFaces();
-      const current = latestBars.current;
-      const added = found.slice(0, MAX_PRIVACY_BARS - current.length).map((bar) => clampBar(bar, minSize()));
-      const text =
-        found.length === 0
-          ? 'No faces found. Draw bars yourself over anything private.'
-          : `${added.length} ${added.length === 1 ? 'bar' : 'bars'} suggested over faces. Check them: move, resize or delete any.`;
-      setSuggestionNote({ imageUrl, text });
-      setAnnouncement(text);
-      if (added.length > 0) onChange([...current, ...added]);
-    } catch (error) {
-      if (!handleUnauthorizedError(error)) {
-        toast({ variant: 'destructive', title: 'Could Not Suggest Bars', description: suggestionFailureMessage(error) });
-      }
-    } finally {
-      setSuggesting(false);
+      found = await suggestion.mutateAsync(suggestFaces);
+    } catch {
+      // Told by the query client (lib/query-client.ts): the toast, or a sign-in after a 401.
+      return;
     }
+    const current = latestBars.current;
+    const added = found.slice(0, MAX_PRIVACY_BARS - current.length).map((bar) => clampBar(bar, minSize()));
+    const text =
+      found.length === 0
+        ? 'No faces found. Draw bars yourself over anything private.'
+        : `${formatCountOf(added.length, 'bar')} suggested over faces. Check them: move, resize or delete any.`;
+    setSuggestionNote({ imageUrl, text });
+    setAnnouncement(text);
+    if (added.length > 0) onChange([...current, ...added]);
   };
 
   const clearAll = () => {

@@ -2,23 +2,23 @@ import { useEffect, useRef, useState } from 'react';
 import { Camera, Loader2 } from 'lucide-react';
 import { UserAvatar } from '@/components/user-avatar';
 import { Button } from '@/components/ui/button';
-import { isUnauthorizedError } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import type { User } from '@/lib/types';
-import { notifyUnauthorizedAndRedirect } from '@/lib/unauthorized';
 import { useUploadAvatarMutation } from '@/queries/profile';
 
 /** SPEC §5: the avatar picker accepts jpeg, jpg and png. The server also refuses more than 5 MB. */
 export const AVATAR_ACCEPT = 'image/jpeg,image/jpg,image/png,.jpg,.jpeg,.png';
 const ACCEPTED_TYPES = new Set(['image/jpeg', 'image/jpg', 'image/png']);
 export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
-const FAILED = 'Failed to upload avatar. Please try again.';
 
 export function AvatarUpload({ user }: { user: User }) {
   const input = useRef<HTMLInputElement>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [percent, setPercent] = useState(0);
-  const upload = useUploadAvatarMutation((progress) => setPercent(progress.percent));
+  const upload = useUploadAvatarMutation({
+    onProgress: (progress) => setPercent(progress.percent),
+    errorToast: { title: 'Error', description: 'Failed to upload avatar. Please try again.' },
+  });
 
   // The local preview's object URL is released when replaced or when the page goes.
   useEffect(() => () => void (preview && URL.revokeObjectURL(preview)), [preview]);
@@ -37,11 +37,7 @@ export function AvatarUpload({ user }: { user: User }) {
         setPreview(null);
         toast({ title: 'Success', description: 'Your avatar has been updated.' });
       },
-      onError: (error) => {
-        setPreview(null);
-        if (isUnauthorizedError(error)) return notifyUnauthorizedAndRedirect();
-        toast({ variant: 'destructive', title: 'Error', description: FAILED });
-      },
+      onError: () => setPreview(null),
     });
   };
 

@@ -5,10 +5,8 @@ import { z } from '@/lib/zod';
 import { FormField } from '@/components/contact/form-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
-import { isUnauthorizedError } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import type { User } from '@/lib/types';
-import { notifyUnauthorizedAndRedirect } from '@/lib/unauthorized';
 import { useUpdateDisplayNameMutation } from '@/queries/profile';
 
 export const DISPLAY_NAME_MAX = 50;
@@ -23,7 +21,7 @@ export const displayNameFormSchema = z.object({
 });
 
 export function DisplayNameForm({ user }: { user: User }) {
-  const updateName = useUpdateDisplayNameMutation();
+  const updateName = useUpdateDisplayNameMutation({ title: 'Error', description: 'Failed to update display name. Please try again.' });
   const {
     register,
     handleSubmit,
@@ -42,10 +40,6 @@ export function DisplayNameForm({ user }: { user: User }) {
   const submit = handleSubmit(({ displayName }) =>
     updateName.mutate(displayName, {
       onSuccess: (saved) => toast({ title: 'Success', description: `Your display name is now ${saved.displayName ?? displayName}.` }),
-      onError: (error) => {
-        if (isUnauthorizedError(error)) return notifyUnauthorizedAndRedirect();
-        toast({ variant: 'destructive', title: 'Error', description: 'Failed to update display name. Please try again.' });
-      },
     }),
   );
 

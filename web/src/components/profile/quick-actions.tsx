@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { LayoutDashboard, LogOut, Settings, Shield, Upload } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { LOGOUT_URL } from '@/lib/api';
 import type { User } from '@/lib/types';
 
 const LINKS = [
@@ -9,7 +10,7 @@ const LINKS = [
   { to: '/dashboard', label: 'My Dashboard', icon: LayoutDashboard },
 ] as const;
 
-/** SPEC §2: links to /settings, /upload, /dashboard, /admin (admins) and /api/logout. */
+/** SPEC §2: links to /settings, /upload, /dashboard, /admin (admins) and sign-out. */
 export function QuickActions({ user }: { user: User }) {
   return (
     <nav aria-label="Quick actions" className="flex flex-col gap-2">
@@ -31,7 +32,7 @@ export function QuickActions({ user }: { user: User }) {
       )}
       <Button asChild variant="ghost" className="justify-start text-destructive hover:text-destructive dark:text-red-400 dark:hover:text-red-300">
         {/* A full page load: the gateway ends the session and redirects. */}
-        <a href="/api/logout">
+        <a href={LOGOUT_URL}>
           <LogOut className="size-4" aria-hidden="true" />
           Sign Out
         </a>

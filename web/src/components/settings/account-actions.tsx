@@ -1,17 +1,8 @@
 import { LogOut, ShieldAlert, Trash2 } from 'lucide-react';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
-import { LOGOUT_URL, redirectTo } from '@/lib/browser';
+import { LOGOUT_URL } from '@/lib/api';
+import { redirectTo } from '@/lib/browser';
 import { toast } from '@/lib/toast';
 import { SettingsSection } from './settings-section';
 
@@ -30,28 +21,19 @@ export function AccountActions() {
           <LogOut aria-hidden="true" />
           Sign Out
         </Button>
-        <AlertDialog>
-          <AlertDialogTrigger asChild>
+        <ConfirmDialog
+          trigger={
             <Button variant="destructive">
               <Trash2 aria-hidden="true" />
               Delete Account
             </Button>
-          </AlertDialogTrigger>
-          <AlertDialogContent>
-            <AlertDialogHeader>
-              <AlertDialogTitle>Are you absolutely sure?</AlertDialogTitle>
-              <AlertDialogDescription>
-                This action cannot be undone. It will permanently delete your account, your photos and your votes.
-              </AlertDialogDescription>
-            </AlertDialogHeader>
-            <AlertDialogFooter>
-              <AlertDialogCancel>Cancel</AlertDialogCancel>
-              <AlertDialogAction variant="destructive" onClick={confirmDeletion}>
-                Yes, delete my account
-              </AlertDialogAction>
-            </AlertDialogFooter>
-          </AlertDialogContent>
-        </AlertDialog>
+          }
+          title="Are you absolutely sure?"
+          description="This action cannot be undone. It will permanently delete your account, your photos and your votes."
+          confirmLabel="Yes, delete my account"
+          destructive
+          onConfirm={confirmDeletion}
+        />
       </div>
     </SettingsSection>
   );

@@ -1,17 +1,10 @@
 import type { ReactNode } from 'react';
 import { UserRound } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
+import { formatDate } from '@/lib/format';
 import type { User } from '@/lib/types';
 import { getDisplayName } from '@/lib/user';
 import { SettingsSection } from './settings-section';
-
-/** "July 27, 2025" for a valid timestamp, otherwise null. */
-export function formatMemberSince(createdAt: string | null): string | null {
-  if (!createdAt) return null;
-  const date = new Date(createdAt);
-  if (Number.isNaN(date.getTime())) return null;
-  return date.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
-}
 
 function InfoRow({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -31,7 +24,7 @@ export function AccountInformation({ user }: { user: User }) {
         <InfoRow label="Account Type">
           <Badge variant={user.isAdmin ? 'default' : 'secondary'}>{user.isAdmin ? 'Administrator' : 'User'}</Badge>
         </InfoRow>
-        <InfoRow label="Member Since">{formatMemberSince(user.createdAt) ?? 'Unknown'}</InfoRow>
+        <InfoRow label="Member Since">{formatDate(user.createdAt) ?? 'Unknown'}</InfoRow>
       </dl>
     </SettingsSection>
   );

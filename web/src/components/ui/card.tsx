@@ -1,8 +1,9 @@
 import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
 
+/** `data-slot` names the card for tests that look inside the one holding a given heading. */
 export function Card({ className, ...props }: ComponentProps<'div'>) {
-  return <div className={cn('rounded-xl border bg-card text-card-foreground shadow-sm', className)} {...props} />;
+  return <div data-slot="card" className={cn('rounded-xl border bg-card text-card-foreground shadow-sm', className)} {...props} />;
 }
 
 export function CardHeader({ className, ...props }: ComponentProps<'div'>) {

@@ -6,7 +6,6 @@ import { cn } from '@/lib/utils';
 /** A side drawer: a Radix Dialog that slides in from the right edge. */
 export const Sheet = SheetPrimitive.Root;
 export const SheetTrigger = SheetPrimitive.Trigger;
-export const SheetClose = SheetPrimitive.Close;
 
 export function SheetContent({ className, children, ...props }: ComponentProps<typeof SheetPrimitive.Content>) {
   return (

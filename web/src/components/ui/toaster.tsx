@@ -1,4 +1,4 @@
-import { useToasts } from '@/hooks/use-toast';
+import { useToasts } from '@/hooks/use-toasts';
 import { dismissToast, TOAST_DURATION_MS } from '@/lib/toast';
 import { leaveEscapeToDialog } from './escape-precedence';
 import { Toast, ToastAction, ToastClose, ToastDescription, ToastProvider, ToastTitle, ToastViewport } from './toast';

@@ -6,7 +6,6 @@ import {
   fileProblemMessage,
   formatByteLimit,
   isHeicFile,
-  pluralize,
 } from './upload-rules';
 
 describe('file problem messages (SPEC §5: "File type must be …", "File is larger than …", …)', () => {
@@ -56,16 +55,6 @@ describe('formatByteLimit', () => {
     [1, '1 byte'],
   ])('%d bytes read %s', (bytes, text) => {
     expect(formatByteLimit(bytes)).toBe(text);
-  });
-});
-
-describe('pluralize', () => {
-  it('uses the singular for exactly one', () => {
-    expect(pluralize(0, 'photo')).toBe('0 photos');
-    expect(pluralize(1, 'photo')).toBe('1 photo');
-    expect(pluralize(2, 'photo')).toBe('2 photos');
-    expect(pluralize(1200, 'byte')).toBe('1,200 bytes');
-    expect(pluralize(2, 'person', 'people')).toBe('2 people');
   });
 });
 

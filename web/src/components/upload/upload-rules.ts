@@ -1,4 +1,5 @@
 import type { Accept } from 'react-dropzone';
+import { formatCountOf } from '@/lib/format';
 import { z } from '@/lib/zod';
 
 /** SPEC §9: one file of at most 10 MB. */
@@ -23,11 +24,6 @@ export const UPLOAD_FILE_RULE = 'Only image files (PNG, JPG, JPEG) up to 10MB ar
 /** The accepted types as people know them (the file's extension), not as MIME types. */
 export const ACCEPTED_TYPES_LABEL = 'JPG, PNG, HEIC or WebP';
 
-/** `count` with its noun, singular for one: "1 bar", "2 bars". */
-export function pluralize(count: number, singular: string, plural = `${singular}s`): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? singular : plural}`;
-}
-
 /** A size limit in the unit people use: "10 MB", "500 KB", "1 byte". */
 export function formatByteLimit(bytes: number): string {
   const units: Array<[number, string]> = [
@@ -41,7 +37,7 @@ export function formatByteLimit(bytes: number): string {
       return `${Number.isInteger(value) ? value : Number(value.toFixed(1))} ${unit}`;
     }
   }
-  return pluralize(bytes, 'byte');
+  return formatCountOf(bytes, 'byte');
 }
 
 export interface FileLimits {
@@ -66,7 +62,7 @@ export function fileProblemMessage(code: string, fallback: string, limits: FileL
     case 'file-too-small':
       return limits.minSize <= 1 ? 'File is smaller than 1 byte (it is empty)' : `File is smaller than ${formatByteLimit(limits.minSize)}`;
     case 'too-many-files':
-      return `Too many files: choose ${limits.maxFiles === 1 ? 'one photo' : `up to ${pluralize(limits.maxFiles, 'photo')}`} at a time`;
+      return `Too many files: choose ${limits.maxFiles === 1 ? 'one photo' : `up to ${formatCountOf(limits.maxFiles, 'photo')}`} at a time`;
     default:
       return fallback;
   }

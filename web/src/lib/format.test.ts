@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { formatCount, formatCountOf, formatDate, formatDateTime, formatPercent, formatRating, formatRelativeTime, formatVoteCount } from './format';
+
+describe('formatCount', () => {
+  it('groups thousands exactly as en-US does', () => {
+    for (const value of [0, 7, 999, 1000, 1234, 99_999, 100_000, 1_234_567, 2_147_483_647, -1234]) {
+      expect(formatCount(value)).toBe(value.toLocaleString('en-US'));
+    }
+  });
+
+  it('reads a missing or invalid count as 0 and drops fractions', () => {
+    expect(formatCount(undefined)).toBe('0');
+    expect(formatCount(null)).toBe('0');
+    expect(formatCount(Number.NaN)).toBe('0');
+    expect(formatCount(1234.9)).toBe('1,234');
+  });
+});
+
+describe('formatCountOf and formatVoteCount', () => {
+  it('says the singular for exactly one, with the count grouped', () => {
+    expect(formatVoteCount(1)).toBe('1 vote');
+    expect(formatVoteCount(0)).toBe('0 votes');
+    expect(formatVoteCount(1234)).toBe('1,234 votes');
+    expect(formatCountOf(1200, 'byte')).toBe('1,200 bytes');
+    expect(formatCountOf(2, 'person', 'people')).toBe('2 people');
+    expect(formatCountOf(1, 'privacy bar')).toBe('1 privacy bar');
+  });
+});
+
+describe('formatRating', () => {
+  it('shows one decimal (SPEC §9), a missing rating as 0.0', () => {
+    expect(formatRating(4)).toBe('4.0');
+    expect(formatRating(4.25)).toBe('4.3');
+    expect(formatRating(3.04)).toBe('3.0');
+    expect(formatRating(undefined)).toBe('0.0');
+    expect(formatRating(Number.NaN)).toBe('0.0');
+  });
+});
+
+describe('formatPercent', () => {
+  it('rounds to a whole percentage', () => {
+    expect(formatPercent(83.4)).toBe('83%');
+    expect(formatPercent(0)).toBe('0%');
+  });
+});
+
+describe('dates', () => {
+  // Noon UTC is the same calendar day in every time zone a test machine is likely to use.
+  const NOON = '2025-07-28T12:00:00.000Z';
+
+  it('writes a date as "Jul 28, 2025" and a date and time with the time after it', () => {
+    expect(formatDate(NOON)).toBe('Jul 28, 2025');
+    expect(formatDate(Date.parse(NOON))).toBe('Jul 28, 2025');
+    expect(formatDateTime(NOON)).toMatch(/^Jul 28, 2025, \d{1,2}:\d{2}\s[AP]M$/);
+  });
+
+  it.each([null, undefined, '', 'not a date'])('gives null for %j', (timestamp) => {
+    expect(formatDate(timestamp)).toBeNull();
+    expect(formatDateTime(timestamp)).toBeNull();
+    expect(formatRelativeTime(timestamp)).toBeNull();
+  });
+});
+
+describe('formatRelativeTime', () => {
+  const NOW = Date.parse('2026-03-10T12:00:00.000Z');
+  const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
+
+  it.each([
+    [ago(0), 'just now'],
+    [ago(59), 'just now'],
+    [ago(60), '1 minute ago'],
+    [ago(5 * 60 + 30), '5 minutes ago'],
+    [ago(60 * 60), '1 hour ago'],
+    [ago(3 * 60 * 60), '3 hours ago'],
+    [ago(24 * 60 * 60), 'yesterday'],
+    [ago(3 * 24 * 60 * 60), '3 days ago'],
+    [ago(14 * 24 * 60 * 60), '2 weeks ago'],
+    [ago(65 * 24 * 60 * 60), '2 months ago'],
+    [ago(400 * 24 * 60 * 60), 'last year'],
+    [new Date(NOW + 5000).toISOString(), 'just now'],
+  ])('says %s is "%s"', (timestamp, expected) => {
+    expect(formatRelativeTime(timestamp, NOW)).toBe(expected);
+  });
+});
