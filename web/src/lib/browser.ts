@@ -2,6 +2,7 @@
  * Browser-level side effects, kept behind one module so that tests can replace them
  * (jsdom cannot perform full-page navigations).
  */
+import { WEB } from '@snapcracks/http-contract';
 import { LOGIN_URL } from './api';
 
 /** The longest page address sign-in comes back to (the gateway ignores longer ones). */
@@ -35,7 +36,7 @@ export function reloadPage(): void {
 }
 
 /** Scroll offset that keeps a section heading clear of the sticky navbar (SPEC §9). */
-export const ANCHOR_SCROLL_OFFSET = 80;
+export const ANCHOR_SCROLL_OFFSET = WEB.anchorOffsetPx;
 
 /** Smoothly scrolls so that the element with `id` sits `offset` pixels below the top; false if absent. */
 export function scrollToElementId(id: string, offset = ANCHOR_SCROLL_OFFSET): boolean {

@@ -2,10 +2,11 @@
  * A tiny toast store: any module can raise a toast, the <Toaster /> renders them with Radix Toast.
  * SPEC §9: at most one toast at a time (a new one replaces the current one), 5000 ms by default.
  */
+import { WEB } from '@snapcracks/http-contract';
 import type { ReactNode } from 'react';
 
-export const TOAST_LIMIT = 1;
-export const TOAST_DURATION_MS = 5000;
+export const TOAST_LIMIT = WEB.toastLimit;
+export const TOAST_DURATION_MS = WEB.toastDurationMs;
 /** How long a dismissed toast stays mounted so its exit animation can play. */
 const TOAST_REMOVE_DELAY_MS = 300;
 

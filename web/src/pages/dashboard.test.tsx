@@ -43,8 +43,14 @@ function makePhoto(overrides: Partial<UserPhoto> = {}): UserPhoto {
   const id = overrides.id ?? 1;
   return {
     id,
+    userId: 'user-1',
     filename: `crack-${id}.jpg`,
     originalName: `IMG_${id}.jpg`,
+    mimeType: 'image/jpeg',
+    size: 1234,
+    storageType: 'local',
+    approvedBy: null,
+    user: null,
     description: 'A crack in the pavement',
     status: 'pending',
     rejectionReason: null,
@@ -52,6 +58,7 @@ function makePhoto(overrides: Partial<UserPhoto> = {}): UserPhoto {
     averageRating: 0,
     voteCount: 0,
     createdAt: '2025-07-28T10:00:00.000Z',
+    updatedAt: '2025-07-28T10:00:00.000Z',
     approvedAt: null,
     width: 1200,
     height: 900,

@@ -1,3 +1,4 @@
+import { TERMS, WEB } from '@snapcracks/http-contract';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { PartyPopper } from 'lucide-react';
@@ -15,7 +16,7 @@ import { toast } from '@/lib/toast';
 import { useAcceptTermsMutation } from '@/queries/auth';
 
 /** Pause between the success toast and leaving the page (SPEC §4). */
-export const TERMS_ACCEPTED_REDIRECT_DELAY_MS = 100;
+export const TERMS_ACCEPTED_REDIRECT_DELAY_MS = WEB.afterTermsRedirectMs;
 
 function InlineLegalLink({ to, children }: { to: string; children: ReactNode }) {
   return (
@@ -79,7 +80,7 @@ export function TermsAcceptancePage() {
               </div>
               {!isChecked && (
                 <p id="accept-terms-hint" className="pl-8 text-sm text-muted-foreground">
-                  You must accept the Terms of Service, Privacy Policy, and Community Guidelines to continue
+                  {TERMS.required}
                 </p>
               )}
             </div>

@@ -1,3 +1,4 @@
+import { WEB } from '@snapcracks/http-contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import type { ErrorToast } from '@/lib/query-client';
@@ -5,7 +6,7 @@ import type { AdminPhotoList } from '@/lib/types';
 import { refreshAfterUserPhotoChange } from '@/queries/user-photos';
 
 /** SPEC §9: the admin stats and the pending list are polled every 5 s. */
-export const ADMIN_POLL_MS = 5000;
+export const ADMIN_POLL_MS = WEB.adminPollMs;
 const ADMIN_PAGE_SIZE = 12;
 
 export const adminStatsQueryKey = ['admin', 'stats'] as const;

@@ -1,3 +1,4 @@
+import { WEB } from '@snapcracks/http-contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '@/hooks/use-auth';
 import { api } from '@/lib/api';
@@ -8,7 +9,7 @@ import type { ContactFormFilter, ContactFormStatus } from '@/lib/types';
 export const CONTACT_FORM_STATUSES: readonly ContactFormStatus[] = ['new', 'in_progress', 'resolved'];
 
 /** SPEC §9: the admin's contact forms are polled every 30 s. */
-export const CONTACT_FORMS_POLL_MS = 30_000;
+export const CONTACT_FORMS_POLL_MS = WEB.contactFormsPollMs;
 const CONTACT_FORMS_PAGE_SIZE = 20;
 
 /** Every query of the admin's contact forms starts with this, so one invalidation refreshes them all. */

@@ -1,9 +1,10 @@
+import { GALLERY } from '@snapcracks/http-contract';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import type { GalleryFilterId, GalleryPage, GalleryPhoto, VoteResult } from '@/lib/types';
 
 /** SPEC §9: gallery page size. */
-export const GALLERY_PAGE_SIZE = 9;
+export const GALLERY_PAGE_SIZE = GALLERY.pageSize;
 
 /** Every cached gallery page starts with this. */
 const GALLERY_QUERY_ROOT = 'gallery';

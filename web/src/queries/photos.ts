@@ -1,10 +1,11 @@
+import { GALLERY } from '@snapcracks/http-contract';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import type { PhotoPreview } from '@/lib/types';
 
 /** SPEC §9: the hero fetches 20 photos and shows 4 random ones. */
-export const LANDING_PREVIEW_POOL = 20;
-export const LANDING_PREVIEW_COUNT = 4;
+export const LANDING_PREVIEW_POOL = GALLERY.heroFetch;
+export const LANDING_PREVIEW_COUNT = GALLERY.heroShown;
 
 /** Up to `count` distinct items in random order (Fisher–Yates on a copy). */
 export function pickRandom<T>(items: readonly T[], count: number, random: () => number = Math.random): T[] {

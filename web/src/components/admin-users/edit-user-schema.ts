@@ -1,9 +1,10 @@
+import { DISPLAY_NAME, EMAIL } from '@snapcracks/http-contract';
 import { z } from '@/lib/zod';
 
-export const DISPLAY_NAME_MAX_LENGTH = 50;
-export const DISPLAY_NAME_REQUIRED = 'Display name is required';
-export const DISPLAY_NAME_TOO_LONG = `Display name must be ${DISPLAY_NAME_MAX_LENGTH} characters or less`;
-export const EMAIL_INVALID = 'Please enter a valid email address';
+export const DISPLAY_NAME_MAX_LENGTH = DISPLAY_NAME.maxLength;
+export const DISPLAY_NAME_REQUIRED = DISPLAY_NAME.required;
+export const DISPLAY_NAME_TOO_LONG = DISPLAY_NAME.tooLong;
+export const EMAIL_INVALID = EMAIL.invalid;
 
 export interface EditUserValues {
   displayName: string;

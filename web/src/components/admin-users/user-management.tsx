@@ -1,3 +1,4 @@
+import { USER_SEARCH } from '@snapcracks/http-contract';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, RotateCw, Search, Users } from 'lucide-react';
@@ -76,7 +77,7 @@ export function UserManagement() {
               type="search"
               placeholder="Search by name or email"
               className="pl-9"
-              maxLength={100}
+              maxLength={USER_SEARCH.maxLength}
               value={search}
               onChange={(event) => {
                 setSearch(event.target.value);

@@ -128,7 +128,7 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
               <dt className="sr-only">Uploaded</dt>
               <dd className="flex items-center gap-1.5">
                 <CalendarDays className="size-4" aria-hidden="true" />
-                <time dateTime={photo.createdAt}>{uploadedOn}</time>
+                <time dateTime={photo.createdAt ?? undefined}>{uploadedOn}</time>
               </dd>
             </div>
           )}

@@ -1,3 +1,4 @@
+import { REJECTION_REASON } from '@snapcracks/http-contract';
 import { useId, useState, type ComponentProps, type FormEvent } from 'react';
 import { Loader2, XCircle } from 'lucide-react';
 import { Button } from '@/components/ui/button';
@@ -6,9 +7,9 @@ import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 
 /** SPEC §5: a rejection needs a non-blank reason. */
-export const REASON_REQUIRED = 'Please provide a reason for rejection.';
-export const REASON_MAX_LENGTH = 500;
-export const REASON_TOO_LONG = `Rejection reason must be ${REASON_MAX_LENGTH} characters or less`;
+export const REASON_REQUIRED = REJECTION_REASON.required;
+export const REASON_MAX_LENGTH = REJECTION_REASON.maxLength;
+export const REASON_TOO_LONG = REJECTION_REASON.tooLong;
 
 /**
  * Asks for the reason of a rejection; `onReject` gets it trimmed. Stays open while `isPending`. Opened without a

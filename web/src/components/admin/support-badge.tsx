@@ -1,8 +1,9 @@
+import { WEB } from '@snapcracks/http-contract';
 import { cn } from '@/lib/utils';
 
 /** SPEC §9: counts above 99 show as 99+. */
 export function formatBadgeCount(count: number): string {
-  return count > 99 ? '99+' : String(count);
+  return count > WEB.badgeMax ? '99+' : String(count);
 }
 
 /** The User Support button's badge: how many contact forms are new; nothing when there are none (or not known yet). */

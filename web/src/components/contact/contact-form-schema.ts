@@ -1,35 +1,13 @@
-import { z } from '@/lib/zod';
+import { CONTACT, EMAIL, schemas } from '@snapcracks/http-contract';
+import type { z } from '@/lib/zod';
 
-export const CONTACT_NAME_MAX_LENGTH = 100;
-export const CONTACT_SUBJECT_MAX_LENGTH = 200;
-export const CONTACT_MESSAGE_MAX_LENGTH = 2000;
-/** The longest address mail can be delivered to (RFC 5321); the server refuses longer ones alike. */
-export const CONTACT_EMAIL_MAX_LENGTH = 254;
+export const CONTACT_NAME_MAX_LENGTH = CONTACT.name.maxLength;
+export const CONTACT_SUBJECT_MAX_LENGTH = CONTACT.subject.maxLength;
+export const CONTACT_MESSAGE_MAX_LENGTH = CONTACT.message.maxLength;
+export const CONTACT_EMAIL_MAX_LENGTH = EMAIL.maxLength;
 
-/** The contact form's rules and messages (SPEC §5); values are trimmed before they are checked and sent. */
-export const contactFormSchema = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1, 'Name is required')
-    .max(CONTACT_NAME_MAX_LENGTH, 'Name must be 100 characters or less'),
-  email: z
-    .string()
-    .trim()
-    .min(1, 'Email is required')
-    .max(CONTACT_EMAIL_MAX_LENGTH, 'Please enter a valid email address')
-    .pipe(z.email('Please enter a valid email address')),
-  subject: z
-    .string()
-    .trim()
-    .min(1, 'Subject is required')
-    .max(CONTACT_SUBJECT_MAX_LENGTH, 'Subject must be 200 characters or less'),
-  message: z
-    .string()
-    .trim()
-    .min(1, 'Message is required')
-    .max(CONTACT_MESSAGE_MAX_LENGTH, 'Message must be 2000 characters or less'),
-});
+/** The contact form's rules and messages (SPEC §5), the very schema the gateway checks: values are trimmed first. */
+export const contactFormSchema = schemas.contactBody;
 
 export type ContactFormValues = z.input<typeof contactFormSchema>;
 export type ContactFormField = keyof ContactFormValues;

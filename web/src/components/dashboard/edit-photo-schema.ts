@@ -1,14 +1,9 @@
-import { z } from '@/lib/zod';
+import { DESCRIPTION, schemas } from '@snapcracks/http-contract';
+import type { z } from '@/lib/zod';
 
-export const PHOTO_DESCRIPTION_MAX_LENGTH = 500;
+export const PHOTO_DESCRIPTION_MAX_LENGTH = DESCRIPTION.maxLength;
 
-/** SPEC §5 "Photo description edit": required, at most 500 characters. */
-export const editPhotoSchema = z.object({
-  description: z
-    .string()
-    .trim()
-    .min(1, 'Description is required')
-    .max(PHOTO_DESCRIPTION_MAX_LENGTH, `Description must be ${PHOTO_DESCRIPTION_MAX_LENGTH} characters or less`),
-});
+/** SPEC §5 "Photo description edit": the body PATCH /api/photos/{id} takes. */
+export const editPhotoSchema = schemas.descriptionEdit;
 
 export type EditPhotoValues = z.infer<typeof editPhotoSchema>;

@@ -55,7 +55,7 @@ export function MyUploadsSection() {
 
 function sortNewestFirst(photos: UserPhoto[]): UserPhoto[] {
   if (!Array.isArray(photos)) return [];
-  return [...photos].sort((a, b) => (Date.parse(b.createdAt) || 0) - (Date.parse(a.createdAt) || 0));
+  return [...photos].sort((a, b) => (Date.parse(b.createdAt ?? '') || 0) - (Date.parse(a.createdAt ?? '') || 0));
 }
 
 function MyUploadsSkeleton() {

@@ -57,7 +57,7 @@ export function UserPhotoCard({ photo }: { photo: UserPhoto }) {
               <dt className="sr-only">Uploaded</dt>
               <dd className="flex items-center gap-1.5">
                 <CalendarDays className="size-4" aria-hidden="true" />
-                <time dateTime={photo.createdAt}>{uploadedOn}</time>
+                <time dateTime={photo.createdAt ?? undefined}>{uploadedOn}</time>
               </dd>
             </div>
           )}

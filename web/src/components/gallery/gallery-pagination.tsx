@@ -1,9 +1,10 @@
+import { GALLERY } from '@snapcracks/http-contract';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 
 /** SPEC §9: pagination shows at most 5 page buttons. */
-export const MAX_PAGE_BUTTONS = 5;
+export const MAX_PAGE_BUTTONS = GALLERY.pageButtons;
 
 /** The page numbers to offer: a window of at most `max` pages around `current`, inside 1..`total`. */
 export function pageWindow(current: number, total: number, max = MAX_PAGE_BUTTONS): number[] {

@@ -1,3 +1,4 @@
+import { DRIVE_AUTHORIZATION } from '@snapcracks/http-contract';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { Loader2, RefreshCw } from 'lucide-react';
 import { Button } from '@/components/ui/button';
@@ -8,7 +9,7 @@ import { useDriveExchangeTokenMutation } from '@/queries/google-drive';
 import { toastDriveFailure } from './feedback';
 import { SetupStep } from './setup-step';
 
-export const CODE_REQUIRED = 'Please enter the authorization code';
+export const CODE_REQUIRED = DRIVE_AUTHORIZATION.codeRequired;
 export const EXCHANGE_FAILED = 'Failed to exchange authorization code';
 
 /** Step 2: paste the code Google showed and trade it for a refresh token. */

@@ -1,10 +1,11 @@
+import { WEB } from '@snapcracks/http-contract';
 import { useEffect, useState, type CSSProperties, type SyntheticEvent } from 'react';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/utils';
 import { RetryingImage } from './retrying-image';
 
 /** SPEC §9: canvas quality. */
-export const PROTECTED_IMAGE_QUALITY = 0.9;
+export const PROTECTED_IMAGE_QUALITY = WEB.canvasQuality;
 export const WATERMARK_TEXT = '© Snap Cracks';
 /** Faint: legible on a plain wall when looked for, never in the way of the crack. */
 const WATERMARK_ALPHA = 0.5;

@@ -1,10 +1,11 @@
+import { WEB } from '@snapcracks/http-contract';
 import { useEffect, useRef, useState, type ComponentProps } from 'react';
 import { ImageOff } from 'lucide-react';
 import { cn } from '@/lib/utils';
 
 /** SPEC §4 / §9: up to 3 retries, the n-th after n × 1000 ms. */
-export const IMAGE_MAX_RETRIES = 3;
-export const IMAGE_RETRY_DELAY_MS = 1000;
+export const IMAGE_MAX_RETRIES = WEB.imageRetries;
+export const IMAGE_RETRY_DELAY_MS = WEB.imageRetryDelayMs;
 
 /** `url` with `retry={attempt}&time={time}` added (after `&` when it already has a query). */
 export function withRetryParams(url: string, attempt: number, time: number): string {

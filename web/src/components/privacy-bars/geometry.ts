@@ -2,15 +2,16 @@
  * Pure geometry of privacy bars (SPEC §5). Bars are stored as percentages (0–100) of the image, so
  * they stay in place whatever size the image is shown at; pixels only matter for the minimum size.
  */
+import { PRIVACY_BARS } from '@snapcracks/http-contract';
 import type { PrivacyBar } from '@/lib/types';
 
-export const MAX_PRIVACY_BARS = 20;
+export const MAX_PRIVACY_BARS = PRIVACY_BARS.maxPerPhoto;
 /** A dragged bar is kept only when wider AND taller than this (percent of the image). */
-export const KEEP_THRESHOLD_PERCENT = 2;
+export const KEEP_THRESHOLD_PERCENT = PRIVACY_BARS.minKeptPercent;
 /** The bar being dragged is only drawn once larger than this in both dimensions. */
-export const PREVIEW_THRESHOLD_PERCENT = 1;
+export const PREVIEW_THRESHOLD_PERCENT = PRIVACY_BARS.minPreviewPercent;
 /** The smallest a bar may be on screen, in CSS pixels. */
-export const MIN_BAR_SIZE_PX = 10;
+export const MIN_BAR_SIZE_PX = PRIVACY_BARS.minOnScreenPx;
 /** How far an arrow key moves or resizes the selected bar (percent). */
 export const KEYBOARD_STEP_PERCENT = 1;
 /** How far an arrow key moves or resizes with a larger step (percent), e.g. with Alt/Option held. */

@@ -1,3 +1,4 @@
+import { AVATAR } from '@snapcracks/http-contract';
 import { useEffect, useRef, useState } from 'react';
 import { Camera, Loader2 } from 'lucide-react';
 import { UserAvatar } from '@/components/user-avatar';
@@ -6,10 +7,10 @@ import { toast } from '@/lib/toast';
 import type { User } from '@/lib/types';
 import { useUploadAvatarMutation } from '@/queries/profile';
 
-/** SPEC §5: the avatar picker accepts jpeg, jpg and png. The server also refuses more than 5 MB. */
+/** SPEC §5: the avatar picker accepts jpeg, jpg and png (some browsers say image/jpg). The server also refuses more than 5 MB. */
 export const AVATAR_ACCEPT = 'image/jpeg,image/jpg,image/png,.jpg,.jpeg,.png';
 const ACCEPTED_TYPES = new Set(['image/jpeg', 'image/jpg', 'image/png']);
-export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
+export const MAX_AVATAR_BYTES = AVATAR.maxBytes;
 
 export function AvatarUpload({ user }: { user: User }) {
   const input = useRef<HTMLInputElement>(null);

@@ -1,7 +1,7 @@
+import { DISPLAY_NAME, schemas } from '@snapcracks/http-contract';
 import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from '@/lib/zod';
 import { FormField } from '@/components/contact/form-field';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -9,16 +9,10 @@ import { toast } from '@/lib/toast';
 import type { User } from '@/lib/types';
 import { useUpdateDisplayNameMutation } from '@/queries/profile';
 
-export const DISPLAY_NAME_MAX = 50;
+export const DISPLAY_NAME_MAX = DISPLAY_NAME.maxLength;
 
-/** SPEC §5: required, at most 50, trimmed. */
-export const displayNameFormSchema = z.object({
-  displayName: z
-    .string()
-    .trim()
-    .min(1, 'Display name is required')
-    .max(DISPLAY_NAME_MAX, `Display name must be ${DISPLAY_NAME_MAX} characters or less`),
-});
+/** SPEC §5: required, at most 50, trimmed: the body PUT /api/profile takes. */
+export const displayNameFormSchema = schemas.profileBody;
 
 export function DisplayNameForm({ user }: { user: User }) {
   const updateName = useUpdateDisplayNameMutation({ title: 'Error', description: 'Failed to update display name. Please try again.' });

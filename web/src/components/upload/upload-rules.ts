@@ -1,25 +1,20 @@
+import { DESCRIPTION, UPLOAD, schemas } from '@snapcracks/http-contract';
 import type { Accept } from 'react-dropzone';
 import { formatCountOf } from '@/lib/format';
 import { z } from '@/lib/zod';
 
 /** SPEC §9: one file of at most 10 MB. */
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = UPLOAD.maxBytes;
 /** An empty file (a phone's placeholder for a photo still in the cloud, say) is refused before it is sent. */
 export const MIN_UPLOAD_BYTES = 1;
-export const MAX_UPLOAD_FILES = 1;
-export const PHOTO_DESCRIPTION_MAX_LENGTH = 500;
+export const MAX_UPLOAD_FILES = UPLOAD.maxFiles;
+export const PHOTO_DESCRIPTION_MAX_LENGTH = DESCRIPTION.maxLength;
 
 /** The types SPEC §5 accepts. Extensions are listed too: browsers often give HEIC files no MIME type. */
-export const ACCEPTED_PHOTO_TYPES: Accept = {
-  'image/jpeg': ['.jpeg', '.jpg'],
-  'image/png': ['.png'],
-  'image/heic': ['.heic'],
-  'image/heif': ['.heif'],
-  'image/webp': ['.webp'],
-};
+export const ACCEPTED_PHOTO_TYPES: Accept = Object.fromEntries(Object.entries(UPLOAD.types).map(([type, extensions]) => [type, [...extensions]]));
 
 /** SPEC §5's description of what the drop zone accepts. */
-export const UPLOAD_FILE_RULE = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
+export const UPLOAD_FILE_RULE = UPLOAD.refused;
 
 /** The accepted types as people know them (the file's extension), not as MIME types. */
 export const ACCEPTED_TYPES_LABEL = 'JPG, PNG, HEIC or WebP';
@@ -81,11 +76,8 @@ export function formatFileSize(bytes: number): string {
 
 /** The text fields of the upload form (SPEC §5): an optional description and the required terms box. */
 export const uploadFormSchema = z.object({
-  description: z
-    .string()
-    .trim()
-    .max(PHOTO_DESCRIPTION_MAX_LENGTH, 'Description must be 500 characters or less'),
-  agreeToTerms: z.boolean().refine((value) => value, { message: 'You must agree to the terms of service' }),
+  description: schemas.uploadDescription,
+  agreeToTerms: z.boolean().refine((value) => value, { message: UPLOAD.termsRequired }),
 });
 
 export type UploadFormInput = z.input<typeof uploadFormSchema>;
