@@ -1,4 +1,4 @@
-import { ERRORS } from '@snapcracks/http-contract';
+import { ERRORS, REFUSALS } from '@snapcracks/http-contract';
 
 /** An error the gateway answers with its own status and a message safe to show. */
 export class HttpError extends Error {
@@ -23,10 +23,5 @@ export const SHOWN_REFUSALS: ReadonlySet<string> = new Set([
   ERRORS.termsRequired,
   ERRORS.adminOnly,
   ERRORS.forbidden,
-  'Authentication required',
-  'Sign in to see the photos that need your vote',
-  'You can only change your own photos',
-  'You cannot vote on your own photo',
-  'You cannot disable or remove admin rights from your own account',
-  'Admin accounts cannot be deleted',
+  ...Object.values(REFUSALS),
 ]);

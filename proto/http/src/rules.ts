@@ -181,6 +181,19 @@ export const ERRORS = {
   invalidPhotoId: 'Invalid photo id',
 } as const;
 
+/**
+ * Refusals the services give that a person can act on. Of a service's 401 or 403 the gateway shows only these texts
+ * and ERRORS' own; any other reason (a call's proof, which component may call what) stays in the logs.
+ */
+export const REFUSALS = {
+  signInRequired: 'Authentication required',
+  needYourVote: 'Sign in to see the photos that need your vote',
+  ownPhotosOnly: 'You can only change your own photos',
+  ownPhotoVote: 'You cannot vote on your own photo',
+  ownAdminRights: 'You cannot disable or remove admin rights from your own account',
+  adminUndeletable: 'Admin accounts cannot be deleted',
+} as const;
+
 /** Spec §4, §9: how the web app behaves over time. */
 export const WEB = {
   /** An image that fails to load is tried again this many times, after 1 s, 2 s, 3 s. */
