@@ -42,7 +42,7 @@ async function approved(owner: string, approvedAt: string, votes: { count: numbe
 }
 
 const setTotals = (photoId: number, voteCount: number, ratingSum: number, version = voteCount) =>
-  PrismaPhotoRepository.ratings(db.prisma).setIfNewer({ photoId, voteCount, ratingSum, version });
+  PrismaPhotoRepository.ratings(db.prisma).setManyIfNewer([{ photoId, voteCount, ratingSum, version }]);
 const ratingRow = (photoId: number) => db.prisma.rating.findUniqueOrThrow({ where: { photoId } });
 
 const ids = async (filter: GalleryFilter, page = 1, limit = 9, caller: Caller | null = viewer) =>
@@ -169,8 +169,10 @@ describe('the gallery on PostgreSQL', () => {
     const oneNewer = await approved('b', '2026-11-12T00:00:00Z', { count: 1, sum: 2 });
     const oneOlder = await approved('c', '2026-11-08T00:00:00Z', { count: 1, sum: 2 });
     await db.prisma.photo.create({ data: { ...newPhoto('a'), status: 'pending' } });
-    await PrismaPhotoRepository.ratings(db.prisma).addRater('viewer', rated);
-    await PrismaPhotoRepository.ratings(db.prisma).addRater('someone', none);
+    await PrismaPhotoRepository.ratings(db.prisma).addRaters([
+      { userId: 'viewer', photoId: rated },
+      { userId: 'someone', photoId: none },
+    ]);
 
     expect(await ids('need_your_vote')).toEqual([none, oneNewer, oneOlder, many]);
     expect(await gallery.page(viewer, 'need_your_vote', { limit: 2 })).toMatchObject({ total: 4, totalPages: 2 });

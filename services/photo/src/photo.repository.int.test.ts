@@ -38,7 +38,7 @@ describe('PrismaPhotoRepository and the ratings rows', () => {
     const made = (photo: Photo) => makeEvent('photo.photo.uploaded', PhotoUploaded, { photo: photoState(photo) }, { source: 'test' });
     const photo = await repository.create(newPhoto('owner'), made);
     expect(await db.prisma.rating.findUnique({ where: { photoId: photo.id } })).toMatchObject({ voteCount: 0, ratingSum: 0, approvedAt: null });
-    await PrismaPhotoRepository.ratings(db.prisma).setIfNewer({ photoId: photo.id, voteCount: 3, ratingSum: 13, version: 3 });
+    await PrismaPhotoRepository.ratings(db.prisma).setManyIfNewer([{ photoId: photo.id, voteCount: 3, ratingSum: 13, version: 3 }]);
     const rated = { id: photo.id, voteCount: 3, ratingSum: 13 };
     expect(await repository.findById(photo.id)).toMatchObject(rated);
     expect(await repository.listByUser('owner')).toMatchObject([rated]);

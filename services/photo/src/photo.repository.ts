@@ -147,25 +147,17 @@ export interface PhotoRatingTotals {
 
 /**
  * The photos' rating totals (the narrow `ratings` rows, never the photos' own), written by the consumer of the vote
- * events inside its transaction; the score follows the totals in the same statement.
+ * events, a batch of events per transaction; the score follows the totals in the same statement.
  */
 export interface RatingStore {
-  /** Sets the totals unless the stored ones are as new or newer (by version), or the photo is gone; answers whether it set them. */
-  setIfNewer(totals: PhotoRatingTotals): Promise<boolean>;
-  /** Records that the user has rated the photo (repeats change nothing; nothing for a photo that is gone). */
-  addRater(userId: string, photoId: number): Promise<void>;
-}
-
-/** The ratings for a batch of vote events in one transaction (the ratings consumer): the photos' ratings rows are locked first. */
-export interface RatingBatchStore extends RatingStore {
   /**
    * Locks the photos' ratings rows in id order until the transaction ends, so that batches running at once never wait
    * in a circle, and a photo being deleted either goes after the batch (taking its raters with it) or before.
    */
   lockRatings(photoIds: number[]): Promise<void>;
-  /** setIfNewer for many photos in one statement (one set of totals per photo). */
+  /** Sets each photo's totals (one set per photo) unless the stored ones are as new or newer (by version), or the photo is gone. */
   setManyIfNewer(totals: PhotoRatingTotals[]): Promise<void>;
-  /** addRater for many pairs in one statement. */
+  /** Records that each user has rated the photo (repeats change nothing; nothing for a photo that is gone). */
   addRaters(raters: { userId: string; photoId: number }[]): Promise<void>;
 }
 
@@ -369,7 +361,7 @@ export class PrismaPhotoRepository implements PhotoRepository {
 
   /** The rating totals projection inside a consumer's transaction (or, in tests, on the client itself). */
   /** Raw SQL only, so a Prisma transaction and the pool's (consumeBatches) both will do. */
-  static ratings(db: SqlClient): RatingBatchStore {
+  static ratings(db: SqlClient): RatingStore {
     return new SqlRatingStore(db);
   }
 
@@ -396,11 +388,6 @@ export class PrismaPhotoRepository implements PhotoRepository {
 // nothing. Only the photo's narrow ratings row changes: the photos row, its version and updated_at are left alone
 // (ratings are not an edit of the photo). The score follows the totals in the same statement, with the prior read once
 // per statement (the same expression as the migration's triggers and the prior's refresh).
-const SET_RATING_IF_NEWER_SQL = `
-  UPDATE "photo"."ratings" r SET "vote_count" = $2::int, "rating_sum" = $3::int, "rating_version" = $4::bigint,
-         "score" = (g."weight" * g."mean" + $3::int) / (g."weight" + $2::int)
-  FROM "photo"."gallery_prior" g
-  WHERE g."id" = 1 AND r."photo_id" = $1::int AND r."rating_version" < $4::bigint`;
 const SET_MANY_RATINGS_IF_NEWER_SQL = `
   UPDATE "photo"."ratings" r SET "vote_count" = t."vote_count", "rating_sum" = t."rating_sum", "rating_version" = t."version",
          "score" = (g."weight" * g."mean" + t."rating_sum") / (g."weight" + t."vote_count")
@@ -419,16 +406,8 @@ const ADD_RATERS_SQL = `
 // batch, or the batch finds the row gone.
 const LOCK_RATINGS_SQL = `SELECT "photo_id" FROM "photo"."ratings" WHERE "photo_id" = ANY($1::int[]) ORDER BY "photo_id" FOR NO KEY UPDATE`;
 
-class SqlRatingStore implements RatingBatchStore {
+class SqlRatingStore implements RatingStore {
   constructor(private readonly db: SqlClient) {}
-
-  async setIfNewer(t: PhotoRatingTotals): Promise<boolean> {
-    return (await this.db.$executeRawUnsafe(SET_RATING_IF_NEWER_SQL, t.photoId, t.voteCount, t.ratingSum, t.version)) > 0;
-  }
-
-  async addRater(userId: string, photoId: number): Promise<void> {
-    await this.addRaters([{ userId, photoId }]);
-  }
 
   async lockRatings(photoIds: number[]): Promise<void> {
     if (photoIds.length === 0) return;
