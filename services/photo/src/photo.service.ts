@@ -12,7 +12,8 @@ import {
 } from '@snapcracks/kit';
 import { PhotoStatus as PhotoStatusMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, type PhotoState } from '@snapcracks/proto/events/v1';
-import type { EventOf, Photo, PhotoChanges, PhotoImages, PhotoOwnerStore, PhotoRepository, PhotoStatus, ReviewQuery } from './photo.repository.js';
+import type { PhotoOwnerStore } from './consumers/photo-owners.store.js';
+import type { EventOf, Photo, PhotoChanges, PhotoImages, PhotoRepository, PhotoStatus, ReviewQuery } from './photo.repository.js';
 import type { PhotoStorage, StoredBlob } from './storage.client.js';
 import { MAX_REFERENCE_KEYS, type ReviewMarks } from './review-marks.js';
 

@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { VoteCast } from '@snapcracks/proto/events/v1';
 import { PrismaClient } from './generated/prisma/client.js';
 import { PgGalleryRepository } from './gallery.repository.js';
-import { PrismaPhotoRepository } from './photo.repository.js';
+import { SqlRatingStore } from './consumers/ratings.store.js';
 import { RATING_EVENTS, applyRatingEvents } from './consumers/ratings.consumer.js';
 
 /**
@@ -83,7 +83,7 @@ const batchOf = (totals: Totals[]) =>
       totals.map(({ photoId, voteCount, ratingSum, version }) =>
         decodeEventOfType(makeEvent('vote.vote.cast', VoteCast, { photoId, userId: `voter-${version}`, rating: 5, voteCount, ratingSum, version }, { source: 'vote' }), RATING_EVENTS),
       ),
-      PrismaPhotoRepository.ratings(tx),
+      new SqlRatingStore(tx),
     ),
   );
 

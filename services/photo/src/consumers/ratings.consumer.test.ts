@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEventOfType, makeEvent } from '@snapcracks/kit';
 import { VoteCast } from '@snapcracks/proto/events/v1';
-import type { PhotoRatingTotals, RatingStore } from '../photo.repository.js';
+import type { PhotoRatingTotals, RatingStore } from './ratings.store.js';
 import { RATING_EVENTS, applyRatingEvents, type RatingEvent } from './ratings.consumer.js';
 
 /** A RatingStore in memory with the same rule as the SQL: newer versions only. */

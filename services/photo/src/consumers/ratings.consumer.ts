@@ -1,5 +1,5 @@
 import type { DecodedEvent } from '@snapcracks/kit';
-import type { PhotoRatingTotals, RatingStore } from '../photo.repository.js';
+import type { PhotoRatingTotals, RatingStore } from './ratings.store.js';
 
 /** The vote events that keep each photo's rating totals (shown as its average and vote count). */
 export const RATING_EVENTS = ['vote.vote.cast'] as const;
