@@ -26,11 +26,11 @@ export interface RatingStore {
 
 // Order-safe: the vote service's events carry absolute totals with a version; an older or repeated one changes
 // nothing. Only the photo's narrow ratings row changes: the photos row, its version and updated_at are left alone
-// (ratings are not an edit of the photo). The score follows the totals in the same statement, with the prior read once
-// per statement (the same expression as the migration's triggers and the prior's refresh).
+// (ratings are not an edit of the photo). The score follows the totals in the same statement (photo_score, the prior read
+// once per statement).
 const SET_MANY_RATINGS_IF_NEWER_SQL = `
   UPDATE "photo"."ratings" r SET "vote_count" = t."vote_count", "rating_sum" = t."rating_sum", "rating_version" = t."version",
-         "score" = (g."weight" * g."mean" + t."rating_sum") / (g."weight" + t."vote_count")
+         "score" = "photo"."photo_score"(t."vote_count", t."rating_sum", g."weight", g."mean")
   FROM unnest($1::int[], $2::int[], $3::int[], $4::bigint[]) AS t("photo_id", "vote_count", "rating_sum", "version"), "photo"."gallery_prior" g
   WHERE g."id" = 1 AND r."photo_id" = t."photo_id" AND r."rating_version" < t."version"`;
 // Raters only of photos that still exist (their ratings row, which the batch has locked): a vote event that arrives after
