@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyMigrations, createLogger, openDatabase, type Caller, type Database } from '@snapcracks/kit';
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
-import { PgGalleryRepository, type GalleryQuery } from './gallery.repository.js';
+import { PgGalleryRepository, type GalleryQuery } from './gallery.pg-repository.js';
 import { GalleryService, windowStart, type GalleryFilter } from './gallery.service.js';
 import { SqlRatingStore } from './consumers/ratings.store.js';
 import { PrismaUploaderStore } from './consumers/uploaders.store.js';

@@ -12,7 +12,7 @@ import type { PrivacyBar } from '@snapcracks/proto/common/v1';
 import { ImagePurpose, StorageServiceClient, type StoredImage } from '@snapcracks/proto/storage/v1';
 import { PrismaClient } from './generated/prisma/client.js';
 import { MediumBackfill } from './medium-backfill.js';
-import { PgMediumBackfillStore } from './medium-backfill.repository.js';
+import { PgMediumBackfillStore } from './medium-backfill.pg-repository.js';
 import { PrismaPhotoRepository } from './photo.repository.js';
 import { PhotoService } from './photo.service.js';
 import { GrpcPhotoStorage, type PhotoStorage } from './storage.client.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations, createLogger, openDatabase, type Database } from '@snapcracks/kit';
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
-import { PgGalleryRepository } from './gallery.repository.js';
+import { PgGalleryRepository } from './gallery.pg-repository.js';
 import { SqlRatingStore } from './consumers/ratings.store.js';
 
 /**

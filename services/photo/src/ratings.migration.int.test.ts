@@ -7,7 +7,7 @@ import { applyMigrations, createLogger, decodeEventOfType, inTransaction, makeEv
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { VoteCast } from '@snapcracks/proto/events/v1';
 import { PrismaClient } from './generated/prisma/client.js';
-import { PgGalleryRepository } from './gallery.repository.js';
+import { PgGalleryRepository } from './gallery.pg-repository.js';
 import { SqlRatingStore } from './consumers/ratings.store.js';
 import { RATING_EVENTS, applyRatingEvents } from './consumers/ratings.consumer.js';
 

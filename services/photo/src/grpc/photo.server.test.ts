@@ -4,7 +4,7 @@ import { createLogger, decodeEvent, type CallContext, type Caller } from '@snapc
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted } from '@snapcracks/proto/events/v1';
 import { GalleryFilter, ImageVariant, ReviewList } from '@snapcracks/proto/photo/v1';
-import type { GalleryRepository } from '../gallery.repository.js';
+import type { GalleryRepository } from '../gallery.pg-repository.js';
 import { GalleryService } from '../gallery.service.js';
 import { PhotoService } from '../photo.service.js';
 import { InMemoryPhotoRepository } from '../testing/in-memory-photo.repository.js';
