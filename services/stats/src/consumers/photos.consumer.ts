@@ -1,7 +1,7 @@
 import type { DecodedEvent } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import type { PhotoState } from '@snapcracks/proto/events/v1';
-import type { ProjectionStore } from '../stats.repository.js';
+import type { ProjectionStore } from '../projection.store.js';
 import { applyPhotoChange, changeOf, type PhotoChange, type PhotoStateFacts, type PhotoStatus as Status } from '../stats.projection.js';
 
 /** The photo events that keep each photo's state in the projection. */

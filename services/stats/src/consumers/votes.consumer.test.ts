@@ -4,7 +4,7 @@ import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { cast, reviewed, uploaded } from '../testing/events.js';
 import { InMemoryProjectionStore } from '../testing/in-memory-projection.store.js';
 import { PHOTO_EVENTS, applyPhotoEvent } from './photos.consumer.js';
-import type { VoteChange } from '../stats.repository.js';
+import type { VoteChange } from '../projection.store.js';
 import { VOTE_EVENTS, applyVoteEvent, applyVoteEvents } from './votes.consumer.js';
 
 /** The in-memory projection, noting what each of its vote statements is given. */

@@ -1,6 +1,6 @@
 import type { Database } from '@snapcracks/kit';
 import { COUNTER_SHARDS, type PhotoRow, type Stars } from '../stats.projection.js';
-import { toPhotoRow, type PhotoRecord } from '../stats.repository.js';
+import { toPhotoRow, type PhotoRecord } from '../projection.store.js';
 
 /** A photo's row with its star counts and the totals' version they were read at (see the schema's stars_baseline). */
 export interface RebuildRow extends PhotoRow {
@@ -18,7 +18,7 @@ export interface RebuildTotals {
 
 /**
  * The rebuild's writes, all inside the one transaction `rebuildTransaction` opens, so readers keep the previous figures
- * until it commits. Only this module (with stats.repository.ts) talks SQL.
+ * until it commits.
  */
 export interface RebuildStore {
   /** The stored rows of these photos (locked by the transaction's table locks); missing ids are absent. */

@@ -1,4 +1,5 @@
-import type { CommunityFigures, ProjectionStore, VoteChange } from '../stats.repository.js';
+import type { CommunityFigures } from '../stats.repository.js';
+import type { ProjectionStore, VoteChange } from '../projection.store.js';
 import { NO_COUNTERS, NO_STARS, applyVoteTotals, changeOf, starsMoveApplies, type PhotoRow, type RowChange, type Stars, unknownPhoto } from '../stats.projection.js';
 
 export interface InMemoryOwner {
