@@ -1,21 +1,23 @@
 import type { SqlClient } from '@snapcracks/kit';
-import { movesCounters, shardOf, unknownPhoto, type PhotoRow, type PhotoStatus, type RowChange, type Stars, type VoteTotals } from './stats.projection.js';
+import { shardOf, unknownPhoto, type PhotoRow, type PhotoStatus, type Stars, type VoteTotals } from './stats.projection.js';
 
 /**
- * The projection, written by the consumers inside their transaction. A photo's row is locked, changed by the rules
- * (stats.projection.ts) and written back with the figures it moves, so the counters always equal the rows.
+ * The projection, written by the consumers inside their transaction. A photo's row is locked, changed by the merge
+ * rules (stats.projection.ts) and written back; what a row counts for is the stats schema's photo_figures (see its
+ * migration), and every write moves the owners' figures and the community's counters by the difference of the row's
+ * figures before and after, in the same statement, so the counters always equal the rows.
  */
 export interface ProjectionStore {
   /** The photo's row, locked until the transaction ends; a new row of unknown status when there was none. */
   lockPhoto(photoId: number): Promise<PhotoRow>;
-  /** Writes the row and moves the community's counters and the owners' counts by `change`, in one statement. */
-  savePhoto(row: PhotoRow, change: RowChange): Promise<void>;
+  /** Writes the row (locked by lockPhoto) and moves the owners' figures and its shard's counters, in one statement. */
+  savePhoto(row: PhotoRow): Promise<void>;
   /**
    * The hot path, one statement for one vote event or a batch of them (the votes consumer), leaving what applying them
    * one by one would: each photo gets its newest totals unless the stored ones are as new (applyVoteTotals), and each
    * event's move between its star counts (starsMoveOf) unless a rebuild already counted it (starsMoveApplies), in one
-   * new version of the photo's row (a new row of unknown status when the photo is not known yet); the counters and
-   * the owners' figures move by the difference of the rows' contributions (contributionOf, ownerContributionOf).
+   * new version of the photo's row (a new row of unknown status when the photo is not known yet), moving the figures
+   * as savePhoto does.
    */
   applyVotes(votes: VoteChange[]): Promise<void>;
   /** Marks the account deleted (auth.user.deleted); its photos are the photo service's to delete. */
@@ -59,22 +61,31 @@ const INSERT_OR_LOCK_PHOTO_SQL = `
   ON CONFLICT ("photo_id") DO UPDATE SET "photo_id" = p."photo_id"
   RETURNING ${PHOTO_COLUMNS}`;
 
-// A row whose change moves no figure (an edit, a repeat of the same totals' figures) is written alone.
-const UPDATE_PHOTO = `
-  UPDATE "stats"."photos" SET
-    "owner_id" = $2, "status" = $3::text::"stats"."PhotoStatus", "filename" = $4, "description" = $5,
-    "created_at" = $6::timestamptz, "approved_at" = $7::timestamptz, "reviewed_at" = $8::timestamptz, "review_version" = $9::bigint,
-    "version" = $10::bigint, "deleted" = $11::boolean, "vote_count" = $12::int, "rating_sum" = $13::bigint, "rating_version" = $14::bigint
-  WHERE "photo_id" = $1::bigint`;
-
-// The row, the owners' figures and the shard's counters in one statement (one round trip on the hot path). Locks are
-// taken photo (held since lockPhoto), owners (in id order), then the shard: the counters' INSERT reads the owners' new
-// counts first, so it cannot lock the shard before them, and no two transactions ever wait on each other in a circle.
-// An owner's count leaving or reaching zero moves distinct_uploaders.
-const SAVE_PHOTO_AND_COUNTERS_SQL = `
-  WITH photo AS (${UPDATE_PHOTO}
+// The row and the figures it moves in one statement (one round trip): the row as it was is read in the statement's
+// snapshot, before its UPDATE, and the owners and the shard move by the difference of photo_figures before and after
+// (none for an edit). Locks are taken photo (held since lockPhoto), owners (in id order), then the shard: the
+// counters' INSERT reads the owners' new counts first, so it cannot lock the shard before them, and no two
+// transactions ever wait on each other in a circle. An owner's count leaving or reaching zero moves
+// distinct_uploaders; a shard nothing moves is left alone.
+const SAVE_PHOTO_SQL = `
+  WITH was AS (
+    SELECT p."owner_id", f.* FROM "stats"."photos" p, "stats"."photo_figures"(p."status", p."deleted", p."vote_count", p."rating_sum") f
+    WHERE p."photo_id" = $1::bigint
+  ), photo AS (
+    UPDATE "stats"."photos" SET
+      "owner_id" = $2, "status" = $3::text::"stats"."PhotoStatus", "filename" = $4, "description" = $5,
+      "created_at" = $6::timestamptz, "approved_at" = $7::timestamptz, "reviewed_at" = $8::timestamptz, "review_version" = $9::bigint,
+      "version" = $10::bigint, "deleted" = $11::boolean, "vote_count" = $12::int, "rating_sum" = $13::bigint, "rating_version" = $14::bigint
+    WHERE "photo_id" = $1::bigint
+    RETURNING "owner_id", "status", "deleted", "vote_count", "rating_sum"
+  ), becomes AS (
+    SELECT p."owner_id", f.* FROM photo p, "stats"."photo_figures"(p."status", p."deleted", p."vote_count", p."rating_sum") f
   ), moved AS (
-    SELECT * FROM unnest($15::text[], $16::int[], $17::int[], $18::bigint[]) AS m("owner_id", "delta", "votes", "rating_sum")
+    SELECT "owner_id", sum("approved_photos")::int AS "delta", sum("votes_on_approved")::int AS "votes", sum("rating_sum_on_approved") AS "rating_sum"
+    FROM (SELECT "owner_id", "approved_photos", "votes_on_approved", "rating_sum_on_approved" FROM becomes
+          UNION ALL SELECT "owner_id", -"approved_photos", -"votes_on_approved", -"rating_sum_on_approved" FROM was) m
+    WHERE "owner_id" IS NOT NULL
+    GROUP BY "owner_id" HAVING sum("approved_photos") <> 0 OR sum("votes_on_approved") <> 0 OR sum("rating_sum_on_approved") <> 0
   ), owners AS (
     INSERT INTO "stats"."owners" AS o ("owner_id", "approved_photos", "votes_received", "rating_sum_received")
     SELECT "owner_id", "delta", "votes", "rating_sum" FROM moved ORDER BY "owner_id"
@@ -83,12 +94,18 @@ const SAVE_PHOTO_AND_COUNTERS_SQL = `
       "votes_received" = o."votes_received" + EXCLUDED."votes_received",
       "rating_sum_received" = o."rating_sum_received" + EXCLUDED."rating_sum_received"
     RETURNING o."owner_id", o."approved_photos"
+  ), shard AS (
+    SELECT n."photos" - w."photos" AS "photos", n."pending_photos" - w."pending_photos" AS "pending_photos",
+      n."approved_photos" - w."approved_photos" AS "approved_photos", n."votes_on_approved" - w."votes_on_approved" AS "votes_on_approved",
+      n."rated_four_or_higher" - w."rated_four_or_higher" AS "rated_four_or_higher",
+      COALESCE((SELECT sum((owners."approved_photos" > 0)::int - (owners."approved_photos" - moved."delta" > 0)::int)
+                FROM owners JOIN moved USING ("owner_id")), 0) AS "distinct_uploaders"
+    FROM becomes n, was w
   )
   INSERT INTO "stats"."community_counters" AS c
     ("shard", "photos", "pending_photos", "approved_photos", "votes_on_approved", "rated_four_or_higher", "distinct_uploaders")
-  SELECT $19::smallint, $20::bigint, $21::bigint, $22::bigint, $23::bigint, $24::bigint,
-    COALESCE((SELECT sum((owners."approved_photos" > 0)::int - (owners."approved_photos" - moved."delta" > 0)::int)
-              FROM owners JOIN moved USING ("owner_id")), 0)
+  SELECT $15::smallint, "photos", "pending_photos", "approved_photos", "votes_on_approved", "rated_four_or_higher", "distinct_uploaders" FROM shard
+  WHERE ("photos", "pending_photos", "approved_photos", "votes_on_approved", "rated_four_or_higher", "distinct_uploaders") <> (0, 0, 0, 0, 0, 0)
   ON CONFLICT ("shard") DO UPDATE SET
     "photos" = c."photos" + EXCLUDED."photos",
     "pending_photos" = c."pending_photos" + EXCLUDED."pending_photos",
@@ -97,14 +114,15 @@ const SAVE_PHOTO_AND_COUNTERS_SQL = `
     "rated_four_or_higher" = c."rated_four_or_higher" + EXCLUDED."rated_four_or_higher",
     "distinct_uploaders" = c."distinct_uploaders" + EXCLUDED."distinct_uploaders"`;
 
-// The vote path in one statement, for one vote event or a batch of them: the rules of applyVoteTotals,
-// starsMoveApplies, contributionOf and ownerContributionOf in SQL (the projection tests hold the two to the same
-// figures). Each photo is upserted once, into one new version of its row: its newest totals (of equal versions, the
+// The vote path in one statement, for one vote event or a batch of them: the rules of applyVoteTotals and
+// starsMoveApplies in SQL (the projection tests hold the two to the same rows), and the figures moved as savePhoto
+// moves them. Each photo is upserted once, into one new version of its row: its newest totals (of equal versions, the
 // first, as applying the events in order would keep) unless the stored ones are as new, and the star moves of its
 // events summed over those its row's baseline does not hold (a new row's is 0; a version of 0 is neither newer than
-// any totals nor above any baseline, so such an event changes nothing). A row that neither changes is only locked. The upsert keeps the totals it replaces in previous_* (equal to the totals when they stay), so the counters
-// and the owners' totals move by the exact difference. A vote does not change the photo's status, so only votes and
-// ratings of an approved photo move. Each owner's and each shard's moves are summed, so every owner and shard row
+// any totals nor above any baseline, so such an event changes nothing). A row that neither changes is only locked.
+// The upsert keeps the totals it replaces in previous_* (equal to the totals when they stay), so the counters and the
+// owners' totals move by the exact difference of photo_figures at the previous totals and the new ones (a vote does
+// not change the photo's status). Each owner's and each shard's moves are summed, so every owner and shard row
 // changes once.
 // The statement takes its locks itself, in the order every transaction keeps, so that two batches (replicas), or a
 // batch and a photo event, never wait on each other in a circle: the photos in id order (the upsert's rows are sorted,
@@ -136,24 +154,26 @@ const APPLY_VOTES_SQL = `
     WHERE p."rating_version" < EXCLUDED."rating_version"
       OR EXISTS (SELECT FROM votes v WHERE v."photo_id" = p."photo_id" AND v."version" > p."stars_baseline"
                    AND (v."s1", v."s2", v."s3", v."s4", v."s5") <> (0, 0, 0, 0, 0))
-    RETURNING p."photo_id", COALESCE(p."status" = 'approved' AND NOT p."deleted", false) AS "counted", p."owner_id",
-      p."vote_count" - p."previous_vote_count" AS "votes",
-      p."rating_sum" - p."previous_rating_sum" AS "rating_sum",
-      (p."vote_count" > 0 AND p."rating_sum" >= 4 * p."vote_count")::int
-        - (p."previous_vote_count" > 0 AND p."previous_rating_sum" >= 4 * p."previous_vote_count")::int AS "rated"
+    RETURNING p."photo_id", p."owner_id", p."status", p."deleted", p."vote_count", p."rating_sum", p."previous_vote_count", p."previous_rating_sum"
+  ), moves AS (
+    SELECT t."photo_id", t."owner_id", n."votes_on_approved" - w."votes_on_approved" AS "votes",
+      n."rating_sum_on_approved" - w."rating_sum_on_approved" AS "rating_sum", n."rated_four_or_higher" - w."rated_four_or_higher" AS "rated"
+    FROM totals t,
+      "stats"."photo_figures"(t."status", t."deleted", t."vote_count", t."rating_sum") n,
+      "stats"."photo_figures"(t."status", t."deleted", t."previous_vote_count", t."previous_rating_sum") w
   ), owner AS (
     INSERT INTO "stats"."owners" AS o ("owner_id", "votes_received", "rating_sum_received")
-    SELECT "owner_id", sum("votes"), sum("rating_sum") FROM totals WHERE "counted" AND "owner_id" IS NOT NULL
+    SELECT "owner_id", sum("votes"), sum("rating_sum") FROM moves WHERE "owner_id" IS NOT NULL
     GROUP BY "owner_id" HAVING sum("votes") <> 0 OR sum("rating_sum") <> 0 ORDER BY "owner_id"
     ON CONFLICT ("owner_id") DO UPDATE SET
       "votes_received" = o."votes_received" + EXCLUDED."votes_received",
       "rating_sum_received" = o."rating_sum_received" + EXCLUDED."rating_sum_received"
     RETURNING o."owner_id"
-  ), moved AS (
+  ), shards AS (
     INSERT INTO "stats"."community_counters" AS c ("shard", "votes_on_approved", "rated_four_or_higher")
-    SELECT ph."shard", sum(t."votes"), sum(t."rated") FROM totals t JOIN photos ph ON ph."photo_id" = t."photo_id"
-    WHERE t."counted" AND (SELECT count(*) FROM owner) >= 0
-    GROUP BY ph."shard" HAVING sum(t."votes") <> 0 OR sum(t."rated") <> 0 ORDER BY ph."shard"
+    SELECT ph."shard", sum(m."votes"), sum(m."rated") FROM moves m JOIN photos ph ON ph."photo_id" = m."photo_id"
+    WHERE (SELECT count(*) FROM owner) >= 0
+    GROUP BY ph."shard" HAVING sum(m."votes") <> 0 OR sum(m."rated") <> 0 ORDER BY ph."shard"
     ON CONFLICT ("shard") DO UPDATE SET
       "votes_on_approved" = c."votes_on_approved" + EXCLUDED."votes_on_approved",
       "rated_four_or_higher" = c."rated_four_or_higher" + EXCLUDED."rated_four_or_higher"
@@ -174,8 +194,9 @@ export class SqlProjectionStore implements ProjectionStore {
     return created ? toPhotoRow(created) : unknownPhoto(photoId);
   }
 
-  async savePhoto(row: PhotoRow, change: RowChange): Promise<void> {
-    const photo = [
+  async savePhoto(row: PhotoRow): Promise<void> {
+    await this.db.$executeRawUnsafe(
+      SAVE_PHOTO_SQL,
       row.photoId,
       row.ownerId,
       row.status,
@@ -190,25 +211,7 @@ export class SqlProjectionStore implements ProjectionStore {
       row.voteCount,
       row.ratingSum,
       row.ratingVersion,
-    ];
-    if (!movesCounters(change)) {
-      await this.db.$executeRawUnsafe(UPDATE_PHOTO, ...photo);
-      return;
-    }
-    const { counters } = change;
-    await this.db.$executeRawUnsafe(
-      SAVE_PHOTO_AND_COUNTERS_SQL,
-      ...photo,
-      change.owners.map((o) => o.ownerId),
-      change.owners.map((o) => o.approvedPhotos),
-      change.owners.map((o) => o.votes),
-      change.owners.map((o) => o.ratingSum),
-      change.shard,
-      counters.photos,
-      counters.pendingPhotos,
-      counters.approvedPhotos,
-      counters.votesOnApproved,
-      counters.ratedFourOrHigher,
+      shardOf(row.photoId),
     );
   }
 

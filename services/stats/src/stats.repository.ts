@@ -82,15 +82,13 @@ const COMMUNITY_FIGURES_SQL = `
          COALESCE(sum("rated_four_or_higher"), 0)::float8 AS "rated_four_or_higher", COALESCE(sum("distinct_uploaders"), 0)::float8 AS "distinct_uploaders"
   FROM "stats"."community_counters"`;
 
+// What every row counts for (photo_figures), summed.
 const COUNT_FIGURES_FROM_ROWS_SQL = `
-  SELECT count(*)::float8 AS "photos",
-         count(*) FILTER (WHERE "status" = 'pending')::float8 AS "pending_photos",
-         count(*) FILTER (WHERE "status" = 'approved')::float8 AS "approved_photos",
-         COALESCE(sum("vote_count") FILTER (WHERE "status" = 'approved'), 0)::float8 AS "votes_on_approved",
-         count(*) FILTER (WHERE "status" = 'approved' AND "vote_count" > 0 AND "rating_sum" >= 4 * "vote_count")::float8 AS "rated_four_or_higher",
-         count(DISTINCT "owner_id") FILTER (WHERE "status" = 'approved')::float8 AS "distinct_uploaders"
-  FROM "stats"."photos"
-  WHERE "status" IS NOT NULL AND NOT "deleted"`;
+  SELECT COALESCE(sum(f."photos"), 0)::float8 AS "photos", COALESCE(sum(f."pending_photos"), 0)::float8 AS "pending_photos",
+         COALESCE(sum(f."approved_photos"), 0)::float8 AS "approved_photos", COALESCE(sum(f."votes_on_approved"), 0)::float8 AS "votes_on_approved",
+         COALESCE(sum(f."rated_four_or_higher"), 0)::float8 AS "rated_four_or_higher",
+         count(DISTINCT p."owner_id") FILTER (WHERE f."approved_photos" > 0)::float8 AS "distinct_uploaders"
+  FROM "stats"."photos" p, "stats"."photo_figures"(p."status", p."deleted", p."vote_count", p."rating_sum") f`;
 
 // Two index range scans on (status, reviewed_at).
 const REVIEWED_BETWEEN_SQL = `
