@@ -14,7 +14,6 @@ export * from './service-module.js';
 export * from './keyset-pages.js';
 export * from './group-commit.js';
 export * from './for-each-at-most.js';
-export * from './grpc/unimplemented.js';
 export * from './grpc/identity.js';
 export * from './grpc/server.js';
 export * from './grpc/client.js';
