@@ -16,6 +16,7 @@ export * from './group-commit.js';
 export * from './for-each-at-most.js';
 export * from './grpc/identity.js';
 export * from './grpc/server.js';
+export * from './grpc/call-errors.js';
 export * from './grpc/client.js';
 export * from './grpc/streams.js';
 export * from './grpc/authorize.js';

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { status as GrpcStatus } from '@grpc/grpc-js';
 import {
-  DomainError,
+  AbortedError,
   FailedPreconditionError,
   InvalidArgumentError,
   NotFoundError,
@@ -56,13 +55,6 @@ export interface ResolvedImage {
   imageVersion: number;
   /** The variant asked for is not made yet (a medium image the backfill has not reached): this is the display image. */
   fallback: boolean;
-}
-
-/** The service's ABORTED: a concurrent change won; the caller may try again. */
-export class AbortedError extends DomainError {
-  constructor(message: string) {
-    super(GrpcStatus.ABORTED, message);
-  }
 }
 
 /**

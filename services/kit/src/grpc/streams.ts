@@ -1,6 +1,5 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { status } from '@grpc/grpc-js';
 import { DomainError, InvalidArgumentError } from '../errors.js';
 
 /**
@@ -44,7 +43,7 @@ export async function readHeaderAndChunks<Req, H>(
       yield Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     }
     // A cancelled call may end like a finished one: never take a cut-off stream for the whole.
-    if ((stream as { cancelled?: boolean }).cancelled) throw new DomainError(status.CANCELLED, 'The upload was cancelled');
+    if ((stream as { cancelled?: boolean }).cancelled) throw new DomainError('cancelled', 'The upload was cancelled');
   }
   return { header, chunks: chunks() };
 }

@@ -8,7 +8,7 @@ import { createNatsEventBus } from '../bus/nats-event-bus.js';
 import { makeEvent } from '../bus/event-types.js';
 import type { EventBus } from '../bus/event-bus.js';
 import type { RunningComponent } from '../component.js';
-import { DomainError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import { createServiceClient, type ServiceClient } from '../grpc/client.js';
 import { IdentityKeyring, IdentitySigner } from '../grpc/identity.js';
 import { stubHandlers } from '../testing/stub-handlers.js';
@@ -56,7 +56,7 @@ describe('metrics of a running service', () => {
       async setup({ server: grpc, outbox, pool, consume }) {
         grpc.add<VoteServiceServer>(VoteServiceService, stubHandlers<VoteServiceServer>(VoteServiceService, {
           async castVote(request) {
-            if (request.photoId === 0) throw new DomainError(status.NOT_FOUND, 'No such photo');
+            if (request.photoId === 0) throw new NotFoundError('No such photo');
             await inTransaction(pool, (tx) => outbox.enqueue(tx, makeEvent('vote.vote.cast', VoteCast, { photoId: request.photoId, userId: 'u1', rating: request.rating }, { source: 'vote' })));
             outbox.nudge();
             return { rating: request.rating, averageRating: request.rating, voteCount: 1 };
