@@ -1,13 +1,10 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, createLogger, openDatabase, type Database } from '@snapcracks/kit';
-import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
+import { createLogger, openDatabase, type Database } from '@snapcracks/kit';
+import { databaseBeforeMigration, type DatabaseBeforeMigration } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
 import { PgGalleryRepository } from './gallery.pg-repository.js';
-import { SqlRatingStore } from './consumers/ratings.store.js';
+import { SqlRatingStore, type PhotoRatingTotals } from './consumers/ratings.store.js';
 
 /**
  * The photo_score migration over a database the previous migrations filled, and the previous release's statements,
@@ -16,8 +13,6 @@ import { SqlRatingStore } from './consumers/ratings.store.js';
 
 const logger = createLogger('test', 'silent');
 const MIGRATIONS = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-const MIGRATION_NAMES = readdirSync(MIGRATIONS).filter((name) => /^\d+_/.test(name)).sort();
-const BEFORE_PHOTO_SCORE = MIGRATION_NAMES[MIGRATION_NAMES.findIndex((name) => name.endsWith('_photo_score')) - 1]!;
 
 const PREVIOUS_SET_MANY = `
   UPDATE "photo"."ratings" r SET "vote_count" = t."vote_count", "rating_sum" = t."rating_sum", "rating_version" = t."version",
@@ -28,28 +23,16 @@ const PREVIOUS_RESCORE = `
   UPDATE "photo"."ratings" r SET "score" = (g."weight" * g."mean" + r."rating_sum") / (g."weight" + r."vote_count")
   FROM "photo"."gallery_prior" g WHERE g."id" = 1 AND r."approved_at" IS NOT NULL`;
 
-interface Totals {
-  photoId: number;
-  voteCount: number;
-  ratingSum: number;
-  version: number;
-}
-
-let database: TestDatabase;
+let database: DatabaseBeforeMigration;
 let db: Database<PrismaClient>;
-const scratch = mkdtempSync(join(tmpdir(), 'photo-migrations-'));
 
 beforeAll(async () => {
-  database = await createTestDatabase('photo_score_migration');
-  const before = mkdtempSync(join(scratch, 'upto-'));
-  for (const name of MIGRATION_NAMES.filter((n) => n <= BEFORE_PHOTO_SCORE)) cpSync(join(MIGRATIONS, name), join(before, name), { recursive: true });
-  await applyMigrations({ databaseUrl: database.url, schema: 'photo', migrationsDir: before });
+  database = await databaseBeforeMigration({ prefix: 'photo_score_migration', schema: 'photo', migrationsDir: MIGRATIONS, migration: 'photo_score' });
   db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'photo', logger, max: 4 });
 });
 afterAll(async () => {
   await db?.close();
   await database?.drop();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 async function insertPhotos(rows: { status: string; approvedAt: string | null }[]): Promise<number[]> {
@@ -62,9 +45,9 @@ async function insertPhotos(rows: { status: string; approvedAt: string | null }[
   return ids.map((r) => r.id);
 }
 
-const previousRelease = (totals: Totals[]) =>
+const previousRelease = (totals: PhotoRatingTotals[]) =>
   db.pool.query(PREVIOUS_SET_MANY, [totals.map((t) => t.photoId), totals.map((t) => t.voteCount), totals.map((t) => t.ratingSum), totals.map((t) => t.version)]);
-const thisRelease = (totals: Totals[]) => new SqlRatingStore(db.prisma).setManyIfNewer(totals);
+const thisRelease = (totals: PhotoRatingTotals[]) => new SqlRatingStore(db.prisma).setManyIfNewer(totals);
 
 const ratingsOf = async () =>
   (await db.pool.query<{ photo_id: number; vote_count: number; rating_sum: number; score: number; approved_at: Date | null }>(
@@ -88,7 +71,7 @@ describe('the photo_score migration', { timeout: 60_000 }, () => {
     await db.pool.query(PREVIOUS_RESCORE);
     const before = { rows: await ratingsOf(), top: await topRated() };
 
-    await applyMigrations({ databaseUrl: database.url, schema: 'photo', migrationsDir: MIGRATIONS });
+    await database.migrate();
 
     expect(await ratingsOf()).toEqual(before.rows);
     expect(await topRated()).toEqual(before.top);

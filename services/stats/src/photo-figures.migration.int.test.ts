@@ -1,10 +1,7 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, createLogger, openDatabase, type Database } from '@snapcracks/kit';
-import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
+import { createLogger, openDatabase, type Database } from '@snapcracks/kit';
+import { databaseBeforeMigration, type DatabaseBeforeMigration } from '@snapcracks/kit/testing';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { PrismaClient } from './generated/prisma/client.js';
 import { COUNTER_SHARDS } from './stats.projection.js';
@@ -19,8 +16,6 @@ import { cast, deleted, reviewed, uploaded } from './testing/events.js';
 
 const logger = createLogger('test', 'silent');
 const MIGRATIONS = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-const MIGRATION_NAMES = readdirSync(MIGRATIONS).filter((name) => /^\d+_/.test(name)).sort();
-const BEFORE_PHOTO_FIGURES = MIGRATION_NAMES[MIGRATION_NAMES.findIndex((name) => name.endsWith('_photo_figures')) - 1]!;
 
 const PREVIOUS_OWNERS = `
   INSERT INTO "stats"."owners" AS o ("owner_id", "approved_photos", "votes_received", "rating_sum_received")
@@ -43,23 +38,18 @@ const PREVIOUS_COUNTERS = `
     FROM "stats"."photos" WHERE "status" IS NOT NULL AND NOT "deleted" GROUP BY 1
   ) f USING ("shard")`;
 
-let database: TestDatabase;
+let database: DatabaseBeforeMigration;
 let db: Database<PrismaClient>;
 let repository: PrismaStatsRepository;
-const scratch = mkdtempSync(join(tmpdir(), 'stats-migrations-'));
 
 beforeAll(async () => {
-  database = await createTestDatabase('stats_photo_figures_migration');
-  const before = mkdtempSync(join(scratch, 'upto-'));
-  for (const name of MIGRATION_NAMES.filter((n) => n <= BEFORE_PHOTO_FIGURES)) cpSync(join(MIGRATIONS, name), join(before, name), { recursive: true });
-  await applyMigrations({ databaseUrl: database.url, schema: 'stats', migrationsDir: before });
+  database = await databaseBeforeMigration({ prefix: 'stats_photo_figures_migration', schema: 'stats', migrationsDir: MIGRATIONS, migration: 'photo_figures' });
   db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'stats', logger, max: 2 });
   repository = new PrismaStatsRepository(db.prisma);
 });
 afterAll(async () => {
   await db?.close();
   await database?.drop();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 const ownersOf = async () =>
@@ -89,7 +79,7 @@ describe('the photo_figures migration', { timeout: 60_000 }, () => {
     const before = { figures: await repository.communityFigures(), owners: await ownersOf() };
     expect(before.figures.ratedFourOrHigher).toBeGreaterThan(0);
 
-    await applyMigrations({ databaseUrl: database.url, schema: 'stats', migrationsDir: MIGRATIONS });
+    await database.migrate();
 
     expect(await repository.countFiguresFromRows()).toEqual(before.figures);
     expect(await ownersFromRows()).toEqual(before.owners);

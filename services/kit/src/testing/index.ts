@@ -8,3 +8,4 @@ export { outboxEvents, processedEvents } from './outbox-events.js';
 export { startTestServices, type TestServices } from './services.js';
 export { seededRandom, type Random } from './seeded-random.js';
 export { stubHandlers } from './stub-handlers.js';
+export { databaseBeforeMigration, type DatabaseBeforeMigration } from './before-migration.js';
