@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, openTestPool, type TestDatabase } from '../../services/kit/src/testing/index.js';
-import { PgGalleryRepository } from '../../services/photo/src/gallery.repository.js';
+import { PgGalleryRepository } from '../../services/photo/src/gallery.pg-repository.js';
 import type { Pool } from './db.js';
 import { SeedRefusedError, seedDatabase, type SeedReport } from './seed.js';
 import { verifyDatabase } from './verify.js';

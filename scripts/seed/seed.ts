@@ -457,7 +457,7 @@ async function setPrior({ client }: SeedContext): Promise<number> {
   );
   return run(
     client,
-    `UPDATE "photo"."ratings" r SET "score" = (g."weight" * g."mean" + r."rating_sum") / (g."weight" + r."vote_count")
+    `UPDATE "photo"."ratings" r SET "score" = "photo"."photo_score"(r."vote_count", r."rating_sum", g."weight", g."mean")
      FROM "photo"."gallery_prior" g WHERE g."id" = 1 AND r."approved_at" IS NOT NULL`,
   );
 }
@@ -502,7 +502,7 @@ async function insertRatings({ client }: SeedContext): Promise<number> {
     client,
     '"photo"."ratings"',
     `INSERT INTO "photo"."ratings" ("photo_id", "vote_count", "rating_sum", "rating_version", "score", "approved_at")
-     SELECT p."id", p."vote_count", p."rating_sum", p."rating_version", (g."weight" * g."mean" + p."rating_sum") / (g."weight" + p."vote_count"),
+     SELECT p."id", p."vote_count", p."rating_sum", p."rating_version", "photo"."photo_score"(p."vote_count", p."rating_sum", g."weight", g."mean"),
             CASE WHEN p."status" = 'approved' THEN p."approved_at" END
      FROM "seed_photos" p CROSS JOIN "photo"."gallery_prior" g WHERE g."id" = 1
      ORDER BY p."id"`,

@@ -5,11 +5,9 @@
  * - stats.photos: one row per photo, its PhotoState (newest version), reviewed_at and review_version from the
  *   decision, the vote totals with their version, the totals the last vote event replaced (previous_*), and its votes
  *   per rating (stars_1 … stars_5, as every vote event's move would have left them);
- * - stats.owners: per owner (a row once an owner had a photo approved), approved photos and the votes and ratings'
- *   sum those photos received (the generated average follows);
- * - stats.community_counters: per shard (photo id modulo the service's shard count) the photos, pending, approved,
- *   votes on approved photos and approved photos averaging 4 or more; an owner's first approval moved
- *   distinct_uploaders in that photo's shard.
+ * - stats.owners and stats.community_counters: what this run's rows count for (the stats schema's photo_figures),
+ *   summed per owner (a row once an owner had a photo approved) and per shard (photo id modulo the service's shard
+ *   count); an owner's first approval moved distinct_uploaders in that photo's shard.
  *
  * With --force these add to what is there, as more events would have.
  */
@@ -43,20 +41,22 @@ export async function seedStats(context: SeedContext, time: Timer): Promise<void
        ORDER BY p."id"`,
     ),
   );
-  // Before the owners' counts move: an owner whose count leaves zero is a new distinct uploader, in the shard of the
-  // photo whose approval did it (their first approved photo of this run).
+  // What this run's rows count for (photo_figures). Before the owners' counts move: an owner whose count leaves zero is
+  // a new distinct uploader, in the shard of the photo whose approval did it (their first approved photo of this run).
   await time('stats.community_counters', () =>
     run(
       client,
-      `WITH figures AS (
-         SELECT ("id" % $1::int)::smallint AS "shard", COUNT(*) AS "photos", COUNT(*) FILTER (WHERE "status" = 'pending') AS "pending_photos",
-                COUNT(*) FILTER (WHERE "status" = 'approved') AS "approved_photos",
-                COALESCE(SUM("vote_count") FILTER (WHERE "status" = 'approved'), 0) AS "votes_on_approved",
-                COUNT(*) FILTER (WHERE "status" = 'approved' AND "vote_count" > 0 AND "rating_sum" >= 4 * "vote_count") AS "rated_four_or_higher"
-         FROM "seed_photos" GROUP BY 1
+      `WITH counted AS (
+         SELECT p."photo_id", p."owner_id", p."approved_at", ("photo_id" % $1::int)::smallint AS "shard", f.*
+         FROM "stats"."photos" p JOIN "seed_photos" s ON s."id" = p."photo_id",
+              "stats"."photo_figures"(p."status", p."deleted", p."vote_count", p."rating_sum") f
+       ), figures AS (
+         SELECT "shard", SUM("photos") AS "photos", SUM("pending_photos") AS "pending_photos", SUM("approved_photos") AS "approved_photos",
+                SUM("votes_on_approved") AS "votes_on_approved", SUM("rated_four_or_higher") AS "rated_four_or_higher"
+         FROM counted GROUP BY 1
        ), firsts AS (
-         SELECT DISTINCT ON ("owner_id") "owner_id", ("id" % $1::int)::smallint AS "shard" FROM "seed_photos" WHERE "status" = 'approved'
-         ORDER BY "owner_id", "approved_at", "id"
+         SELECT DISTINCT ON ("owner_id") "owner_id", "shard" FROM counted WHERE "approved_photos" > 0
+         ORDER BY "owner_id", "approved_at", "photo_id"
        ), uploaders AS (
          SELECT "shard", COUNT(*) AS "distinct_uploaders" FROM firsts f
          WHERE NOT EXISTS (SELECT 1 FROM "stats"."owners" o WHERE o."owner_id" = f."owner_id" AND o."approved_photos" > 0) GROUP BY 1
@@ -76,7 +76,10 @@ export async function seedStats(context: SeedContext, time: Timer): Promise<void
     run(
       client,
       `INSERT INTO "stats"."owners" AS o ("owner_id", "approved_photos", "votes_received", "rating_sum_received")
-       SELECT "owner_id", COUNT(*), SUM("vote_count"), SUM("rating_sum") FROM "seed_photos" WHERE "status" = 'approved' GROUP BY 1 ORDER BY 1
+       SELECT p."owner_id", SUM(f."approved_photos"), SUM(f."votes_on_approved"), SUM(f."rating_sum_on_approved")
+       FROM "stats"."photos" p JOIN "seed_photos" s ON s."id" = p."photo_id",
+            "stats"."photo_figures"(p."status", p."deleted", p."vote_count", p."rating_sum") f
+       GROUP BY 1 HAVING SUM(f."approved_photos") > 0 ORDER BY 1
        ON CONFLICT ("owner_id") DO UPDATE SET
          "approved_photos" = o."approved_photos" + EXCLUDED."approved_photos",
          "votes_received" = o."votes_received" + EXCLUDED."votes_received",
@@ -115,11 +118,10 @@ export const STATS_CHECKS: CheckQuery[] = [
                   row(r."photos", r."pending_photos", r."approved_photos", r."votes_on_approved", r."rated_four_or_higher")) AS "detail"
           FROM "stats"."community_counters" c
           FULL JOIN (
-            SELECT ("photo_id" % ${COUNTER_SHARDS})::smallint AS "shard", COUNT(*) AS "photos", COUNT(*) FILTER (WHERE "status" = 'pending') AS "pending_photos",
-                   COUNT(*) FILTER (WHERE "status" = 'approved') AS "approved_photos",
-                   COALESCE(SUM("vote_count") FILTER (WHERE "status" = 'approved'), 0) AS "votes_on_approved",
-                   COUNT(*) FILTER (WHERE "status" = 'approved' AND "vote_count" > 0 AND "rating_sum" >= 4 * "vote_count") AS "rated_four_or_higher"
-            FROM "stats"."photos" WHERE "status" IS NOT NULL AND NOT "deleted" GROUP BY 1) r ON r."shard" = c."shard"
+            SELECT (p."photo_id" % ${COUNTER_SHARDS})::smallint AS "shard", SUM(f."photos") AS "photos", SUM(f."pending_photos") AS "pending_photos",
+                   SUM(f."approved_photos") AS "approved_photos", SUM(f."votes_on_approved") AS "votes_on_approved",
+                   SUM(f."rated_four_or_higher") AS "rated_four_or_higher"
+            FROM "stats"."photos" p, "stats"."photo_figures"(p."status", p."deleted", p."vote_count", p."rating_sum") f GROUP BY 1) r ON r."shard" = c."shard"
           WHERE (COALESCE(c."photos", 0), COALESCE(c."pending_photos", 0), COALESCE(c."approved_photos", 0), COALESCE(c."votes_on_approved", 0), COALESCE(c."rated_four_or_higher", 0))
                 IS DISTINCT FROM (COALESCE(r."photos", 0), COALESCE(r."pending_photos", 0), COALESCE(r."approved_photos", 0), COALESCE(r."votes_on_approved", 0), COALESCE(r."rated_four_or_higher", 0))`,
   },
@@ -131,8 +133,10 @@ export const STATS_CHECKS: CheckQuery[] = [
           CROSS JOIN (
             SELECT COUNT(*) AS "approved",
                    (SELECT COUNT(*) FROM "vote"."photo_votes" v JOIN "photo"."photos" a ON a."id" = v."photo_id" WHERE a."status" = 'approved') AS "votes",
-                   COUNT(*) FILTER (WHERE r."vote_count" > 0 AND r."rating_sum" >= 4 * r."vote_count") AS "rated", COUNT(DISTINCT p."user_id") AS "uploaders"
-            FROM "photo"."photos" p JOIN "photo"."ratings" r ON r."photo_id" = p."id" WHERE p."status" = 'approved') d
+                   SUM(f."rated_four_or_higher") AS "rated", COUNT(DISTINCT p."user_id") AS "uploaders"
+            FROM "photo"."photos" p JOIN "photo"."ratings" r ON r."photo_id" = p."id",
+                 "stats"."photo_figures"(p."status"::text::"stats"."PhotoStatus", false, r."vote_count", r."rating_sum") f
+            WHERE p."status" = 'approved') d
           WHERE (c."approved", c."votes", c."rated", c."uploaders") IS DISTINCT FROM (d."approved", d."votes", d."rated", d."uploaders")`,
   },
   {
@@ -140,8 +144,9 @@ export const STATS_CHECKS: CheckQuery[] = [
     sql: `SELECT format('owner %s: owners %s, photos %s', COALESCE(o."owner_id", p."owner_id"),
                   row(o."approved_photos", o."votes_received", o."rating_sum_received"), row(p."n", p."votes", p."rating_sum")) AS "detail"
           FROM "stats"."owners" o
-          FULL JOIN (SELECT "owner_id", COUNT(*) AS "n", SUM("vote_count") AS "votes", SUM("rating_sum") AS "rating_sum"
-                     FROM "stats"."photos" WHERE "status" = 'approved' AND NOT "deleted" GROUP BY 1) p ON p."owner_id" = o."owner_id"
+          FULL JOIN (SELECT x."owner_id", SUM(f."approved_photos") AS "n", SUM(f."votes_on_approved") AS "votes", SUM(f."rating_sum_on_approved") AS "rating_sum"
+                     FROM "stats"."photos" x, "stats"."photo_figures"(x."status", x."deleted", x."vote_count", x."rating_sum") f
+                     GROUP BY 1 HAVING SUM(f."approved_photos") > 0) p ON p."owner_id" = o."owner_id"
           WHERE (COALESCE(o."approved_photos", 0), COALESCE(o."votes_received", 0), COALESCE(o."rating_sum_received", 0))
                 IS DISTINCT FROM (COALESCE(p."n", 0), COALESCE(p."votes", 0), COALESCE(p."rating_sum", 0))`,
   },

@@ -8,8 +8,8 @@
  * - vote.photo_ratings = COUNT / SUM of vote.photo_votes per photo, version ≥ count (one per cast)
  * - photo.photo_raters = the (member, photo) pairs of vote.photo_votes
  * - photo.approved_per_day = approved photos counted by UTC day of approval
- * - photo.ratings.score = (C·m + rating_sum) / (C + vote_count) for approved photos, with C and m from gallery_prior;
- *   m = the mean of every vote on approved photos (to 0.01, the photo service's refresh threshold)
+ * - photo.ratings.score = photo_score (the photo migration's function) of the totals for approved photos, with C and m
+ *   from gallery_prior; m = the mean of every vote on approved photos (to 0.01, the photo service's refresh threshold)
  * - vote.votable_photos = every photo's owner, approval and version; rows without a photo are tombstones
  * - votes only on approved photos, never on one's own
  * - photo.uploaders = auth.users' names; seeded members enabled and with the terms accepted
@@ -89,11 +89,11 @@ const CHECKS: CheckQuery[] = [
           WHERE COALESCE(a."approved", 0) <> COALESCE(c."n", 0)`,
   },
   {
-    name: 'photo.ratings score = (C·m + sum) / (C + n), approved photos',
-    sql: `SELECT format('photo %s: score %s, formula %s', r."photo_id", r."score", (g."weight" * g."mean" + r."rating_sum") / (g."weight" + r."vote_count")) AS "detail"
+    name: 'photo.ratings score = photo_score of its totals under the prior, approved photos',
+    sql: `SELECT format('photo %s: score %s, photo_score %s', r."photo_id", r."score", s."score") AS "detail"
           FROM "photo"."ratings" r CROSS JOIN "photo"."gallery_prior" g
-          WHERE g."id" = 1 AND r."approved_at" IS NOT NULL
-            AND abs(r."score" - (g."weight" * g."mean" + r."rating_sum") / (g."weight" + r."vote_count")) > 1e-9`,
+          CROSS JOIN LATERAL (SELECT "photo"."photo_score"(r."vote_count", r."rating_sum", g."weight", g."mean") AS "score") s
+          WHERE g."id" = 1 AND r."approved_at" IS NOT NULL AND abs(r."score" - s."score") > 1e-9`,
   },
   {
     name: 'photo.gallery_prior mean = mean vote on approved photos (±0.01)',

@@ -1,7 +1,7 @@
 // The services as split mode and the chart run them: the migration job (its real entry point, as split mode starts it)
 // makes a role per component, and each service then runs on its own role's connection string alone. Every service
-// starts (its consumers, outbox relay and background work on its own schema, the stats rebuild), serves a call that
-// writes and publishes, and nothing is refused for want of a right.
+// starts (its consumers, its outbox relay if it publishes, background work on its own schema, the stats rebuild),
+// serves a call that writes and publishes or reads, and nothing is refused for want of a right.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +17,8 @@ import {
   type RunningComponent,
 } from '@snapcracks/kit';
 import { createRecordingLogger, createTestDatabase, openTestPool, testDatabaseServerUrl, type TestDatabase } from '@snapcracks/kit/testing';
+import { ModerationServiceClient } from '@snapcracks/proto/moderation/v1';
+import { StorageServiceClient } from '@snapcracks/proto/storage/v1';
 import { SupportServiceClient } from '@snapcracks/proto/support/v1';
 import { SERVICES } from '../src/modules.js';
 import { componentDatabaseUrls, dropComponentRoles, runMigrationJob } from '../../../scripts/db/migration-job.js';
@@ -63,7 +65,7 @@ afterAll(async () => {
 });
 
 describe('each service on its own database role', () => {
-  it('connects as that role, serves a call that writes and publishes through the outbox, and is refused nothing', async () => {
+  it('connects as that role, serves calls that write and publish through the outbox or read, and is refused nothing', async () => {
     const published: Envelope[] = [];
     await bus.subscribe(async (event) => void published.push(event), { durable: 'roles-test', types: ['support.contact_form.submitted'] });
     const client = createServiceClient(SupportServiceClient, platform.addresses.support!, { signer: new IdentitySigner(identity, 'gateway'), peer: 'support', deadlineMs: 30_000 });
@@ -71,6 +73,16 @@ describe('each service on its own database role', () => {
     const { contactForm } = await client.call.submitContactForm({ name: 'Sam', email: 'sam@example.com', subject: 'Hi', message: 'Hello' }, { caller: null });
     expect(contactForm?.id).toBe(1);
     await vi.waitFor(() => expect(published.map((e) => e.type)).toEqual(['support.contact_form.submitted']), { timeout: 10_000 });
+    // Moderation and storage publish nothing, so nothing of theirs touches the database until they serve a read.
+    const asGateway = { signer: new IdentitySigner(identity, 'gateway'), deadlineMs: 30_000 };
+    const moderation = createServiceClient(ModerationServiceClient, platform.addresses.moderation!, { ...asGateway, peer: 'moderation' });
+    const storage = createServiceClient(StorageServiceClient, platform.addresses.storage!, { ...asGateway, peer: 'storage' });
+    cleanups.push(() => moderation.close(), () => storage.close());
+    await expect(moderation.call.listActions({ photoIds: [], limit: 0 }, { caller: { userId: 'admin', isAdmin: true, hasAcceptedTerms: true } })).resolves.toEqual({ actions: [] });
+    const readMissingBlob = async () => {
+      for await (const message of storage.serverStream('getBlob', { key: 'local:photos/none.webp' }, { caller: null })) void message;
+    };
+    await expect(readMissingBlob()).rejects.toMatchObject({ details: 'File not found' });
 
     // Every pool of every service connected as its own role: PostgreSQL says so.
     const admin = openTestPool(database.url, 1);

@@ -1,12 +1,25 @@
-import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+/**
+ * What went wrong, in the terms of the product's rules. Each edge that answers a caller maps a kind to its protocol's
+ * status (the kit's gRPC server, and the gateway after it, from the gRPC status).
+ */
+export type DomainErrorKind =
+  | 'invalid_argument'
+  | 'unauthenticated'
+  | 'permission_denied'
+  | 'not_found'
+  | 'already_exists'
+  | 'failed_precondition'
+  | 'aborted'
+  | 'cancelled'
+  | 'unavailable';
 
 /**
- * Errors a service raises on purpose. Each carries the gRPC status it maps to and a message that is
- * safe to show to the user; anything else becomes INTERNAL with a generic message.
+ * Errors a service raises on purpose: a kind and a message that is safe to show to the user. Anything else is
+ * answered as an internal error with a generic message.
  */
 export class DomainError extends Error {
   constructor(
-    readonly code: GrpcStatus,
+    readonly kind: DomainErrorKind,
     message: string,
   ) {
     super(message);
@@ -16,71 +29,44 @@ export class DomainError extends Error {
 
 export class InvalidArgumentError extends DomainError {
   constructor(message: string) {
-    super(GrpcStatus.INVALID_ARGUMENT, message);
+    super('invalid_argument', message);
   }
 }
 export class UnauthenticatedError extends DomainError {
   constructor(message = 'Authentication required') {
-    super(GrpcStatus.UNAUTHENTICATED, message);
+    super('unauthenticated', message);
   }
 }
 export class PermissionDeniedError extends DomainError {
   constructor(message = 'You do not have permission to do that') {
-    super(GrpcStatus.PERMISSION_DENIED, message);
+    super('permission_denied', message);
   }
 }
 export class NotFoundError extends DomainError {
   constructor(message = 'Not found') {
-    super(GrpcStatus.NOT_FOUND, message);
+    super('not_found', message);
   }
 }
 export class AlreadyExistsError extends DomainError {
   constructor(message: string) {
-    super(GrpcStatus.ALREADY_EXISTS, message);
+    super('already_exists', message);
   }
 }
 export class FailedPreconditionError extends DomainError {
   constructor(message: string) {
-    super(GrpcStatus.FAILED_PRECONDITION, message);
+    super('failed_precondition', message);
+  }
+}
+/** A concurrent change won; the caller may try again. */
+export class AbortedError extends DomainError {
+  constructor(message: string) {
+    super('aborted', message);
   }
 }
 export class UnavailableError extends DomainError {
   constructor(message = 'Service temporarily unavailable') {
-    super(GrpcStatus.UNAVAILABLE, message);
+    super('unavailable', message);
   }
-}
-
-/** gRPC status → HTTP status, as the gateway answers the browser. */
-export function httpStatusForGrpc(code: GrpcStatus): number {
-  switch (code) {
-    case GrpcStatus.OK:
-      return 200;
-    case GrpcStatus.INVALID_ARGUMENT:
-    case GrpcStatus.OUT_OF_RANGE:
-      return 400;
-    case GrpcStatus.UNAUTHENTICATED:
-      return 401;
-    case GrpcStatus.PERMISSION_DENIED:
-      return 403;
-    case GrpcStatus.NOT_FOUND:
-      return 404;
-    case GrpcStatus.ALREADY_EXISTS:
-    case GrpcStatus.FAILED_PRECONDITION:
-    case GrpcStatus.ABORTED:
-      return 409;
-    case GrpcStatus.RESOURCE_EXHAUSTED:
-      return 429;
-    case GrpcStatus.UNAVAILABLE:
-      return 503;
-    case GrpcStatus.DEADLINE_EXCEEDED:
-      return 504;
-    default:
-      return 500;
-  }
-}
-
-export function isServiceError(error: unknown): error is ServiceError {
-  return error instanceof Error && typeof (error as Partial<ServiceError>).code === 'number' && 'metadata' in error;
 }
 
 /** PostgreSQL's SQLSTATEs of a server going away or not yet back: connection exceptions, shutting down, starting up. */

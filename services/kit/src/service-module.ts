@@ -16,7 +16,7 @@ import {
   type TransactionalClient,
   type TransactionalSqlClient,
 } from './outbox/index.js';
-import { decodeEventOfType, type DecodedEvent, type EventType } from './bus/event-types.js';
+import { EventTypes, decodeEventOfType, type DecodedEvent, type EventType } from './bus/event-types.js';
 import type { Subscription } from './bus/event-bus.js';
 import { SERVICE_PEERS } from './call-graph.js';
 import { peerAddress, type Platform, type ServiceModule, type ServiceName } from './component.js';
@@ -47,6 +47,7 @@ export interface ServiceSetup<P> {
    * statements of a rebuild. Closed when the service stops.
    */
   directPool(): pg.Pool;
+  /** Only for a service that owns event types (EventTypes): the others publish nothing and run no relay. */
   outbox: Outbox;
   /**
    * A client for one of its peers in SERVICE_PEERS, e.g. `connect('storage', StorageServiceClient)`: deadlines, trace
@@ -91,6 +92,9 @@ export function defineService<P extends ServicePrismaClient>(spec: {
 }): ServiceModule {
   const { name, database } = spec;
   const peers: readonly ServiceName[] = SERVICE_PEERS[name];
+  // The owner of an event type is its first segment (EventTypes groups them so); a service that owns none publishes
+  // nothing, and an outbox relay would only poll an empty table.
+  const publishes = Object.hasOwn(EventTypes, name);
   return {
     name,
     database: { schema: database.schema, migrationsDir: database.migrationsDir },
@@ -108,7 +112,7 @@ export function defineService<P extends ServicePrismaClient>(spec: {
       const directPool = () => (direct ??= openDirectPool({ databaseUrl: platform.databaseUrl, component: name, logger, settings: platform.database }));
       const { prisma } = db;
       // The relay's claims and marks are single statements on the pool: a vote's event is claimed and marked like any other.
-      const outbox = createOutbox({ db: poolSqlClient(db.pool), schema: database.schema, bus: platform.bus, logger });
+      const outbox = publishes ? createOutbox({ db: poolSqlClient(db.pool), schema: database.schema, bus: platform.bus, logger }) : undefined;
       const signer = new IdentitySigner(platform.identity, name);
       const server = new GrpcServer({ name, signer, logger, ...(platform.grpcMaxConnectionAgeMs ? { maxConnectionAgeMs: platform.grpcMaxConnectionAgeMs } : {}) });
       const clients: ServiceClient<grpc.Client>[] = [];
@@ -129,7 +133,22 @@ export function defineService<P extends ServicePrismaClient>(spec: {
         batchConsumers.push({ name: consumer, types, maxBatch, handle: handle as (events: DecodedEvent[], tx: PgTransaction) => Promise<void> });
       };
 
-      const extra = (await spec.setup({ platform, logger, server, prisma, pool: db.pool, directPool, outbox, connect, consume, consumeBatches })) ?? {};
+      const extra =
+        (await spec.setup({
+          platform,
+          logger,
+          server,
+          prisma,
+          pool: db.pool,
+          directPool,
+          get outbox(): Outbox {
+            if (!outbox) throw new Error(`${name} owns no event types: add its events to EventTypes before it stores any`);
+            return outbox;
+          },
+          connect,
+          consume,
+          consumeBatches,
+        })) ?? {};
       const subscriptions: Subscription[] = [];
       for (const consumer of consumers) {
         const consumerName = `${name}.${consumer.name}`;
@@ -163,12 +182,12 @@ export function defineService<P extends ServicePrismaClient>(spec: {
       const port = await server.start(listen.host, listen.port);
       return {
         port,
-        activate: () => outbox.startRelay(),
+        activate: () => outbox?.startRelay(),
         async stop() {
           await server.shutdown();
           await Promise.all(subscriptions.map((subscription) => subscription.close()));
           await extra.stop?.();
-          await outbox.stopRelay();
+          await outbox?.stopRelay();
           for (const client of clients) client.close();
           await direct?.end();
           await db.close();

@@ -6,14 +6,13 @@ import {
   createLogger,
   createMemoryEventBus,
   makeEvent,
-  unimplemented,
   type Caller,
   type Database,
   type EventBus,
   type ServiceClient,
   type ServiceModule,
 } from '@snapcracks/kit';
-import { processedEvents, startTestServices, type TestServices } from '@snapcracks/kit/testing';
+import { processedEvents, startTestServices, stubHandlers, type TestServices } from '@snapcracks/kit/testing';
 import { AuthServiceService, type AuthServiceServer } from '@snapcracks/proto/auth/v1';
 import { CleanupKind } from '@snapcracks/proto/moderation/v1';
 import { StorageServiceService, type StorageServiceServer } from '@snapcracks/proto/storage/v1';
@@ -45,13 +44,12 @@ beforeAll(async () => {
     name: 'photo',
     async start(platform, listen) {
       const server = new GrpcServer({ name: 'photo', signer: new IdentitySigner(platform.identity, 'photo'), logger: platform.logger });
-      server.add<PhotoServiceServer>(PhotoServiceService, {
-        ...unimplemented<PhotoServiceServer>(PhotoServiceService),
+      server.add<PhotoServiceServer>(PhotoServiceService, stubHandlers<PhotoServiceServer>(PhotoServiceService, {
         setPhotoStatus: (request, ctx) => photos.setPhotoStatus(request, { caller: ctx.caller }),
         deletePhoto: (request, ctx) => photos.deletePhoto(request, { caller: ctx.caller }),
         listPhotosForReview: (request, ctx) => photos.listPhotosForReview(request, { caller: ctx.caller }),
         findReferencedBlobs: (request, ctx) => photos.findReferencedBlobs(request, { caller: ctx.caller }),
-      });
+      }));
       return { port: await server.start(listen.host, listen.port), stop: () => server.shutdown(1000) };
     },
   };
@@ -63,11 +61,10 @@ beforeAll(async () => {
     name: 'storage',
     async start(platform, listen) {
       const server = new GrpcServer({ name: 'storage', signer: new IdentitySigner(platform.identity, 'storage'), logger: platform.logger });
-      server.add<StorageServiceServer>(StorageServiceService, {
-        ...unimplemented<StorageServiceServer>(StorageServiceService),
+      server.add<StorageServiceServer>(StorageServiceService, stubHandlers<StorageServiceServer>(StorageServiceService, {
         listBlobs: (request) => storage.listBlobs(request, { caller: null }),
         deleteBlobs: (request) => storage.deleteBlobs(request, { caller: null }),
-      });
+      }));
       return { port: await server.start(listen.host, listen.port), stop: () => server.shutdown(1000) };
     },
   };
@@ -77,8 +74,7 @@ beforeAll(async () => {
     name: 'auth',
     async start(platform, listen) {
       const server = new GrpcServer({ name: 'auth', signer: new IdentitySigner(platform.identity, 'auth'), logger: platform.logger });
-      server.add<AuthServiceServer>(AuthServiceService, {
-        ...unimplemented<AuthServiceServer>(AuthServiceService),
+      server.add<AuthServiceServer>(AuthServiceService, stubHandlers<AuthServiceServer>(AuthServiceService, {
         findReferencedAvatars: (request, ctx) => {
           if (ctx.service !== 'moderation') throw new Error('only moderation asks');
           return auth.findReferencedAvatars(request, { caller: ctx.caller });
@@ -88,7 +84,7 @@ beforeAll(async () => {
           const isAdmin = request.id === admin.userId;
           return { user: { id: request.id, isAdmin, isEnabled: true, hasAcceptedTerms: true, createdAt: undefined, updatedAt: undefined } };
         },
-      });
+      }));
       return { port: await server.start(listen.host, listen.port), stop: () => server.shutdown(1000) };
     },
   };

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyMigrations, createLogger, openDatabase, type Caller, type Database } from '@snapcracks/kit';
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
-import { PgGalleryRepository, type GalleryQuery } from './gallery.repository.js';
+import { PgGalleryRepository, type GalleryQuery } from './gallery.pg-repository.js';
 import { GalleryService, windowStart, type GalleryFilter } from './gallery.service.js';
-import { PrismaPhotoRepository } from './photo.repository.js';
+import { SqlRatingStore } from './consumers/ratings.store.js';
+import { PrismaUploaderStore } from './consumers/uploaders.store.js';
 import { newPhoto } from './testing/photo.repository.contract.js';
 
 const logger = createLogger('test', 'silent');
@@ -42,7 +43,7 @@ async function approved(owner: string, approvedAt: string, votes: { count: numbe
 }
 
 const setTotals = (photoId: number, voteCount: number, ratingSum: number, version = voteCount) =>
-  PrismaPhotoRepository.ratings(db.prisma).setIfNewer({ photoId, voteCount, ratingSum, version });
+  new SqlRatingStore(db.prisma).setManyIfNewer([{ photoId, voteCount, ratingSum, version }]);
 const ratingRow = (photoId: number) => db.prisma.rating.findUniqueOrThrow({ where: { photoId } });
 
 const ids = async (filter: GalleryFilter, page = 1, limit = 9, caller: Caller | null = viewer) =>
@@ -169,8 +170,10 @@ describe('the gallery on PostgreSQL', () => {
     const oneNewer = await approved('b', '2026-11-12T00:00:00Z', { count: 1, sum: 2 });
     const oneOlder = await approved('c', '2026-11-08T00:00:00Z', { count: 1, sum: 2 });
     await db.prisma.photo.create({ data: { ...newPhoto('a'), status: 'pending' } });
-    await PrismaPhotoRepository.ratings(db.prisma).addRater('viewer', rated);
-    await PrismaPhotoRepository.ratings(db.prisma).addRater('someone', none);
+    await new SqlRatingStore(db.prisma).addRaters([
+      { userId: 'viewer', photoId: rated },
+      { userId: 'someone', photoId: none },
+    ]);
 
     expect(await ids('need_your_vote')).toEqual([none, oneNewer, oneOlder, many]);
     expect(await gallery.page(viewer, 'need_your_vote', { limit: 2 })).toMatchObject({ total: 4, totalPages: 2 });
@@ -179,7 +182,7 @@ describe('the gallery on PostgreSQL', () => {
     expect(own).toBeGreaterThan(0);
     await expect(gallery.page(null, 'need_your_vote', {})).rejects.toThrow(/Sign in/);
     // A deleted user's ratings are forgotten with them.
-    await PrismaPhotoRepository.uploaders(db.prisma).delete('viewer');
+    await new PrismaUploaderStore(db.prisma).delete('viewer');
     expect((await gallery.page(viewer, 'need_your_vote', {})).total).toBe(5);
   });
 
@@ -188,7 +191,7 @@ describe('the gallery on PostgreSQL', () => {
       INSERT INTO "photo"."photos" ("user_id", "filename", "original_name", "mime_type", "size", "status", "approved_at", "updated_at")
       SELECT 'bulk' || (i % 50), md5(i::text) || '.webp', 'a.jpg', 'image/jpeg', 1, 'approved', now() - (i % 700) * interval '1 minute', now()
       FROM generate_series(1, 6000) i RETURNING "id"`);
-    await PrismaPhotoRepository.ratings(db.prisma).setManyIfNewer(inserted.map(({ id }) => ({ photoId: id, voteCount: id % 13, ratingSum: (id % 13) * (1 + (id % 5)), version: 1 })));
+    await new SqlRatingStore(db.prisma).setManyIfNewer(inserted.map(({ id }) => ({ photoId: id, voteCount: id % 13, ratingSum: (id % 13) * (1 + (id % 5)), version: 1 })));
     await db.pool.query('VACUUM ANALYZE "photo"."photos", "photo"."ratings"');
     for (const [filter, order] of [
       ['top_rated', `"score" DESC, "vote_count" DESC, "approved_at" DESC, "photo_id" DESC`],

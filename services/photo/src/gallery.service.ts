@@ -1,5 +1,5 @@
 import { InvalidArgumentError, UnauthenticatedError, type Caller } from '@snapcracks/kit';
-import type { GalleryPhoto, GalleryQuery, GalleryRepository, PhotoPreview } from './gallery.repository.js';
+import type { GalleryPhoto, GalleryQuery, GalleryRepository, PhotoPreview } from './gallery.pg-repository.js';
 
 export type GalleryFilter = 'top_rated' | 'need_your_vote' | 'new_today' | 'new_this_week' | 'new_this_month' | 'all_snaps';
 

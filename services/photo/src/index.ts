@@ -8,14 +8,17 @@ import { PhotoService } from './photo.service.js';
 import { GrpcPhotoStorage } from './storage.client.js';
 import { photoHandlers } from './grpc/photo.server.js';
 import { photoBackfillHandlers } from './grpc/backfill.server.js';
-import { PgPhotoBackfill } from './backfill.repository.js';
+import { PgPhotoBackfill } from './backfill.pg-repository.js';
 import { UPLOADER_EVENTS, applyUploaderEvent } from './consumers/uploaders.consumer.js';
 import { RATING_EVENTS, applyRatingEvents } from './consumers/ratings.consumer.js';
 import { USER_EVENTS, applyUserEvent } from './consumers/users.consumer.js';
-import { PgGalleryRepository } from './gallery.repository.js';
+import { PrismaUploaderStore } from './consumers/uploaders.store.js';
+import { SqlRatingStore } from './consumers/ratings.store.js';
+import { PrismaPhotoOwnerStore } from './consumers/photo-owners.store.js';
+import { PgGalleryRepository } from './gallery.pg-repository.js';
 import { GalleryService } from './gallery.service.js';
 import { MediumBackfill } from './medium-backfill.js';
-import { PgMediumBackfillStore } from './medium-backfill.repository.js';
+import { PgMediumBackfillStore } from './medium-backfill.pg-repository.js';
 
 /** How often the top-rated prior's mean is compared with the votes cast (and, when it moved, photos rescored). */
 const PRIOR_REFRESH_MS = 10 * 60 * 1000;
@@ -29,11 +32,11 @@ export const photoService = defineService<PrismaClient>({
     const service = new PhotoService(new PrismaPhotoRepository(prisma, outbox), storage, logger);
     const gallery = new GalleryService(new PgGalleryRepository(pool));
     server.add(PhotoServiceService, { ...photoHandlers(service, gallery), ...photoBackfillHandlers(new PgPhotoBackfill(pool)) });
-    consume('uploaders', UPLOADER_EVENTS, (event, tx) => applyUploaderEvent(event, PrismaPhotoRepository.uploaders(tx)));
+    consume('uploaders', UPLOADER_EVENTS, (event, tx) => applyUploaderEvent(event, new PrismaUploaderStore(tx)));
     // A vote's totals and rater: busy, so on the pool, a batch of events per transaction.
-    consumeBatches('ratings', RATING_EVENTS, (events, tx) => applyRatingEvents(events, PrismaPhotoRepository.ratings(tx)));
+    consumeBatches('ratings', RATING_EVENTS, (events, tx) => applyRatingEvents(events, new SqlRatingStore(tx)));
     // A deleted account's photos go, each with its photo.photo.deleted, and their blobs after them.
-    consume('users', USER_EVENTS, (event, tx) => applyUserEvent(event, service, PrismaPhotoRepository.owners(tx, outbox)));
+    consume('users', USER_EVENTS, (event, tx) => applyUserEvent(event, service, new PrismaPhotoOwnerStore(tx, outbox)));
 
     const refreshPrior = () =>
       gallery.refreshPrior().then(

@@ -12,7 +12,7 @@ import type { PrivacyBar } from '@snapcracks/proto/common/v1';
 import { ImagePurpose, StorageServiceClient, type StoredImage } from '@snapcracks/proto/storage/v1';
 import { PrismaClient } from './generated/prisma/client.js';
 import { MediumBackfill } from './medium-backfill.js';
-import { PgMediumBackfillStore } from './medium-backfill.repository.js';
+import { PgMediumBackfillStore } from './medium-backfill.pg-repository.js';
 import { PrismaPhotoRepository } from './photo.repository.js';
 import { PhotoService } from './photo.service.js';
 import { GrpcPhotoStorage, type PhotoStorage } from './storage.client.js';
@@ -237,7 +237,7 @@ describe('upgrading: photos stored before there were medium images', () => {
     }
     const hidden = await row(pending);
     for (const caller of [owner, admin]) expect(await service.resolveImage(caller, hidden.filename, 'medium')).toMatchObject({ blobKey: hidden.displayKey, public: false, fallback: true });
-    for (const caller of [null, other]) await expect(service.resolveImage(caller, hidden.filename, 'medium')).rejects.toMatchObject({ code: status.NOT_FOUND });
+    for (const caller of [null, other]) await expect(service.resolveImage(caller, hidden.filename, 'medium')).rejects.toMatchObject({ kind: 'not_found' });
   });
 
   it('gives each its medium image from its original, bars burned in, no metadata, recorded in storage like the others', async () => {
@@ -276,7 +276,7 @@ describe('upgrading: photos stored before there were medium images', () => {
       fallback: false,
     });
     const hidden = await row(pending);
-    await expect(service.resolveImage(other, hidden.filename, 'medium')).rejects.toMatchObject({ code: status.NOT_FOUND });
+    await expect(service.resolveImage(other, hidden.filename, 'medium')).rejects.toMatchObject({ kind: 'not_found' });
     expect(await service.resolveImage(owner, hidden.filename, 'medium')).toMatchObject({ blobKey: hidden.mediumKey, public: false, fallback: false });
     expect(await row(originless)).toMatchObject({ mediumKey: null });
   });

@@ -1,6 +1,6 @@
 import { status as GrpcStatus } from '@grpc/grpc-js';
 import { forEachAtMost, type Logger } from '@snapcracks/kit';
-import type { MediumBackfillStore, PhotoWithoutMedium } from './medium-backfill.repository.js';
+import type { MediumBackfillStore, PhotoWithoutMedium } from './medium-backfill.pg-repository.js';
 import { parseBars } from './photo.service.js';
 import type { PhotoStorage } from './storage.client.js';
 

@@ -5,6 +5,8 @@ import { PhotoUploaded } from '@snapcracks/proto/events/v1';
 import { createTestDatabase, outboxEvents, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
 import { PrismaPhotoRepository, type Photo } from './photo.repository.js';
+import { SqlRatingStore } from './consumers/ratings.store.js';
+import { PrismaUploaderStore } from './consumers/uploaders.store.js';
 import { photoState } from './photo.service.js';
 import { describePhotoRepositoryContract, newPhoto } from './testing/photo.repository.contract.js';
 
@@ -29,7 +31,7 @@ beforeEach(async () => {
 
 describePhotoRepositoryContract('PrismaPhotoRepository', {
   repository: () => repository,
-  uploaders: () => PrismaPhotoRepository.uploaders(db.prisma),
+  uploaders: () => new PrismaUploaderStore(db.prisma),
   eventTypes: async () => (await outboxEvents(db.prisma, 'photo')).map((e) => e.type),
 });
 
@@ -38,7 +40,7 @@ describe('PrismaPhotoRepository and the ratings rows', () => {
     const made = (photo: Photo) => makeEvent('photo.photo.uploaded', PhotoUploaded, { photo: photoState(photo) }, { source: 'test' });
     const photo = await repository.create(newPhoto('owner'), made);
     expect(await db.prisma.rating.findUnique({ where: { photoId: photo.id } })).toMatchObject({ voteCount: 0, ratingSum: 0, approvedAt: null });
-    await PrismaPhotoRepository.ratings(db.prisma).setIfNewer({ photoId: photo.id, voteCount: 3, ratingSum: 13, version: 3 });
+    await new SqlRatingStore(db.prisma).setManyIfNewer([{ photoId: photo.id, voteCount: 3, ratingSum: 13, version: 3 }]);
     const rated = { id: photo.id, voteCount: 3, ratingSum: 13 };
     expect(await repository.findById(photo.id)).toMatchObject(rated);
     expect(await repository.listByUser('owner')).toMatchObject([rated]);

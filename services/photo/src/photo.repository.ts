@@ -1,4 +1,4 @@
-import type { Envelope, Outbox, SqlClient } from '@snapcracks/kit';
+import type { Envelope, Outbox } from '@snapcracks/kit';
 import { prismaErrorCode } from '@snapcracks/kit';
 import type { Prisma, PrismaClient, Photo as PhotoModel, PhotoStatus, Uploader } from './generated/prisma/client.js';
 import { SIMILAR_MAX_DISTANCE, type ReviewMarks } from './review-marks.js';
@@ -9,11 +9,11 @@ export type { PhotoStatus, StorageType, Uploader } from './generated/prisma/clie
  * How every photo is read: the row without the previous release's rating columns (nothing reads them; see the
  * schema), with the rating totals from its `ratings` row.
  */
-const PHOTO_ROW = {
+export const PHOTO_ROW = {
   omit: { ratingSum: true, voteCount: true, ratingVersion: true, score: true },
   include: { rating: { select: { voteCount: true, ratingSum: true } } },
 } as const satisfies Prisma.PhotoDefaultArgs;
-type PhotoRow = Prisma.PhotoGetPayload<typeof PHOTO_ROW>;
+export type PhotoRow = Prisma.PhotoGetPayload<typeof PHOTO_ROW>;
 
 /**
  * A photo as the service sees it: its row (version as a plain number), its rating totals and its uploader's public
@@ -137,55 +137,6 @@ export interface PhotoRepository {
   referencedBlobKeys(keys: string[]): Promise<string[]>;
 }
 
-/** A photo's rating totals as the vote service last reported them (vote.vote.cast), with their version. */
-export interface PhotoRatingTotals {
-  photoId: number;
-  voteCount: number;
-  ratingSum: number;
-  version: number;
-}
-
-/**
- * The photos' rating totals (the narrow `ratings` rows, never the photos' own), written by the consumer of the vote
- * events inside its transaction; the score follows the totals in the same statement.
- */
-export interface RatingStore {
-  /** Sets the totals unless the stored ones are as new or newer (by version), or the photo is gone; answers whether it set them. */
-  setIfNewer(totals: PhotoRatingTotals): Promise<boolean>;
-  /** Records that the user has rated the photo (repeats change nothing; nothing for a photo that is gone). */
-  addRater(userId: string, photoId: number): Promise<void>;
-}
-
-/** The ratings for a batch of vote events in one transaction (the ratings consumer): the photos' ratings rows are locked first. */
-export interface RatingBatchStore extends RatingStore {
-  /**
-   * Locks the photos' ratings rows in id order until the transaction ends, so that batches running at once never wait
-   * in a circle, and a photo being deleted either goes after the batch (taking its raters with it) or before.
-   */
-  lockRatings(photoIds: number[]): Promise<void>;
-  /** setIfNewer for many photos in one statement (one set of totals per photo). */
-  setManyIfNewer(totals: PhotoRatingTotals[]): Promise<void>;
-  /** addRater for many pairs in one statement. */
-  addRaters(raters: { userId: string; photoId: number }[]): Promise<void>;
-}
-
-/** The uploaders projection, written by the consumer of auth's user events inside its transaction. */
-export interface UploaderStore {
-  /** Stores the names unless the stored ones are as new or newer (by the user's updated_at); answers whether it stored. */
-  saveIfNewer(uploader: Uploader): Promise<boolean>;
-  /** Forgets a deleted user: their names, and which photos they rated. */
-  delete(id: string): Promise<void>;
-}
-
-/** Every photo of one owner, deleted by the consumer of auth's user events inside its transaction. */
-export interface PhotoOwnerStore {
-  /**
-   * Deletes every photo of the user, and who rated them, storing the event `eventOf` builds for each (from the row as
-   * it was) in the same transaction. Answers the deleted photos, oldest id first; none the second time.
-   */
-  deleteAllOf(userId: string, eventOf: EventOf): Promise<Photo[]>;
-}
-
 type Tx = Prisma.TransactionClient;
 
 const IMAGE_COLUMNS = {
@@ -210,7 +161,7 @@ const IMAGE_COLUMNS = {
 
 const WEBP = 'image/webp';
 
-/** The only module of the photo service that talks to Prisma or SQL. */
+/** The photos in Prisma, with their uploaders' names read beside them. */
 export class PrismaPhotoRepository implements PhotoRepository {
   constructor(
     private readonly prisma: PrismaClient,
@@ -357,22 +308,6 @@ export class PrismaPhotoRepository implements PhotoRepository {
     return rows.map((row) => row.key);
   }
 
-  /** One owner's photos inside a consumer's transaction, storing events in `outbox` with the change. */
-  static owners(tx: Tx, outbox: Pick<Outbox, 'enqueue'>): PhotoOwnerStore {
-    return new PrismaPhotoOwnerStore(tx, outbox);
-  }
-
-  /** The uploaders projection inside a consumer's transaction (or, in tests, on the client itself). */
-  static uploaders(db: Pick<Tx, '$executeRaw'>): UploaderStore {
-    return new PrismaUploaderStore(db);
-  }
-
-  /** The rating totals projection inside a consumer's transaction (or, in tests, on the client itself). */
-  /** Raw SQL only, so a Prisma transaction and the pool's (consumeBatches) both will do. */
-  static ratings(db: SqlClient): RatingBatchStore {
-    return new SqlRatingStore(db);
-  }
-
   /** Runs one write and records its event in the outbox of the same transaction. */
   private async commit(write: (tx: Tx) => Promise<PhotoRow>, eventOf: EventOf): Promise<PhotoRow> {
     const row = await this.prisma.$transaction(async (tx) => {
@@ -389,109 +324,6 @@ export class PrismaPhotoRepository implements PhotoRepository {
     const ids = [...new Set(rows.map((r) => r.userId))];
     const uploaders = new Map((await this.prisma.uploader.findMany({ where: { id: { in: ids } } })).map((u) => [u.id, u]));
     return rows.map((row) => toPhoto(row, uploaders.get(row.userId) ?? null));
-  }
-}
-
-// Order-safe: the vote service's events carry absolute totals with a version; an older or repeated one changes
-// nothing. Only the photo's narrow ratings row changes: the photos row, its version and updated_at are left alone
-// (ratings are not an edit of the photo). The score follows the totals in the same statement, with the prior read once
-// per statement (the same expression as the migration's triggers and the prior's refresh).
-const SET_RATING_IF_NEWER_SQL = `
-  UPDATE "photo"."ratings" r SET "vote_count" = $2::int, "rating_sum" = $3::int, "rating_version" = $4::bigint,
-         "score" = (g."weight" * g."mean" + $3::int) / (g."weight" + $2::int)
-  FROM "photo"."gallery_prior" g
-  WHERE g."id" = 1 AND r."photo_id" = $1::int AND r."rating_version" < $4::bigint`;
-const SET_MANY_RATINGS_IF_NEWER_SQL = `
-  UPDATE "photo"."ratings" r SET "vote_count" = t."vote_count", "rating_sum" = t."rating_sum", "rating_version" = t."version",
-         "score" = (g."weight" * g."mean" + t."rating_sum") / (g."weight" + t."vote_count")
-  FROM unnest($1::int[], $2::int[], $3::int[], $4::bigint[]) AS t("photo_id", "vote_count", "rating_sum", "version"), "photo"."gallery_prior" g
-  WHERE g."id" = 1 AND r."photo_id" = t."photo_id" AND r."rating_version" < t."version"`;
-// Raters only of photos that still exist (their ratings row, which the batch has locked): a vote event that arrives after
-// its photo was deleted leaves no rater behind. No foreign key: its check would cost a lock per rater, and a late event
-// would then fail instead of changing nothing. In key order, so that batches inserting the same pairs at once take the
-// index's locks in one order.
-const ADD_RATERS_SQL = `
-  INSERT INTO "photo"."photo_raters" ("user_id", "photo_id")
-  SELECT r."user_id", r."photo_id" FROM unnest($1::text[], $2::int[]) AS r("user_id", "photo_id")
-  WHERE EXISTS (SELECT 1 FROM "photo"."ratings" x WHERE x."photo_id" = r."photo_id")
-  ORDER BY 1, 2 ON CONFLICT DO NOTHING`;
-// NO KEY: the strength the totals' UPDATE takes. Deleting the photo needs the row too (the cascade), so it waits for the
-// batch, or the batch finds the row gone.
-const LOCK_RATINGS_SQL = `SELECT "photo_id" FROM "photo"."ratings" WHERE "photo_id" = ANY($1::int[]) ORDER BY "photo_id" FOR NO KEY UPDATE`;
-
-class SqlRatingStore implements RatingBatchStore {
-  constructor(private readonly db: SqlClient) {}
-
-  async setIfNewer(t: PhotoRatingTotals): Promise<boolean> {
-    return (await this.db.$executeRawUnsafe(SET_RATING_IF_NEWER_SQL, t.photoId, t.voteCount, t.ratingSum, t.version)) > 0;
-  }
-
-  async addRater(userId: string, photoId: number): Promise<void> {
-    await this.addRaters([{ userId, photoId }]);
-  }
-
-  async lockRatings(photoIds: number[]): Promise<void> {
-    if (photoIds.length === 0) return;
-    await this.db.$queryRawUnsafe(LOCK_RATINGS_SQL, [...new Set(photoIds)].sort((a, b) => a - b));
-  }
-
-  async setManyIfNewer(totals: PhotoRatingTotals[]): Promise<void> {
-    if (totals.length === 0) return;
-    const column = <K extends keyof PhotoRatingTotals>(key: K) => totals.map((t) => t[key]);
-    await this.db.$executeRawUnsafe(SET_MANY_RATINGS_IF_NEWER_SQL, column('photoId'), column('voteCount'), column('ratingSum'), column('version'));
-  }
-
-  async addRaters(raters: { userId: string; photoId: number }[]): Promise<void> {
-    if (raters.length === 0) return;
-    await this.db.$executeRawUnsafe(ADD_RATERS_SQL, raters.map((r) => r.userId), raters.map((r) => r.photoId));
-  }
-}
-
-class PrismaPhotoOwnerStore implements PhotoOwnerStore {
-  constructor(
-    private readonly tx: Tx,
-    private readonly outbox: Pick<Outbox, 'enqueue'>,
-  ) {}
-
-  async deleteAllOf(userId: string, eventOf: EventOf): Promise<Photo[]> {
-    // Locked first, in id order, the photos and then their ratings rows (which the deletion's cascade would otherwise
-    // take in any order, against batches of votes that take them in id order): a change committing meanwhile (a review
-    // decision, new totals) either committed before and is what the events report, or waits and then finds the photo gone.
-    const locked = await this.tx.$queryRaw<{ id: number }[]>`SELECT "id" FROM "photo"."photos" WHERE "user_id" = ${userId} ORDER BY "id" FOR UPDATE`;
-    if (locked.length === 0) return [];
-    const ids = locked.map((row) => row.id);
-    await this.tx.$queryRaw`SELECT "photo_id" FROM "photo"."ratings" WHERE "photo_id" = ANY(${ids}::int[]) ORDER BY "photo_id" FOR UPDATE`;
-    const rows = await this.tx.photo.findMany({ where: { id: { in: ids } }, orderBy: { id: 'asc' }, ...PHOTO_ROW });
-    await this.tx.photo.deleteMany({ where: { id: { in: ids } } });
-    await this.tx.photoRater.deleteMany({ where: { photoId: { in: ids } } });
-    const photos = rows.map((row) => toPhoto(row, null));
-    for (const photo of photos) await this.outbox.enqueue(this.tx, eventOf(photo));
-    return photos;
-  }
-}
-
-class PrismaUploaderStore implements UploaderStore {
-  constructor(private readonly db: Pick<Tx, '$executeRaw'>) {}
-
-  // Order-safe: an event older than what is stored (redelivered late, or overtaken) changes nothing.
-  async saveIfNewer(u: Uploader): Promise<boolean> {
-    const stored = await this.db.$executeRaw`
-      INSERT INTO "photo"."uploaders" ("id", "first_name", "last_name", "display_name", "profile_image_url", "custom_profile_image", "updated_at")
-      VALUES (${u.id}, ${u.firstName}, ${u.lastName}, ${u.displayName}, ${u.profileImageUrl}, ${u.customProfileImage}, ${u.updatedAt})
-      ON CONFLICT ("id") DO UPDATE SET
-        "first_name" = EXCLUDED."first_name",
-        "last_name" = EXCLUDED."last_name",
-        "display_name" = EXCLUDED."display_name",
-        "profile_image_url" = EXCLUDED."profile_image_url",
-        "custom_profile_image" = EXCLUDED."custom_profile_image",
-        "updated_at" = EXCLUDED."updated_at"
-      WHERE "uploaders"."updated_at" < EXCLUDED."updated_at"`;
-    return stored > 0;
-  }
-
-  async delete(id: string): Promise<void> {
-    await this.db.$executeRaw`DELETE FROM "photo"."uploaders" WHERE "id" = ${id}`;
-    await this.db.$executeRaw`DELETE FROM "photo"."photo_raters" WHERE "user_id" = ${id}`;
   }
 }
 

@@ -1,6 +1,5 @@
-import { status } from '@grpc/grpc-js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { InvalidArgumentError, decodeEvent, decodeEventOfType, makeEvent, type Caller } from '@snapcracks/kit';
+import { InvalidArgumentError, decodeEvent, decodeEventOfType, makeEvent, type Caller, type DomainErrorKind } from '@snapcracks/kit';
 import { createRecordingLogger, type LogRecord } from '@snapcracks/kit/testing';
 import { PhotoStatus as PhotoStatusMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, UserDeleted, UserUpdated } from '@snapcracks/proto/events/v1';
@@ -30,10 +29,10 @@ beforeEach(() => {
   service = new PhotoService(photos, storage, recording.logger, () => clock);
 });
 
-const code = (c: status, message?: string) => expect.objectContaining({ code: c, ...(message ? { message } : {}) });
-const notFound = code(status.NOT_FOUND, 'Photo not found');
-const denied = code(status.PERMISSION_DENIED);
-const invalid = (message?: string) => code(status.INVALID_ARGUMENT, message);
+const kind = (k: DomainErrorKind, message?: string) => expect.objectContaining({ kind: k, ...(message ? { message } : {}) });
+const notFound = kind('not_found', 'Photo not found');
+const denied = kind('permission_denied');
+const invalid = (message?: string) => kind('invalid_argument', message);
 
 /** A stored photo with real blobs in the fake storage, as an upload leaves it. */
 async function uploaded(by: Caller = owner, description?: string): Promise<Photo> {
@@ -252,7 +251,7 @@ describe('privacy bars', () => {
       storage.onRender = undefined;
       await service.setPrivacyBars(admin, photo.id, [bar(0, 0, 50, 50)]);
     };
-    await expect(service.setPrivacyBars(owner, photo.id, [bar(1, 1, 10, 10)])).rejects.toEqual(code(status.ABORTED, 'The photo changed meanwhile. Please try again.'));
+    await expect(service.setPrivacyBars(owner, photo.id, [bar(1, 1, 10, 10)])).rejects.toEqual(kind('aborted', 'The photo changed meanwhile. Please try again.'));
     const stored = (await photos.findById(photo.id))!;
     expect(stored).toMatchObject({ imageVersion: 2, privacyBars: JSON.stringify([bar(0, 0, 50, 50)]) });
     expect(storage.keys().sort()).toEqual([stored.originalKey, stored.displayKey, stored.mediumKey, stored.thumbnailKey].sort());
@@ -448,9 +447,9 @@ describe('reviewing', () => {
     const photo = await approvedPhoto();
     const events = photos.events.length;
     await expect(service.setStatus(admin, photo.id, { status: 'rejected', rejectionReason: 'Changed my mind', actionId: 'a' })).rejects.toEqual(
-      code(status.FAILED_PRECONDITION, 'Only pending photos can be approved or rejected'),
+      kind('failed_precondition', 'Only pending photos can be approved or rejected'),
     );
-    await expect(service.setStatus(admin, photo.id, { status: 'approved', actionId: 'a' })).rejects.toEqual(code(status.FAILED_PRECONDITION));
+    await expect(service.setStatus(admin, photo.id, { status: 'approved', actionId: 'a' })).rejects.toEqual(kind('failed_precondition'));
     await expect(service.setStatus(admin, photo.id, { status: 'pending', actionId: 'a' })).rejects.toEqual(invalid());
     await expect(service.setStatus(admin, photo.id, { status: null, actionId: 'a' })).rejects.toEqual(invalid());
     await expect(service.setStatus(admin, 999, { status: 'approved', actionId: 'a' })).rejects.toEqual(notFound);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { status as GrpcStatus } from '@grpc/grpc-js';
 import {
-  DomainError,
+  AbortedError,
   FailedPreconditionError,
   InvalidArgumentError,
   NotFoundError,
@@ -14,7 +13,8 @@ import {
 } from '@snapcracks/kit';
 import { PhotoStatus as PhotoStatusMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, type PhotoState } from '@snapcracks/proto/events/v1';
-import type { EventOf, Photo, PhotoChanges, PhotoImages, PhotoOwnerStore, PhotoRepository, PhotoStatus, ReviewQuery } from './photo.repository.js';
+import type { PhotoOwnerStore } from './consumers/photo-owners.store.js';
+import type { EventOf, Photo, PhotoChanges, PhotoImages, PhotoRepository, PhotoStatus, ReviewQuery } from './photo.repository.js';
 import type { PhotoStorage, StoredBlob } from './storage.client.js';
 import { MAX_REFERENCE_KEYS, type ReviewMarks } from './review-marks.js';
 
@@ -57,13 +57,6 @@ export interface ResolvedImage {
   imageVersion: number;
   /** The variant asked for is not made yet (a medium image the backfill has not reached): this is the display image. */
   fallback: boolean;
-}
-
-/** The service's ABORTED: a concurrent change won; the caller may try again. */
-export class AbortedError extends DomainError {
-  constructor(message: string) {
-    super(GrpcStatus.ABORTED, message);
-  }
 }
 
 /**

@@ -1,14 +1,11 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, createLogger, decodeEventOfType, inTransaction, makeEvent, openDatabase, type Database } from '@snapcracks/kit';
-import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
+import { createLogger, decodeEventOfType, inTransaction, makeEvent, openDatabase, type Database } from '@snapcracks/kit';
+import { databaseBeforeMigration, type DatabaseBeforeMigration } from '@snapcracks/kit/testing';
 import { VoteCast } from '@snapcracks/proto/events/v1';
 import { PrismaClient } from './generated/prisma/client.js';
-import { PgGalleryRepository } from './gallery.repository.js';
-import { PrismaPhotoRepository } from './photo.repository.js';
+import { PgGalleryRepository } from './gallery.pg-repository.js';
+import { SqlRatingStore } from './consumers/ratings.store.js';
 import { RATING_EVENTS, applyRatingEvents } from './consumers/ratings.consumer.js';
 
 /**
@@ -18,9 +15,6 @@ import { RATING_EVENTS, applyRatingEvents } from './consumers/ratings.consumer.j
 
 const logger = createLogger('test', 'silent');
 const MIGRATIONS = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-const MIGRATION_NAMES = readdirSync(MIGRATIONS).filter((name) => /^\d+_/.test(name)).sort();
-/** The last migration before photo_ratings: the schema whose photos rows held the ratings. */
-const BEFORE_RATINGS = MIGRATION_NAMES[MIGRATION_NAMES.findIndex((name) => name.endsWith('_photo_ratings')) - 1]!;
 
 // The previous release's ratings consumer (a batch: its photos locked in id order, then every newer total set) and its
 // refresh of the top-rated prior.
@@ -40,21 +34,17 @@ interface Totals {
   version: number;
 }
 
-let database: TestDatabase;
+let database: DatabaseBeforeMigration;
 let db: Database<PrismaClient>;
-const scratch = mkdtempSync(join(tmpdir(), 'photo-migrations-'));
 
 beforeAll(async () => {
-  database = await createTestDatabase('photo_ratings_migration');
-  const before = mkdtempSync(join(scratch, 'upto-'));
-  for (const name of MIGRATION_NAMES.filter((n) => n <= BEFORE_RATINGS)) cpSync(join(MIGRATIONS, name), join(before, name), { recursive: true });
-  await applyMigrations({ databaseUrl: database.url, schema: 'photo', migrationsDir: before });
+  // The schema whose photos rows held the ratings.
+  database = await databaseBeforeMigration({ prefix: 'photo_ratings_migration', schema: 'photo', migrationsDir: MIGRATIONS, migration: 'photo_ratings' });
   db = openDatabase(PrismaClient, { databaseUrl: database.url, schema: 'photo', logger, max: 8 });
 });
 afterAll(async () => {
   await db?.close();
   await database?.drop();
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 /** Photos as the previous release inserts them: `status` and approval time only; the rest takes the defaults. */
@@ -83,7 +73,7 @@ const batchOf = (totals: Totals[]) =>
       totals.map(({ photoId, voteCount, ratingSum, version }) =>
         decodeEventOfType(makeEvent('vote.vote.cast', VoteCast, { photoId, userId: `voter-${version}`, rating: 5, voteCount, ratingSum, version }, { source: 'vote' }), RATING_EVENTS),
       ),
-      PrismaPhotoRepository.ratings(tx),
+      new SqlRatingStore(tx),
     ),
   );
 
@@ -129,7 +119,7 @@ describe('the photo_ratings migration', { timeout: 60_000 }, () => {
     };
     expect(before.top).toHaveLength(30);
 
-    await applyMigrations({ databaseUrl: database.url, schema: 'photo', migrationsDir: MIGRATIONS });
+    await database.migrate();
 
     expect(await ratingsOf()).toEqual(before.rows);
     expect(await galleryIds('top_rated')).toEqual(before.top);

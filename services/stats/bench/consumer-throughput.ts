@@ -17,6 +17,7 @@ import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { COUNTER_SHARDS } from '../src/stats.projection.js';
 import { PrismaStatsRepository } from '../src/stats.repository.js';
+import { SqlProjectionStore } from '../src/projection.store.js';
 import { cast, reviewed, uploaded } from '../src/testing/events.js';
 import { deliver } from '../src/testing/deliver.js';
 import { VOTE_EVENTS, applyVoteEvent } from '../src/consumers/votes.consumer.js';
@@ -64,7 +65,7 @@ try {
         $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => (await client.query(query, values)).rows as T,
       };
       await client.query('INSERT INTO "stats"."processed_events" ("consumer", "event_id") VALUES ($1, $2::uuid) ON CONFLICT DO NOTHING', ['stats.votes', event.id]);
-      if (handle) await applyVoteEvent(decodeEventOfType(event, VOTE_EVENTS), PrismaStatsRepository.projection(sql));
+      if (handle) await applyVoteEvent(decodeEventOfType(event, VOTE_EVENTS), new SqlProjectionStore(sql));
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK');

@@ -21,6 +21,7 @@ import { createTestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { COUNTER_SHARDS, NO_STARS, type Stars } from '../src/stats.projection.js';
 import { PrismaStatsRepository } from '../src/stats.repository.js';
+import { SqlProjectionStore } from '../src/projection.store.js';
 import { cast } from '../src/testing/events.js';
 import { seededRandom } from '../src/testing/histories.js';
 import { VOTE_EVENTS, applyVoteEvents, type VoteEvent } from '../src/consumers/votes.consumer.js';
@@ -90,7 +91,7 @@ try {
     for (let i = 0; i < batches; i++) {
       const events = nextBatch();
       const started = process.hrtime.bigint();
-      await inTransaction(db.pool, (tx) => applyVoteEvents(events, PrismaStatsRepository.projection(tx)));
+      await inTransaction(db.pool, (tx) => applyVoteEvents(events, new SqlProjectionStore(tx)));
       wall += Number(process.hrtime.bigint() - started);
     }
     return wall / 1e3 / (batches * size);
@@ -160,7 +161,7 @@ try {
         $executeRawUnsafe: async (text, ...values) => (await explainOne(text, values), 0),
         $queryRawUnsafe: async <T>(text: string, ...values: unknown[]) => (await explainOne(text, values), [] as T),
       };
-      await applyVoteEvents(nextBatch(), PrismaStatsRepository.projection(explained));
+      await applyVoteEvents(nextBatch(), new SqlProjectionStore(explained));
       throw rolledBack;
     }).catch((error: unknown) => {
       if (error !== rolledBack) throw error;

@@ -6,6 +6,7 @@ import { VoteServiceClient } from '@snapcracks/proto/vote/v1';
 import { AuthServiceClient } from '@snapcracks/proto/auth/v1';
 import { PrismaClient } from './generated/prisma/client.js';
 import { PrismaStatsRepository } from './stats.repository.js';
+import { SqlProjectionStore } from './projection.store.js';
 import { StatsService } from './stats.service.js';
 import { statsHandlers } from './grpc/stats.server.js';
 import { PHOTO_EVENTS, applyPhotoEvent } from './consumers/photos.consumer.js';
@@ -26,10 +27,10 @@ export const statsService = defineService<PrismaClient>({
   async setup({ server, prisma, directPool, logger, connect, consume, consumeBatches }) {
     server.add(StatsServiceService, statsHandlers(new StatsService(new PrismaStatsRepository(prisma))));
     // Each event changes one photo row, locked, with the community's counters it moves, in the kit's transaction.
-    consume('photos', PHOTO_EVENTS, (event, tx) => applyPhotoEvent(event, PrismaStatsRepository.projection(tx)));
+    consume('photos', PHOTO_EVENTS, (event, tx) => applyPhotoEvent(event, new SqlProjectionStore(tx)));
     // The busiest consumer: on the pool, a batch of events per transaction (one per vote was ~570 events/s through Prisma).
-    consumeBatches('votes', VOTE_EVENTS, (events, tx) => applyVoteEvents(events, PrismaStatsRepository.projection(tx)));
-    consume('users', USER_EVENTS, (event, tx) => applyUserEvent(event, PrismaStatsRepository.projection(tx)));
+    consumeBatches('votes', VOTE_EVENTS, (events, tx) => applyVoteEvents(events, new SqlProjectionStore(tx)));
+    consume('users', USER_EVENTS, (event, tx) => applyUserEvent(event, new SqlProjectionStore(tx)));
 
     let sources: BackfillSources | undefined;
     const backfill = () =>

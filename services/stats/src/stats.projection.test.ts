@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   COUNTER_SHARDS,
-  NO_COUNTERS,
   applyPhotoChange,
   applyVoteTotals,
-  changeOf,
-  contributionOf,
-  movesCounters,
   shardOf,
   starsMoveApplies,
   starsMoveOf,
@@ -63,54 +59,7 @@ describe('merging a photo event into its row', () => {
   });
 });
 
-describe('what a row contributes', () => {
-  it('counts nothing for a photo of unknown status or a deleted one, even with votes', () => {
-    expect(contributionOf(row({ voteCount: 3, ratingSum: 15 }))).toEqual({ photos: 0, pendingPhotos: 0, approvedPhotos: 0, votesOnApproved: 0, ratedFourOrHigher: 0 });
-    expect(contributionOf(approved({ deleted: true, voteCount: 3, ratingSum: 15 }))).toMatchObject({ photos: 0, approvedPhotos: 0 });
-  });
-
-  it('counts votes and ratings of approved photos only, four or higher on the exact average', () => {
-    expect(contributionOf(row({ status: 'pending' }))).toEqual({ photos: 1, pendingPhotos: 1, approvedPhotos: 0, votesOnApproved: 0, ratedFourOrHigher: 0 });
-    expect(contributionOf(row({ status: 'rejected', voteCount: 2, ratingSum: 10 }))).toEqual({ photos: 1, pendingPhotos: 0, approvedPhotos: 0, votesOnApproved: 0, ratedFourOrHigher: 0 });
-    expect(contributionOf(approved())).toEqual({ photos: 1, pendingPhotos: 0, approvedPhotos: 1, votesOnApproved: 0, ratedFourOrHigher: 0 });
-    expect(contributionOf(approved({ voteCount: 3, ratingSum: 12 }))).toMatchObject({ votesOnApproved: 3, ratedFourOrHigher: 1 });
-    expect(contributionOf(approved({ voteCount: 3, ratingSum: 11 }))).toMatchObject({ votesOnApproved: 3, ratedFourOrHigher: 0 });
-  });
-});
-
-describe('how a change moves the figures', () => {
-  it('moves the shard’s counters and the owner’s figures by the difference of contributions', () => {
-    const pending = row({ ownerId: 'ada', status: 'pending', version: 1, voteCount: 2, ratingSum: 10 });
-    const change = changeOf(pending, { ...pending, status: 'approved', version: 2 });
-    expect(change).toEqual({
-      shard: shardOf(7),
-      counters: { photos: 0, pendingPhotos: -1, approvedPhotos: 1, votesOnApproved: 2, ratedFourOrHigher: 1, distinctUploaders: 0 },
-      owners: [{ ownerId: 'ada', approvedPhotos: 1, votes: 2, ratingSum: 10 }],
-    });
-    const voted = changeOf(approved({ voteCount: 2, ratingSum: 10 }), approved({ voteCount: 3, ratingSum: 11 }));
-    expect(voted).toEqual({ shard: shardOf(7), counters: { ...NO_COUNTERS, votesOnApproved: 1, ratedFourOrHigher: -1 }, owners: [{ ownerId: 'ada', approvedPhotos: 0, votes: 1, ratingSum: 1 }] });
-    // A changed vote moves only the owner's sum.
-    expect(changeOf(approved({ voteCount: 2, ratingSum: 10 }), approved({ voteCount: 2, ratingSum: 7 })).owners).toEqual([{ ownerId: 'ada', approvedPhotos: 0, votes: 0, ratingSum: -3 }]);
-    expect(changeOf(approved({ voteCount: 2, ratingSum: 7 }), { ...approved({ voteCount: 2, ratingSum: 7 }), deleted: true })).toMatchObject({
-      counters: { photos: -1, approvedPhotos: -1, votesOnApproved: -2 },
-      owners: [{ ownerId: 'ada', approvedPhotos: -1, votes: -2, ratingSum: -7 }],
-    });
-    // Votes on a photo that is not approved move no owner.
-    expect(changeOf(row({ ownerId: 'ada', status: 'rejected', version: 2 }), row({ ownerId: 'ada', status: 'rejected', version: 2, voteCount: 1, ratingSum: 4 })).owners).toEqual([]);
-  });
-
-  it('moves nothing for an edit, or for votes on a photo not yet known', () => {
-    expect(movesCounters(changeOf(approved(), approved({ description: 'new', version: 3 })))).toBe(false);
-    expect(movesCounters(changeOf(row(), row({ voteCount: 1, ratingSum: 5, ratingVersion: 1 })))).toBe(false);
-  });
-
-  it('keeps apart two owners of one row, sorted as their rows are locked', () => {
-    expect(changeOf(approved({ ownerId: 'zed' }), approved({ ownerId: 'amy', version: 3 })).owners).toEqual([
-      { ownerId: 'amy', approvedPhotos: 1, votes: 0, ratingSum: 0 },
-      { ownerId: 'zed', approvedPhotos: -1, votes: 0, ratingSum: 0 },
-    ]);
-  });
-
+describe('the counter shards', () => {
   it('spreads photos over the shards', () => {
     const shards = new Set(Array.from({ length: 100 }, (_, i) => shardOf(i + 1)));
     expect(shards.size).toBe(COUNTER_SHARDS);

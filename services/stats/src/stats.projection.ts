@@ -1,7 +1,8 @@
 /**
- * The projection's rules, free of I/O: how an event's state merges into a photo's row (each side kept by its own
- * version), what a row contributes to the community's figures, and how a change of a row moves them. The consumers
- * apply these inside their transaction; the repository only stores the results.
+ * The projection's merge rules, free of I/O: how an event's state or totals merge into a photo's row (each side kept
+ * by its own version), and how a vote moves the star counts. The consumers and the rebuild apply these; what a row
+ * counts for in the community's and its owner's figures is the stats schema's photo_figures (see its migration),
+ * which every statement that writes the rows applies.
  */
 
 export type PhotoStatus = 'pending' | 'approved' | 'rejected';
@@ -113,37 +114,6 @@ export function applyVoteTotals(row: PhotoRow, totals: VoteTotals): PhotoRow | n
   return { ...row, voteCount: totals.voteCount, ratingSum: totals.ratingSum, ratingVersion: totals.version };
 }
 
-/** The community's figures, as sums over photos (each a counter column in every shard). */
-export interface Counters {
-  photos: number;
-  pendingPhotos: number;
-  approvedPhotos: number;
-  votesOnApproved: number;
-  ratedFourOrHigher: number;
-  /** Owners with at least one approved photo; moved by owners' counts, not by a single row. */
-  distinctUploaders: number;
-}
-
-export const NO_COUNTERS: Counters = { photos: 0, pendingPhotos: 0, approvedPhotos: 0, votesOnApproved: 0, ratedFourOrHigher: 0, distinctUploaders: 0 };
-
-/** Whether the photo counts among those rated four or higher: approved, voted on, average (sum / count) of 4 or more. */
-export function isRatedFourOrHigher(row: Pick<PhotoRow, 'voteCount' | 'ratingSum'>): boolean {
-  return row.voteCount > 0 && row.ratingSum >= 4 * row.voteCount;
-}
-
-/** What one row adds to the community's figures: nothing while its status is unknown or once it is deleted. */
-export function contributionOf(row: PhotoRow): Omit<Counters, 'distinctUploaders'> {
-  if (row.deleted || row.status === null) return { photos: 0, pendingPhotos: 0, approvedPhotos: 0, votesOnApproved: 0, ratedFourOrHigher: 0 };
-  const approved = row.status === 'approved';
-  return {
-    photos: 1,
-    pendingPhotos: row.status === 'pending' ? 1 : 0,
-    approvedPhotos: approved ? 1 : 0,
-    votesOnApproved: approved ? row.voteCount : 0,
-    ratedFourOrHigher: approved && isRatedFourOrHigher(row) ? 1 : 0,
-  };
-}
-
 /**
  * Counter rows are split in shards so that consumers working on different photos rarely wait on one row; a read sums
  * them. A photo always moves the shard of its id. Changing the number later is safe: a read sums every row.
@@ -151,68 +121,6 @@ export function contributionOf(row: PhotoRow): Omit<Counters, 'distinctUploaders
 export const COUNTER_SHARDS = 16;
 
 export const shardOf = (photoId: number): number => photoId % COUNTER_SHARDS;
-
-/** What one photo adds to its owner's row (`owners`): an approved photo that is not deleted, with its votes. */
-export interface OwnerFigures {
-  approvedPhotos: number;
-  /** Votes received on the owner's approved photos. */
-  votes: number;
-  /** Their ratings' sum: the owner's average is ratingSum / votes. */
-  ratingSum: number;
-}
-
-export function ownerContributionOf(row: PhotoRow): OwnerFigures {
-  if (row.deleted || row.status !== 'approved' || row.ownerId === null) return { approvedPhotos: 0, votes: 0, ratingSum: 0 };
-  return { approvedPhotos: 1, votes: row.voteCount, ratingSum: row.ratingSum };
-}
-
-/** How one row's change moves the figures: the counters of its shard, and owners' figures. */
-export interface RowChange {
-  shard: number;
-  /** Differences of the row's contribution (distinctUploaders is left to the owners' counts: 0 here). */
-  counters: Counters;
-  /** Differences of owners' figures, non-zero only, sorted by owner (the order rows are locked in). */
-  owners: ({ ownerId: string } & OwnerFigures)[];
-}
-
-export function changeOf(before: PhotoRow, after: PhotoRow): RowChange {
-  const was = contributionOf(before);
-  const is = contributionOf(after);
-  const counters: Counters = {
-    photos: is.photos - was.photos,
-    pendingPhotos: is.pendingPhotos - was.pendingPhotos,
-    approvedPhotos: is.approvedPhotos - was.approvedPhotos,
-    votesOnApproved: is.votesOnApproved - was.votesOnApproved,
-    ratedFourOrHigher: is.ratedFourOrHigher - was.ratedFourOrHigher,
-    distinctUploaders: 0,
-  };
-  // An owner never changes in practice (PhotoState.user_id is the uploader); both sides are kept apart anyway.
-  const owners = new Map<string, OwnerFigures>();
-  const move = (ownerId: string | null, figures: OwnerFigures, sign: 1 | -1) => {
-    if (ownerId === null || figures.approvedPhotos === 0) return;
-    const moved = owners.get(ownerId) ?? { approvedPhotos: 0, votes: 0, ratingSum: 0 };
-    owners.set(ownerId, {
-      approvedPhotos: moved.approvedPhotos + sign * figures.approvedPhotos,
-      votes: moved.votes + sign * figures.votes,
-      ratingSum: moved.ratingSum + sign * figures.ratingSum,
-    });
-  };
-  move(before.ownerId, ownerContributionOf(before), -1);
-  move(after.ownerId, ownerContributionOf(after), 1);
-  return {
-    shard: shardOf(after.photoId),
-    counters,
-    owners: [...owners]
-      .filter(([, o]) => o.approvedPhotos !== 0 || o.votes !== 0 || o.ratingSum !== 0)
-      .map(([ownerId, o]) => ({ ownerId, ...o }))
-      .sort((a, b) => (a.ownerId < b.ownerId ? -1 : a.ownerId > b.ownerId ? 1 : 0)),
-  };
-}
-
-/** Whether a change moves any figure (otherwise only the row is written). */
-export function movesCounters(change: RowChange): boolean {
-  return change.owners.length > 0 || Object.values(change.counters).some((delta) => delta !== 0);
-}
 
 /** Votes per rating: index 0 holds the 1-star votes, index 4 the 5-star ones. */
 export type Stars = [number, number, number, number, number];

@@ -6,7 +6,7 @@ import { PrismaVoteRepository } from './vote.repository.js';
 import { VoteService } from './vote.service.js';
 import { voteHandlers } from './grpc/vote.server.js';
 import { voteBackfillHandlers } from './grpc/backfill.server.js';
-import { PgVoteBackfill } from './backfill.repository.js';
+import { PgVoteBackfill } from './backfill.pg-repository.js';
 import { VOTABLE_PHOTO_EVENTS, applyVotablePhotoEvent } from './consumers/votable-photos.consumer.js';
 import { VOTER_EVENTS, applyVoterEvent } from './consumers/voters.consumer.js';
 

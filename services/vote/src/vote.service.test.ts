@@ -1,6 +1,5 @@
-import { status } from '@grpc/grpc-js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { decodeEvent, decodeEventOfType, makeEvent, type Caller } from '@snapcracks/kit';
+import { decodeEvent, decodeEventOfType, makeEvent, type Caller, type DomainErrorKind } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUploaded, VoteCast, type PhotoState } from '@snapcracks/proto/events/v1';
 import { OWN_PHOTO, PHOTO_NOT_FOUND, RATING_INVALID, VoteService } from './vote.service.js';
@@ -19,7 +18,7 @@ beforeEach(() => {
   service = new VoteService(votes);
 });
 
-const code = (c: status, message?: string) => expect.objectContaining({ code: c, ...(message ? { message } : {}) });
+const kind = (k: DomainErrorKind, message?: string) => expect.objectContaining({ kind: k, ...(message ? { message } : {}) });
 
 const state = (photoId: number, photoStatus: PhotoStatus, version: number): PhotoState => ({
   photoId,
@@ -58,7 +57,7 @@ describe('casting a vote', () => {
   });
 
   it.each([0, 6, -1, 3.5, Number.NaN, Infinity])('refuses the rating %s', async (rating) => {
-    await expect(service.cast(ada, 1, rating)).rejects.toEqual(code(status.INVALID_ARGUMENT, RATING_INVALID));
+    await expect(service.cast(ada, 1, rating)).rejects.toEqual(kind('invalid_argument', RATING_INVALID));
     expect(votes.events).toEqual([]);
   });
 
@@ -66,12 +65,12 @@ describe('casting a vote', () => {
     await apply(uploaded(2), uploaded(3), reviewed(3, PhotoStatus.PHOTO_STATUS_REJECTED));
     await approve(4);
     await apply(deleted(4));
-    for (const photoId of [2, 3, 4, 99, 0, -1]) await expect(service.cast(ada, photoId, 5)).rejects.toEqual(code(status.NOT_FOUND, PHOTO_NOT_FOUND));
+    for (const photoId of [2, 3, 4, 99, 0, -1]) await expect(service.cast(ada, photoId, 5)).rejects.toEqual(kind('not_found', PHOTO_NOT_FOUND));
     expect(votes.events).toEqual([]);
   });
 
   it('refuses a vote on one’s own photo, with a clear message', async () => {
-    await expect(service.cast(owner, 1, 5)).rejects.toEqual(code(status.PERMISSION_DENIED, OWN_PHOTO));
+    await expect(service.cast(owner, 1, 5)).rejects.toEqual(kind('permission_denied', OWN_PHOTO));
     expect(votes.events).toEqual([]);
   });
 });
@@ -101,7 +100,7 @@ describe('the votable photos projection', () => {
     expect(await votes.findVotable(1)).toMatchObject({ approved: false, deleted: true, version: 3 });
     expect(await votes.totals(1)).toBeNull();
     expect(await service.myVote(ada, 1)).toBeNull();
-    await expect(service.cast(bob, 1, 5)).rejects.toEqual(code(status.NOT_FOUND));
+    await expect(service.cast(bob, 1, 5)).rejects.toEqual(kind('not_found'));
     expect(votes.events).toHaveLength(1);
   });
 });

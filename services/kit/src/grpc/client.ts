@@ -67,10 +67,11 @@ export interface ServiceClient<C extends grpc.Client> {
     request: ServerStreamingMethods<C>[K]['request'],
     options: CallOptions,
   ): AsyncIterable<ServerStreamingMethods<C>[K]['response']>;
-  /** The generated client, for streaming calls; pass `metadata(caller, path)` and a deadline yourself. */
+  /**
+   * The generated client underneath, for its channel: the gateway asks each peer's health over the connections it
+   * already holds. A call made on it carries no identity, so every service refuses it.
+   */
   raw: C;
-  metadata(caller: Caller | null, method: string): grpc.Metadata;
-  deadline(ms?: number): Date;
   close(): void;
 }
 
@@ -198,8 +199,6 @@ export function createServiceClient<C extends grpc.Client>(
     clientStream: clientStream as ServiceClient<C>['clientStream'],
     serverStream: serverStream as ServiceClient<C>['serverStream'],
     raw,
-    metadata,
-    deadline,
     close: () => raw.close(),
   };
 }

@@ -4,7 +4,7 @@ import { SupportServiceClient, SupportServiceService, type SupportServiceServer 
 import { pino } from 'pino';
 import { GrpcServer } from './server.js';
 import { createServiceClient } from './client.js';
-import { unimplemented } from './unimplemented.js';
+import { stubHandlers } from '../testing/stub-handlers.js';
 import { IdentityKeyring, IdentitySigner } from './identity.js';
 
 const keys = IdentityKeyring.generate();
@@ -18,13 +18,12 @@ describe('a service receiving text with control characters', () => {
     let handled = 0;
     const server = new GrpcServer({ name: 'support', signer: new IdentitySigner(keys, 'support'), logger: pino({ level: 'silent' }) }).add<SupportServiceServer>(
       SupportServiceService,
-      {
-        ...unimplemented<SupportServiceServer>(SupportServiceService),
+      stubHandlers<SupportServiceServer>(SupportServiceService, {
         async submitContactForm() {
           handled += 1;
           return {};
         },
-      },
+      }),
     );
     servers.push(server);
     const port = await server.start('127.0.0.1', 0);

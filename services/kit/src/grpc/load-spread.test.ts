@@ -3,7 +3,7 @@ import { VoteServiceClient, VoteServiceService, type VoteServiceServer } from '@
 import { pino } from 'pino';
 import { GrpcServer } from './server.js';
 import { createServiceClient } from './client.js';
-import { unimplemented } from './unimplemented.js';
+import { stubHandlers } from '../testing/stub-handlers.js';
 import { IdentityKeyring, IdentitySigner } from './identity.js';
 
 const keys = IdentityKeyring.generate();
@@ -17,13 +17,13 @@ afterEach(async () => {
 /** A vote replica that counts the calls it serves. */
 async function replica(options: { maxConnectionAgeMs?: number } = {}) {
   const served = { calls: 0 };
-  const server = new GrpcServer({ name: 'vote', signer: new IdentitySigner(keys, 'vote'), logger, ...options }).add<VoteServiceServer>(VoteServiceService, {
-    ...unimplemented<VoteServiceServer>(VoteServiceService),
+  const handlers = stubHandlers<VoteServiceServer>(VoteServiceService, {
     async castVote(request) {
       served.calls += 1;
       return { rating: request.rating, averageRating: request.rating, voteCount: 1 };
     },
   });
+  const server = new GrpcServer({ name: 'vote', signer: new IdentitySigner(keys, 'vote'), logger, ...options }).add<VoteServiceServer>(VoteServiceService, handlers);
   servers.push(server);
   const port = await server.start('127.0.0.1', 0);
   return { served, port };

@@ -5,7 +5,7 @@ import { HealthClient, HealthCheckResponse_ServingStatus } from '@snapcracks/pro
 import { pino } from 'pino';
 import { GrpcServer } from './server.js';
 import { createServiceClient } from './client.js';
-import { unimplemented } from './unimplemented.js';
+import { stubHandlers } from '../testing/stub-handlers.js';
 import { IdentityKeyring, IdentitySigner } from './identity.js';
 import { InvalidArgumentError } from '../errors.js';
 import { requireMember } from './authorize.js';
@@ -18,8 +18,7 @@ const member = { userId: 'u1', isAdmin: false, hasAcceptedTerms: true };
 let seenTraceId: string | undefined;
 
 function voteServer() {
-  return new GrpcServer({ name: 'vote', signer: new IdentitySigner(keys, 'vote'), logger }).add<VoteServiceServer>(VoteServiceService, {
-    ...unimplemented<VoteServiceServer>(VoteServiceService),
+  const handlers = stubHandlers<VoteServiceServer>(VoteServiceService, {
     async castVote(request, ctx) {
       const caller = requireMember(ctx);
       if (request.rating < 1 || request.rating > 5) throw new InvalidArgumentError('Rating must be between 1 and 5');
@@ -33,6 +32,7 @@ function voteServer() {
       throw new Error('database exploded: password=hunter2');
     },
   });
+  return new GrpcServer({ name: 'vote', signer: new IdentitySigner(keys, 'vote'), logger }).add<VoteServiceServer>(VoteServiceService, handlers);
 }
 
 const servers: GrpcServer[] = [];

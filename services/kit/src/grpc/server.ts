@@ -3,7 +3,8 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import { SpanKind, SpanStatusCode, context, propagation, trace, ROOT_CONTEXT } from '@opentelemetry/api';
 import { ZodError } from 'zod';
-import { DomainError, InvalidArgumentError, isDatabaseUnavailable, isServiceError } from '../errors.js';
+import { DomainError, InvalidArgumentError, isDatabaseUnavailable, type DomainErrorKind } from '../errors.js';
+import { isServiceError } from './call-errors.js';
 import { controlCharactersMessage, findControlCharacters } from '../control-characters.js';
 import type { Logger } from '../logger.js';
 import { IDENTITY_HEADER, USER_HEADER, InvalidIdentityError, type CallIdentity, type Caller, type IdentitySigner } from './identity.js';
@@ -236,12 +237,25 @@ function headerValue(metadata: grpc.Metadata, key: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The status a caller gets for each kind of domain error. */
+const STATUS_OF_KIND: Record<DomainErrorKind, grpc.status> = {
+  invalid_argument: grpc.status.INVALID_ARGUMENT,
+  unauthenticated: grpc.status.UNAUTHENTICATED,
+  permission_denied: grpc.status.PERMISSION_DENIED,
+  not_found: grpc.status.NOT_FOUND,
+  already_exists: grpc.status.ALREADY_EXISTS,
+  failed_precondition: grpc.status.FAILED_PRECONDITION,
+  aborted: grpc.status.ABORTED,
+  cancelled: grpc.status.CANCELLED,
+  unavailable: grpc.status.UNAVAILABLE,
+};
+
 /**
- * Domain and validation errors keep their message; a downstream service's status passes through; an unreachable database
- * is UNAVAILABLE; anything else is hidden.
+ * Domain and validation errors keep their message, with the status of their kind; a downstream service's status passes
+ * through; an unreachable database is UNAVAILABLE; anything else is hidden.
  */
 export function mapError(error: unknown, logger: Logger, path: string): Partial<grpc.StatusObject> {
-  if (error instanceof DomainError) return { code: error.code, details: error.message };
+  if (error instanceof DomainError) return { code: STATUS_OF_KIND[error.kind], details: error.message };
   if (error instanceof ZodError) return { code: grpc.status.INVALID_ARGUMENT, details: error.issues[0]?.message ?? 'Invalid request' };
   if (isServiceError(error) && error.code !== grpc.status.UNKNOWN && error.code !== grpc.status.INTERNAL) {
     return { code: error.code, details: error.details };

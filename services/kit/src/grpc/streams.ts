@@ -1,6 +1,5 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
-import { status } from '@grpc/grpc-js';
 import { DomainError, InvalidArgumentError } from '../errors.js';
 
 /**
@@ -72,7 +71,7 @@ async function* boundedChunks<Req>(
     yield Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
   // A cancelled call may end like a finished one: never take a cut-off stream for the whole.
-  if ((stream as { cancelled?: boolean }).cancelled) throw new DomainError(status.CANCELLED, 'The upload was cancelled');
+  if ((stream as { cancelled?: boolean }).cancelled) throw new DomainError('cancelled', 'The upload was cancelled');
 }
 
 /** Writes every message to a server stream, waiting whenever the client is slower than we are. */

@@ -8,10 +8,10 @@ import { createNatsEventBus } from '../bus/nats-event-bus.js';
 import { makeEvent } from '../bus/event-types.js';
 import type { EventBus } from '../bus/event-bus.js';
 import type { RunningComponent } from '../component.js';
-import { DomainError } from '../errors.js';
+import { NotFoundError } from '../errors.js';
 import { createServiceClient, type ServiceClient } from '../grpc/client.js';
 import { IdentityKeyring, IdentitySigner } from '../grpc/identity.js';
-import { unimplemented } from '../grpc/unimplemented.js';
+import { stubHandlers } from '../testing/stub-handlers.js';
 import { inTransaction, poolSqlClient } from '../outbox/pg-sql-client.js';
 import { outboxTable } from '../outbox/outbox-table.js';
 import { createOutboxTables } from '../testing/outbox-tables.js';
@@ -54,15 +54,14 @@ describe('metrics of a running service', () => {
       name: 'vote',
       database: { schema: SCHEMA, migrationsDir: '/nonexistent', PrismaClient, poolSize: 3 },
       async setup({ server: grpc, outbox, pool, consume }) {
-        grpc.add<VoteServiceServer>(VoteServiceService, {
-          ...unimplemented<VoteServiceServer>(VoteServiceService),
+        grpc.add<VoteServiceServer>(VoteServiceService, stubHandlers<VoteServiceServer>(VoteServiceService, {
           async castVote(request) {
-            if (request.photoId === 0) throw new DomainError(status.NOT_FOUND, 'No such photo');
+            if (request.photoId === 0) throw new NotFoundError('No such photo');
             await inTransaction(pool, (tx) => outbox.enqueue(tx, makeEvent('vote.vote.cast', VoteCast, { photoId: request.photoId, userId: 'u1', rating: request.rating }, { source: 'vote' })));
             outbox.nudge();
             return { rating: request.rating, averageRating: request.rating, voteCount: 1 };
           },
-        });
+        }));
         consume('tallies', ['vote.vote.cast'], async (event) => {
           if (failOnce.delete(event.payload.photoId)) throw new Error('not yet');
         });

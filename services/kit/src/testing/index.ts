@@ -7,3 +7,5 @@ export { uniqueTestName } from './unique-name.js';
 export { outboxEvents, processedEvents } from './outbox-events.js';
 export { startTestServices, type TestServices } from './services.js';
 export { seededRandom, type Random } from './seeded-random.js';
+export { stubHandlers } from './stub-handlers.js';
+export { databaseBeforeMigration, type DatabaseBeforeMigration } from './before-migration.js';

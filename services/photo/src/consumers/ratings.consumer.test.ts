@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEventOfType, makeEvent } from '@snapcracks/kit';
 import { VoteCast } from '@snapcracks/proto/events/v1';
-import type { PhotoRatingTotals, RatingBatchStore } from '../photo.repository.js';
-import { RATING_EVENTS, applyRatingEvent, applyRatingEvents } from './ratings.consumer.js';
+import type { PhotoRatingTotals, RatingStore } from './ratings.store.js';
+import { RATING_EVENTS, applyRatingEvents, type RatingEvent } from './ratings.consumer.js';
 
 /** A RatingStore in memory with the same rule as the SQL: newer versions only. */
-function memoryStore(): RatingBatchStore & { totals: Map<number, PhotoRatingTotals>; raters: Set<string>; locked: number[][] } {
+function memoryStore(): RatingStore & { totals: Map<number, PhotoRatingTotals>; raters: Set<string>; locked: number[][] } {
   const totals = new Map<number, PhotoRatingTotals>();
   const raters = new Set<string>();
   const locked: number[][] = [];
@@ -16,22 +16,17 @@ function memoryStore(): RatingBatchStore & { totals: Map<number, PhotoRatingTota
     async lockRatings(photoIds) {
       locked.push(photoIds);
     },
-    async addRater(userId, photoId) {
-      raters.add(`${userId}:${photoId}`);
-    },
-    async setIfNewer(t) {
-      if ((totals.get(t.photoId)?.version ?? 0) >= t.version) return false;
-      totals.set(t.photoId, { ...t });
-      return true;
-    },
     async setManyIfNewer(many) {
-      for (const t of many) await this.setIfNewer(t);
+      for (const t of many) if ((totals.get(t.photoId)?.version ?? 0) < t.version) totals.set(t.photoId, { ...t });
     },
     async addRaters(pairs) {
-      for (const { userId, photoId } of pairs) await this.addRater(userId, photoId);
+      for (const { userId, photoId } of pairs) raters.add(`${userId}:${photoId}`);
     },
   };
 }
+
+/** One event in a transaction of its own, as a batch of one. */
+const applyAlone = (event: RatingEvent, store: RatingStore) => applyRatingEvents([event], store);
 
 const cast = (photoId: number, voteCount: number, ratingSum: number, version: number) =>
   decodeEventOfType(makeEvent('vote.vote.cast', VoteCast, { photoId, userId: 'u', rating: 5, voteCount, ratingSum, version }, { source: 'vote' }), RATING_EVENTS);
@@ -39,26 +34,26 @@ const cast = (photoId: number, voteCount: number, ratingSum: number, version: nu
 describe('the ratings consumer', () => {
   it('sets the absolute totals of the newest version, whatever order and however often events arrive', async () => {
     const store = memoryStore();
-    await applyRatingEvent(cast(1, 3, 12, 3), store);
-    await applyRatingEvent(cast(1, 2, 7, 2), store); // late
-    await applyRatingEvent(cast(1, 3, 12, 3), store); // again
+    await applyAlone(cast(1, 3, 12, 3), store);
+    await applyAlone(cast(1, 2, 7, 2), store); // late
+    await applyAlone(cast(1, 3, 12, 3), store); // again
     expect(store.totals.get(1)).toEqual({ photoId: 1, voteCount: 3, ratingSum: 12, version: 3 });
-    await applyRatingEvent(cast(1, 4, 13, 4), store);
+    await applyAlone(cast(1, 4, 13, 4), store);
     expect(store.totals.get(1)).toEqual({ photoId: 1, voteCount: 4, ratingSum: 13, version: 4 });
   });
 
   it('ignores an event without totals (written before they travelled with it)', async () => {
     const store = memoryStore();
     const bare = decodeEventOfType(makeEvent('vote.vote.cast', VoteCast, { photoId: 1, userId: 'u', rating: 5 }, { source: 'vote' }), RATING_EVENTS);
-    await applyRatingEvent(bare, store);
+    await applyAlone(bare, store);
     expect(store.totals.size).toBe(0);
     expect([...store.raters]).toEqual(['u:1']);
   });
 
   it('records who rated the photo, once however often the event comes', async () => {
     const store = memoryStore();
-    await applyRatingEvent(cast(1, 1, 5, 1), store);
-    await applyRatingEvent(cast(1, 1, 5, 1), store);
+    await applyAlone(cast(1, 1, 5, 1), store);
+    await applyAlone(cast(1, 1, 5, 1), store);
     expect([...store.raters]).toEqual(['u:1']);
   });
 
@@ -67,7 +62,7 @@ describe('the ratings consumer', () => {
     const batch = memoryStore();
     const alone = memoryStore();
     await applyRatingEvents(events, batch);
-    for (const event of events) await applyRatingEvent(event, alone);
+    for (const event of events) await applyAlone(event, alone);
     expect(batch.locked).toEqual([[1, 2]]);
     expect(batch.totals).toEqual(alone.totals);
     expect(batch.raters).toEqual(alone.raters);

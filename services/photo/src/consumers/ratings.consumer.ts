@@ -1,32 +1,19 @@
 import type { DecodedEvent } from '@snapcracks/kit';
-import type { PhotoRatingTotals, RatingBatchStore, RatingStore } from '../photo.repository.js';
+import type { PhotoRatingTotals, RatingStore } from './ratings.store.js';
 
 /** The vote events that keep each photo's rating totals (shown as its average and vote count). */
 export const RATING_EVENTS = ['vote.vote.cast'] as const;
 export type RatingEvent = DecodedEvent<(typeof RATING_EVENTS)[number]>;
 
 /**
- * Sets a photo's vote count and rating sum to the absolute totals the vote service reported, unless the stored ones
- * are newer (the totals' version orders them), so a redelivered, late or overtaken event never skews a rating; and
- * records that the voter has rated it.
- */
-export async function applyRatingEvent(event: RatingEvent, store: RatingStore): Promise<void> {
-  const { photoId, userId, voteCount, ratingSum, version } = event.payload;
-  if (!photoId) return;
-  // Whoever voted has rated the photo, whatever order the totals arrive in (need-your-vote leaves it out).
-  if (userId) await store.addRater(userId, photoId);
-  // An event without totals (written before they travelled with it) has nothing more to set.
-  if (voteCount === undefined || ratingSum === undefined || version === undefined) return;
-  await store.setIfNewer({ photoId, voteCount, ratingSum, version });
-}
-
-/**
  * A batch of vote events in one transaction (the service consumes them with consumeBatches), with what applying them one
- * by one would leave: per photo the totals of the newest version, and every voter as a rater. The photos' ratings rows
- * (narrow rows of their own, never the photos') are locked first, in id order; then one statement sets the totals and
- * one records the raters, instead of two per event.
+ * by one would leave: per photo the absolute totals of the newest version (the totals' version orders them, so a
+ * redelivered, late or overtaken event never skews a rating), and every voter as a rater, whatever order the totals
+ * arrive in (need-your-vote leaves rated photos out). An event without totals (written before they travelled with it)
+ * only records its voter. The photos' ratings rows (narrow rows of their own, never the photos') are locked first, in
+ * id order; then one statement sets the totals and one records the raters, instead of two per event.
  */
-export async function applyRatingEvents(events: RatingEvent[], store: RatingBatchStore): Promise<void> {
+export async function applyRatingEvents(events: RatingEvent[], store: RatingStore): Promise<void> {
   const newest = new Map<number, PhotoRatingTotals>();
   const raters = new Map<string, { userId: string; photoId: number }>();
   for (const { payload } of events) {

@@ -1,5 +1,5 @@
 import type { DecodedEvent } from '@snapcracks/kit';
-import type { UploaderStore } from '../photo.repository.js';
+import type { UploaderStore } from './uploaders.store.js';
 
 /** The auth events that keep the uploaders projection (names shown next to photos). */
 export const UPLOADER_EVENTS = ['auth.user.updated', 'auth.user.deleted'] as const;

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeEvent, decodeEventOfType, makeEvent } from '@snapcracks/kit';
 import { createRecordingLogger, type LogRecord } from '@snapcracks/kit/testing';
 import { PhotoDeleted, UserDeleted } from '@snapcracks/proto/events/v1';
-import type { PhotoOwnerStore } from '../photo.repository.js';
+import type { PhotoOwnerStore } from './photo-owners.store.js';
 import { PhotoService } from '../photo.service.js';
 import { FakeStorage } from '../testing/fake-storage.js';
 import { InMemoryPhotoRepository } from '../testing/in-memory-photo.repository.js';

@@ -1,5 +1,5 @@
 import type { DecodedEvent } from '@snapcracks/kit';
-import type { PhotoOwnerStore } from '../photo.repository.js';
+import type { PhotoOwnerStore } from './photo-owners.store.js';
 import type { PhotoService } from '../photo.service.js';
 
 /** The account events that take a user's photos away. */

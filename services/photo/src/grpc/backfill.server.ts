@@ -1,6 +1,6 @@
 import { requireService, writeStream, type Handlers } from '@snapcracks/kit';
 import type { BackfilledPhoto, PhotoServiceServer } from '@snapcracks/proto/photo/v1';
-import type { BackfillPhoto, PgPhotoBackfill } from '../backfill.repository.js';
+import type { BackfillPhoto, PgPhotoBackfill } from '../backfill.pg-repository.js';
 import { photoState } from '../photo.service.js';
 
 /** The RPCs that feed another component's rebuild of its read models. */

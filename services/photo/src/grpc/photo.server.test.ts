@@ -1,10 +1,10 @@
-import { Metadata, status } from '@grpc/grpc-js';
+import { Metadata } from '@grpc/grpc-js';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createLogger, decodeEvent, type CallContext, type Caller } from '@snapcracks/kit';
+import { createLogger, decodeEvent, type CallContext, type Caller, type DomainErrorKind } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted } from '@snapcracks/proto/events/v1';
 import { GalleryFilter, ImageVariant, ReviewList } from '@snapcracks/proto/photo/v1';
-import type { GalleryRepository } from '../gallery.repository.js';
+import type { GalleryRepository } from '../gallery.pg-repository.js';
 import { GalleryService } from '../gallery.service.js';
 import { PhotoService } from '../photo.service.js';
 import { InMemoryPhotoRepository } from '../testing/in-memory-photo.repository.js';
@@ -30,7 +30,7 @@ let photoId: number;
 let filename: string;
 
 const ctx = (caller: Caller | null, service = 'gateway'): CallContext => ({ caller, service, metadata: new Metadata(), logger });
-const code = (c: status) => expect.objectContaining({ code: c });
+const kind = (k: DomainErrorKind) => expect.objectContaining({ kind: k });
 
 beforeEach(async () => {
   photos = new InMemoryPhotoRepository();
@@ -48,15 +48,15 @@ describe('the gRPC edge', () => {
   it('serves public gallery pages to anyone, need-your-vote only to members, and refuses an unknown filter', async () => {
     const page = (filter: GalleryFilter, caller: Caller | null) => handlers.getGalleryPage({ filter, page: { page: 1, limit: 9 } }, ctx(caller));
     await expect(page(GalleryFilter.GALLERY_FILTER_TOP_RATED, null)).resolves.toEqual({ photos: [], total: 0, totalPages: 0 });
-    await expect(page(GalleryFilter.GALLERY_FILTER_NEED_YOUR_VOTE, null)).rejects.toEqual(code(status.UNAUTHENTICATED));
-    await expect(page(GalleryFilter.GALLERY_FILTER_NEED_YOUR_VOTE, newcomer)).rejects.toEqual(code(status.PERMISSION_DENIED));
+    await expect(page(GalleryFilter.GALLERY_FILTER_NEED_YOUR_VOTE, null)).rejects.toEqual(kind('unauthenticated'));
+    await expect(page(GalleryFilter.GALLERY_FILTER_NEED_YOUR_VOTE, newcomer)).rejects.toEqual(kind('permission_denied'));
     await expect(page(GalleryFilter.GALLERY_FILTER_NEED_YOUR_VOTE, other)).resolves.toMatchObject({ total: 0 });
-    await expect(page(GalleryFilter.GALLERY_FILTER_UNSPECIFIED, other)).rejects.toEqual(code(status.INVALID_ARGUMENT));
+    await expect(page(GalleryFilter.GALLERY_FILTER_UNSPECIFIED, other)).rejects.toEqual(kind('invalid_argument'));
   });
 
   it('refuses signed-out callers and callers who have not accepted the terms on member calls', async () => {
     for (const caller of [null, newcomer]) {
-      const expected = code(caller ? status.PERMISSION_DENIED : status.UNAUTHENTICATED);
+      const expected = kind(caller ? 'permission_denied' : 'unauthenticated');
       await expect(handlers.listMyPhotos({}, ctx(caller))).rejects.toEqual(expected);
       await expect(handlers.updatePhoto({ id: photoId, description: 'x' }, ctx(caller))).rejects.toEqual(expected);
       await expect(handlers.setPrivacyBars({ id: photoId, bars: [] }, ctx(caller))).rejects.toEqual(expected);
@@ -70,30 +70,30 @@ describe('the gRPC edge', () => {
     const { photo } = await handlers.getPhoto({ id: photoId }, ctx(owner));
     expect(photo).toMatchObject({ id: photoId, userId: 'owner', status: PhotoStatus.PHOTO_STATUS_PENDING, privacyBars: [], imageVersion: 1, width: 640, height: 480, averageRating: 0, voteCount: 0 });
     expect(photo!.user).toBeUndefined();
-    await expect(handlers.getPhoto({ id: photoId }, ctx(null))).rejects.toEqual(code(status.NOT_FOUND));
+    await expect(handlers.getPhoto({ id: photoId }, ctx(null))).rejects.toEqual(kind('not_found'));
     await handlers.setPhotoStatus({ id: photoId, status: PhotoStatus.PHOTO_STATUS_APPROVED, actionId: 'a' }, ctx(admin, 'moderation'));
     await expect(handlers.getPhoto({ id: photoId }, ctx(null))).resolves.toMatchObject({ photo: { id: photoId, status: PhotoStatus.PHOTO_STATUS_APPROVED } });
   });
 
   it('resolves images for the gateway only, taking an unspecified variant as the display image', async () => {
-    await expect(handlers.resolveImage({ filename, variant: ImageVariant.IMAGE_VARIANT_DISPLAY }, ctx(owner, 'moderation'))).rejects.toEqual(code(status.PERMISSION_DENIED));
+    await expect(handlers.resolveImage({ filename, variant: ImageVariant.IMAGE_VARIANT_DISPLAY }, ctx(owner, 'moderation'))).rejects.toEqual(kind('permission_denied'));
     const unspecified = await handlers.resolveImage({ filename, variant: ImageVariant.IMAGE_VARIANT_UNSPECIFIED }, ctx(owner));
     const display = await handlers.resolveImage({ filename, variant: ImageVariant.IMAGE_VARIANT_DISPLAY }, ctx(owner));
     expect(unspecified).toEqual(display);
     expect(display).toMatchObject({ contentType: 'image/webp', public: false });
-    await expect(handlers.resolveImage({ filename, variant: ImageVariant.IMAGE_VARIANT_DISPLAY }, ctx(null))).rejects.toEqual(code(status.NOT_FOUND));
-    await expect(handlers.resolveImage({ filename, variant: 42 as ImageVariant }, ctx(owner))).rejects.toEqual(code(status.INVALID_ARGUMENT));
+    await expect(handlers.resolveImage({ filename, variant: ImageVariant.IMAGE_VARIANT_DISPLAY }, ctx(null))).rejects.toEqual(kind('not_found'));
+    await expect(handlers.resolveImage({ filename, variant: 42 as ImageVariant }, ctx(owner))).rejects.toEqual(kind('invalid_argument'));
   });
 
   it('takes status changes and review lists from the moderation service for admins only', async () => {
     const approve = { id: photoId, status: PhotoStatus.PHOTO_STATUS_APPROVED, actionId: 'a' };
-    await expect(handlers.setPhotoStatus(approve, ctx(admin, 'gateway'))).rejects.toEqual(code(status.PERMISSION_DENIED));
-    await expect(handlers.setPhotoStatus(approve, ctx(owner, 'moderation'))).rejects.toEqual(code(status.PERMISSION_DENIED));
-    await expect(handlers.setPhotoStatus(approve, ctx(null, 'moderation'))).rejects.toEqual(code(status.UNAUTHENTICATED));
-    await expect(handlers.setPhotoStatus({ ...approve, status: PhotoStatus.PHOTO_STATUS_UNSPECIFIED }, ctx(admin, 'moderation'))).rejects.toEqual(code(status.INVALID_ARGUMENT));
-    await expect(handlers.listPhotosForReview({ list: ReviewList.REVIEW_LIST_PENDING }, ctx(admin, 'gateway'))).rejects.toEqual(code(status.PERMISSION_DENIED));
-    await expect(handlers.listPhotosForReview({ list: ReviewList.REVIEW_LIST_PENDING }, ctx(other, 'moderation'))).rejects.toEqual(code(status.PERMISSION_DENIED));
-    await expect(handlers.listPhotosForReview({ list: ReviewList.REVIEW_LIST_UNSPECIFIED }, ctx(admin, 'moderation'))).rejects.toEqual(code(status.INVALID_ARGUMENT));
+    await expect(handlers.setPhotoStatus(approve, ctx(admin, 'gateway'))).rejects.toEqual(kind('permission_denied'));
+    await expect(handlers.setPhotoStatus(approve, ctx(owner, 'moderation'))).rejects.toEqual(kind('permission_denied'));
+    await expect(handlers.setPhotoStatus(approve, ctx(null, 'moderation'))).rejects.toEqual(kind('unauthenticated'));
+    await expect(handlers.setPhotoStatus({ ...approve, status: PhotoStatus.PHOTO_STATUS_UNSPECIFIED }, ctx(admin, 'moderation'))).rejects.toEqual(kind('invalid_argument'));
+    await expect(handlers.listPhotosForReview({ list: ReviewList.REVIEW_LIST_PENDING }, ctx(admin, 'gateway'))).rejects.toEqual(kind('permission_denied'));
+    await expect(handlers.listPhotosForReview({ list: ReviewList.REVIEW_LIST_PENDING }, ctx(other, 'moderation'))).rejects.toEqual(kind('permission_denied'));
+    await expect(handlers.listPhotosForReview({ list: ReviewList.REVIEW_LIST_UNSPECIFIED }, ctx(admin, 'moderation'))).rejects.toEqual(kind('invalid_argument'));
     expect(await handlers.listPhotosForReview({ list: ReviewList.REVIEW_LIST_PENDING, page: { page: 1, limit: 20 } }, ctx(admin, 'moderation'))).toMatchObject({ total: 1, totalPages: 1 });
     expect((await handlers.setPhotoStatus(approve, ctx(admin, 'moderation'))).photo).toMatchObject({ status: PhotoStatus.PHOTO_STATUS_APPROVED, approvedBy: 'admin' });
   });

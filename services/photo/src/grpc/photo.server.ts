@@ -11,7 +11,7 @@ import {
   type UploadPhotoRequest_Metadata,
 } from '@snapcracks/proto/photo/v1';
 import type { Photo, StorageType } from '../photo.repository.js';
-import type { GalleryPhoto } from '../gallery.repository.js';
+import type { GalleryPhoto } from '../gallery.pg-repository.js';
 import type { GalleryFilter, GalleryService } from '../gallery.service.js';
 import {
   MAX_UPLOAD_BYTES,

@@ -10,8 +10,8 @@ import type {
   ReviewQuery,
   UpdateOptions,
   Uploader,
-  UploaderStore,
 } from '../photo.repository.js';
+import type { UploaderStore } from '../consumers/uploaders.store.js';
 import { SIMILAR_MAX_DISTANCE, hammingDistance, hashToBigInt, type ReviewMarks } from '../review-marks.js';
 
 type Row = Omit<Photo, 'uploader'>;

@@ -3,7 +3,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { makeEvent } from '@snapcracks/kit';
 import { PhotoDeleted, PhotoUpdated, PhotoUploaded } from '@snapcracks/proto/events/v1';
 import { PhotoStatus as PhotoStatusMessage } from '@snapcracks/proto/common/v1';
-import type { EventOf, NewPhoto, Photo, PhotoRepository, UploaderStore } from '../photo.repository.js';
+import type { UploaderStore } from '../consumers/uploaders.store.js';
+import type { EventOf, NewPhoto, Photo, PhotoRepository } from '../photo.repository.js';
 
 export interface ContractSubject {
   /** The repository under test, over empty photos and uploaders tables. */

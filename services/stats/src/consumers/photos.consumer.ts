@@ -1,8 +1,8 @@
 import type { DecodedEvent } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import type { PhotoState } from '@snapcracks/proto/events/v1';
-import type { ProjectionStore } from '../stats.repository.js';
-import { applyPhotoChange, changeOf, type PhotoChange, type PhotoStateFacts, type PhotoStatus as Status } from '../stats.projection.js';
+import type { ProjectionStore } from '../projection.store.js';
+import { applyPhotoChange, type PhotoChange, type PhotoStateFacts, type PhotoStatus as Status } from '../stats.projection.js';
 
 /** The photo events that keep each photo's state in the projection. */
 export const PHOTO_EVENTS = ['photo.photo.uploaded', 'photo.photo.status_changed', 'photo.photo.updated', 'photo.photo.deleted'] as const;
@@ -15,7 +15,7 @@ const STATUSES: Partial<Record<PhotoStatus, Status>> = {
 };
 
 /**
- * Merges the photo's state into its row (newest version wins; a deletion leaves a tombstone) and moves the
+ * Merges the photo's state into its row (newest version wins; a deletion leaves a tombstone), which moves the
  * community's figures by the row's change, in the consumer's transaction. An event older than the stored state, or
  * about a deleted photo, changes nothing.
  */
@@ -25,7 +25,7 @@ export async function applyPhotoEvent(event: PhotoEvent, store: ProjectionStore)
   const photoId = event.payload.photo!.photoId;
   const before = await store.lockPhoto(photoId);
   const after = applyPhotoChange(before, change);
-  if (after) await store.savePhoto(after, changeOf(before, after));
+  if (after) await store.savePhoto(after);
 }
 
 function photoChangeOf(event: PhotoEvent): PhotoChange | null {

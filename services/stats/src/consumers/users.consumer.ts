@@ -1,5 +1,5 @@
 import type { DecodedEvent } from '@snapcracks/kit';
-import type { ProjectionStore } from '../stats.repository.js';
+import type { ProjectionStore } from '../projection.store.js';
 
 /** The account events stats keeps: deletions (per-user figures and rankings leave deleted accounts out). */
 export const USER_EVENTS = ['auth.user.deleted'] as const;

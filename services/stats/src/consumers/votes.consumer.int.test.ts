@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createBatchConsumer, decodeEventOfType, inTransaction, poolSqlClient, type Envelope } from '@snapcracks/kit';
 import { createRecordingLogger } from '@snapcracks/kit/testing';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
-import { PrismaStatsRepository } from '../stats.repository.js';
+import { SqlProjectionStore } from '../projection.store.js';
 import { shardOf } from '../stats.projection.js';
 import { deliver } from '../testing/deliver.js';
 import { cast, reviewed, uploaded } from '../testing/events.js';
@@ -21,7 +21,7 @@ const votesConsumer = (maxBatch: number) =>
     consumer: 'stats.votes',
     maxBatch,
     logger: batches.logger,
-    handle: (events, tx) => applyVoteEvents(events.map((event) => decodeEventOfType(event, VOTE_EVENTS)), PrismaStatsRepository.projection(tx)),
+    handle: (events, tx) => applyVoteEvents(events.map((event) => decodeEventOfType(event, VOTE_EVENTS)), new SqlProjectionStore(tx)),
   });
 
 describe('the stats votes consumer in batches on PostgreSQL', () => {
@@ -71,7 +71,7 @@ async function approvedPhotos(owners: Record<number, string>): Promise<void> {
 }
 
 const applyInOneTransaction = (events: Envelope[]) =>
-  inTransaction(stats.db.pool, (tx) => applyVoteEvents(events.map((event) => decodeEventOfType(event, VOTE_EVENTS)), PrismaStatsRepository.projection(tx)));
+  inTransaction(stats.db.pool, (tx) => applyVoteEvents(events.map((event) => decodeEventOfType(event, VOTE_EVENTS)), new SqlProjectionStore(tx)));
 
 const photoRow = async (photoId: number) => {
   const p = await stats.db.prisma.photo.findUniqueOrThrow({ where: { photoId: BigInt(photoId) } });
@@ -111,7 +111,7 @@ describe('a batch of vote events on PostgreSQL', () => {
         const pid = (await batch.query<{ pid: number }>('SELECT pg_backend_pid() AS "pid"')).rows[0]!.pid;
         const applied = applyVoteEvents(
           events.map((event) => decodeEventOfType(event, VOTE_EVENTS)),
-          PrismaStatsRepository.projection(poolSqlClient(batch)),
+          new SqlProjectionStore(poolSqlClient(batch)),
         ).then(() => batch.query('COMMIT'));
         const waiting = async () => (await stats.db.pool.query('SELECT 1 FROM pg_locks WHERE "pid" = $1 AND NOT "granted"', [pid])).rowCount! > 0;
         for (let tries = 0; !(await waiting()); tries++) {

@@ -4,7 +4,7 @@ import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { cast, reviewed, uploaded } from '../testing/events.js';
 import { InMemoryProjectionStore } from '../testing/in-memory-projection.store.js';
 import { PHOTO_EVENTS, applyPhotoEvent } from './photos.consumer.js';
-import type { VoteChange } from '../stats.repository.js';
+import type { VoteChange } from '../projection.store.js';
 import { VOTE_EVENTS, applyVoteEvent, applyVoteEvents } from './votes.consumer.js';
 
 /** The in-memory projection, noting what each of its vote statements is given. */
@@ -55,11 +55,10 @@ describe('a batch of vote events', () => {
       ],
     ]);
     expect(alone.calls).toHaveLength(5); // the same statement, one event at a time
-    expect(batch.store.figures).toEqual(alone.store.figures);
     expect([...batch.store.photos]).toEqual([...alone.store.photos]);
-    expect([...batch.store.owners]).toEqual([...alone.store.owners]);
     expect([...batch.store.stars]).toEqual([...alone.store.stars]);
-    expect(batch.store.figures).toMatchObject({ votesOnApproved: 3 });
+    expect(batch.store.photos.get(1)).toMatchObject({ voteCount: 1, ratingSum: 5, ratingVersion: 2 });
+    expect(batch.store.photos.get(2)).toMatchObject({ voteCount: 2, ratingSum: 6, ratingVersion: 3 });
     expect(batch.store.stars.get(2)?.stars).toEqual([0, 1, 0, 1, 0]);
   });
 });

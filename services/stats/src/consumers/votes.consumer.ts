@@ -1,5 +1,5 @@
 import type { DecodedEvent } from '@snapcracks/kit';
-import type { ProjectionStore, VoteChange } from '../stats.repository.js';
+import type { ProjectionStore, VoteChange } from '../projection.store.js';
 import { starsMoveOf } from '../stats.projection.js';
 
 /** The vote events that keep each photo's vote totals in the projection. */

@@ -1,6 +1,6 @@
-import { Metadata, status } from '@grpc/grpc-js';
+import { Metadata } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { createLogger, type CallContext, type Caller } from '@snapcracks/kit';
+import { createLogger, type CallContext, type Caller, type DomainErrorKind } from '@snapcracks/kit';
 import type { StatsRepository } from '../stats.repository.js';
 import { StatsService } from '../stats.service.js';
 import { statsHandlers } from './stats.server.js';
@@ -9,7 +9,7 @@ const logger = createLogger('test', 'silent');
 const member: Caller = { userId: 'member', isAdmin: false, hasAcceptedTerms: true };
 const admin: Caller = { userId: 'admin', isAdmin: true, hasAcceptedTerms: true };
 const ctx = (caller: Caller | null): CallContext => ({ caller, service: 'gateway', metadata: new Metadata(), logger });
-const code = (c: status) => expect.objectContaining({ code: c });
+const kind = (k: DomainErrorKind) => expect.objectContaining({ kind: k });
 
 const zero = { photos: 0, pendingPhotos: 0, approvedPhotos: 0, votesOnApproved: 0, ratedFourOrHigher: 0, distinctUploaders: 0 };
 const repository: StatsRepository = {
@@ -41,15 +41,15 @@ describe('the gRPC edge', () => {
   });
 
   it('answers the admin’s figures to admins only', async () => {
-    await expect(handlers.getAdminStats({}, ctx(null))).rejects.toEqual(code(status.UNAUTHENTICATED));
-    await expect(handlers.getAdminStats({}, ctx(member))).rejects.toEqual(code(status.PERMISSION_DENIED));
-    await expect(handlers.getAdminStats({}, ctx({ ...admin, hasAcceptedTerms: false }))).rejects.toEqual(code(status.PERMISSION_DENIED));
+    await expect(handlers.getAdminStats({}, ctx(null))).rejects.toEqual(kind('unauthenticated'));
+    await expect(handlers.getAdminStats({}, ctx(member))).rejects.toEqual(kind('permission_denied'));
+    await expect(handlers.getAdminStats({}, ctx({ ...admin, hasAcceptedTerms: false }))).rejects.toEqual(kind('permission_denied'));
     await expect(handlers.getAdminStats({}, ctx(admin))).resolves.toEqual({ pendingReviews: 1, approvedToday: 1, rejectedToday: 0, totalPhotos: 2 });
   });
 
   it('answers a member’s own stats, leaving out ranks and photos they do not have', async () => {
-    await expect(handlers.getUserStats({}, ctx(null))).rejects.toEqual(code(status.UNAUTHENTICATED));
-    await expect(handlers.getUserStats({}, ctx({ ...member, hasAcceptedTerms: false }))).rejects.toEqual(code(status.PERMISSION_DENIED));
+    await expect(handlers.getUserStats({}, ctx(null))).rejects.toEqual(kind('unauthenticated'));
+    await expect(handlers.getUserStats({}, ctx({ ...member, hasAcceptedTerms: false }))).rejects.toEqual(kind('permission_denied'));
     expect(await handlers.getUserStats({}, ctx(member))).toEqual({
       totalUploads: 2,
       approvedUploads: 1,

@@ -2,7 +2,7 @@ import { openDatabase, type Logger } from '@snapcracks/kit';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { NO_STARS, applyPhotoChange, applyVoteTotals, unknownPhoto, type PhotoChange } from '../stats.projection.js';
 import type { BackfillSources, BackfilledPhoto, BackfilledVotes } from './backfill.sources.js';
-import { rebuildTransaction, type Pool, type RebuildConnection, type RebuildRow, type RebuildStore } from './rebuild.repository.js';
+import { rebuildTransaction, type Pool, type RebuildConnection, type RebuildRow, type RebuildStore } from './rebuild.pg-repository.js';
 
 export interface RebuildReport {
   photos: number;

@@ -1,7 +1,7 @@
 import type { Logger } from '@snapcracks/kit';
 import { rebuildStatsOn } from './rebuild.js';
 import type { BackfillSources } from './backfill.sources.js';
-import type { Pool } from './rebuild.repository.js';
+import type { Pool } from './rebuild.pg-repository.js';
 
 /** One replica rebuilds at a time; the others find the lock taken and look again later. */
 const LOCK = `hashtext('stats.requested-rebuild')`;

@@ -1,6 +1,6 @@
 import { requireService, writeStream, type Handlers } from '@snapcracks/kit';
 import type { PhotoVotes, VoteServiceServer } from '@snapcracks/proto/vote/v1';
-import type { BackfillPhotoVotes, PgVoteBackfill } from '../backfill.repository.js';
+import type { BackfillPhotoVotes, PgVoteBackfill } from '../backfill.pg-repository.js';
 
 /** The RPCs that feed another component's rebuild of its read models. */
 export type VoteBackfillHandlers = Pick<Handlers<VoteServiceServer>, 'streamPhotoVotes'>;

@@ -213,7 +213,7 @@ export class PgGalleryRepository implements GalleryRepository {
         `SELECT COUNT(*) FROM (SELECT FROM "photo"."ratings" WHERE "approved_at" IS NOT NULL ORDER BY "photo_id" FOR NO KEY UPDATE) AS "locked"`,
       );
       const { rowCount } = await client.query(
-        `UPDATE "photo"."ratings" r SET "score" = (g."weight" * g."mean" + r."rating_sum") / (g."weight" + r."vote_count")
+        `UPDATE "photo"."ratings" r SET "score" = "photo"."photo_score"(r."vote_count", r."rating_sum", g."weight", g."mean")
          FROM "photo"."gallery_prior" g WHERE g."id" = 1 AND r."approved_at" IS NOT NULL`,
       );
       await client.query('COMMIT');

@@ -1,6 +1,6 @@
 import type { Database } from '@snapcracks/kit';
 import { COUNTER_SHARDS, type PhotoRow, type Stars } from '../stats.projection.js';
-import { toPhotoRow, type PhotoRecord } from '../stats.repository.js';
+import { toPhotoRow, type PhotoRecord } from '../projection.store.js';
 
 /** A photo's row with its star counts and the totals' version they were read at (see the schema's stars_baseline). */
 export interface RebuildRow extends PhotoRow {
@@ -18,7 +18,7 @@ export interface RebuildTotals {
 
 /**
  * The rebuild's writes, all inside the one transaction `rebuildTransaction` opens, so readers keep the previous figures
- * until it commits. Only this module (with stats.repository.ts) talks SQL.
+ * until it commits.
  */
 export interface RebuildStore {
   /** The stored rows of these photos (locked by the transaction's table locks); missing ids are absent. */
@@ -87,14 +87,15 @@ const TOMBSTONE_SQL = `
   FROM "rebuild_existing" e
   WHERE p."photo_id" = e."photo_id" AND NOT p."deleted" AND NOT EXISTS (SELECT 1 FROM "rebuild_seen" s WHERE s."photo_id" = p."photo_id")`;
 
-// ownerContributionOf summed per owner: approved photos that are not deleted, with their votes.
+// What each owner's rows count for (photo_figures), summed per owner that has an approved photo.
 const OWNERS_SQL = [
   `UPDATE "stats"."owners" SET "approved_photos" = 0, "votes_received" = 0, "rating_sum_received" = 0
    WHERE "approved_photos" <> 0 OR "votes_received" <> 0 OR "rating_sum_received" <> 0`,
   `INSERT INTO "stats"."owners" AS o ("owner_id", "approved_photos", "votes_received", "rating_sum_received")
-   SELECT "owner_id", count(*), sum("vote_count"), sum("rating_sum") FROM "stats"."photos"
-   WHERE "status" = 'approved' AND NOT "deleted" AND "owner_id" IS NOT NULL
-   GROUP BY "owner_id" ORDER BY "owner_id"
+   SELECT p."owner_id", sum(f."approved_photos"), sum(f."votes_on_approved"), sum(f."rating_sum_on_approved")
+   FROM "stats"."photos" p, "stats"."photo_figures"(p."status", p."deleted", p."vote_count", p."rating_sum") f
+   WHERE p."owner_id" IS NOT NULL
+   GROUP BY p."owner_id" HAVING sum(f."approved_photos") > 0 ORDER BY p."owner_id"
    ON CONFLICT ("owner_id") DO UPDATE SET
      "approved_photos" = EXCLUDED."approved_photos", "votes_received" = EXCLUDED."votes_received",
      "rating_sum_received" = EXCLUDED."rating_sum_received"`,
@@ -105,8 +106,8 @@ const OWNERS_DELETED_SQL = `
   UPDATE "stats"."owners" o SET "deleted" = true
   WHERE NOT o."deleted" AND NOT EXISTS (SELECT 1 FROM "rebuild_users" u WHERE u."user_id" = o."owner_id")`;
 
-// contributionOf summed per shard. Distinct uploaders are moved by owners' counts, in whichever shard a photo moved
-// them, and only their sum is ever read: the rebuild puts them all in shard 0.
+// What the rows count for (photo_figures), summed per shard. Distinct uploaders are moved by owners' counts, in
+// whichever shard a photo moved them, and only their sum is ever read: the rebuild puts them all in shard 0.
 const COUNTERS_SQL = [
   `DELETE FROM "stats"."community_counters"`,
   `INSERT INTO "stats"."community_counters"
@@ -116,12 +117,10 @@ const COUNTERS_SQL = [
           CASE WHEN s."shard" = 0 THEN (SELECT count(*) FROM "stats"."owners" WHERE "approved_photos" > 0) ELSE 0 END
    FROM generate_series(0, $1::int - 1) AS s("shard")
    LEFT JOIN (
-     SELECT ("photo_id" % $1::int)::int AS "shard", count(*) AS "photos",
-            count(*) FILTER (WHERE "status" = 'pending') AS "pending_photos",
-            count(*) FILTER (WHERE "status" = 'approved') AS "approved_photos",
-            COALESCE(sum("vote_count") FILTER (WHERE "status" = 'approved'), 0) AS "votes_on_approved",
-            count(*) FILTER (WHERE "status" = 'approved' AND "vote_count" > 0 AND "rating_sum" >= 4 * "vote_count") AS "rated_four_or_higher"
-     FROM "stats"."photos" WHERE "status" IS NOT NULL AND NOT "deleted" GROUP BY 1
+     SELECT (p."photo_id" % $1::int)::int AS "shard", sum(x."photos") AS "photos", sum(x."pending_photos") AS "pending_photos",
+            sum(x."approved_photos") AS "approved_photos", sum(x."votes_on_approved") AS "votes_on_approved",
+            sum(x."rated_four_or_higher") AS "rated_four_or_higher"
+     FROM "stats"."photos" p, "stats"."photo_figures"(p."status", p."deleted", p."vote_count", p."rating_sum") x GROUP BY 1
    ) f USING ("shard")`,
 ];
 
