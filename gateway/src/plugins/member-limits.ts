@@ -22,7 +22,7 @@ export const IN_FLIGHT_RETRY_AFTER_SECONDS = 5;
 
 /**
  * A limited route's 503 (storage's image queue full, a service down) says when to come back: about a large photo's
- * processing time. The message stays the gateway's own ("Service temporarily unavailable. Please try again.").
+ * processing time. The message stays the gateway's own (ERRORS.unavailable).
  */
 export const BUSY_RETRY_AFTER_SECONDS = 10;
 

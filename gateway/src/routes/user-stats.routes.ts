@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { routes, type RatedPhoto as RatedPhotoJson } from '@snapcracks/http-contract';
+import { RATING, routes, type RatedPhoto as RatedPhotoJson } from '@snapcracks/http-contract';
 import type { RatedPhoto } from '@snapcracks/proto/stats/v1';
 import type { Clients } from '../clients.js';
 import { contractRoutes } from '../contract-route.js';
@@ -8,7 +8,7 @@ const toRatedPhoto = (photo: RatedPhoto | undefined): RatedPhotoJson | null =>
   photo ? { id: photo.id, filename: photo.filename, description: photo.description ?? null, averageRating: photo.averageRating, voteCount: photo.voteCount } : null;
 
 /** Five counts whatever the service sent: a stats service older than the field sends none (no votes counted yet). */
-const toDistribution = (counts: number[]) => [1, 2, 3, 4, 5].map((_, i) => counts[i] ?? 0);
+const toDistribution = (counts: number[]) => Array.from({ length: RATING.max }, (_, i) => counts[i] ?? 0);
 
 /** GET /api/user/stats: the caller's own figures and rankings, one call to the stats service's read model. */
 export default async function userStatsRoutes(app: FastifyInstance, { clients }: { clients: Clients }) {

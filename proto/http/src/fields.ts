@@ -37,3 +37,13 @@ export const timestamp = z.iso.datetime().nullable();
 export function nonEmptyBytes(message: string) {
   return z.custom<Uint8Array>((body) => body instanceof Uint8Array && body.byteLength > 0, { message });
 }
+
+/**
+ * A page request as a service receives it over gRPC, already numbers: the message of its first problem, or undefined.
+ * The gateway refuses the same with the schemas above before a call is made; this is the services' own check.
+ */
+export function pageProblem(page: number, limit: number, limits: { max: number }): string | undefined {
+  if (!Number.isInteger(page) || page < 1 || page > PAGES.maxPage) return PAGES.pageInvalid;
+  if (!Number.isInteger(limit) || limit < 1 || limit > limits.max) return PAGES.limitInvalid(limits.max);
+  return undefined;
+}

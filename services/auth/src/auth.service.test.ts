@@ -183,10 +183,10 @@ describe('reading users', () => {
   });
 
   it.each([
-    [{ page: -1 }, 'Page must be a whole number from 1'],
-    [{ page: 1.5 }, 'Page must be a whole number from 1'],
-    [{ limit: 101 }, 'Limit must be between 1 and 100'],
-    [{ limit: -5 }, 'Limit must be between 1 and 100'],
+    [{ page: -1 }, 'page must be a whole number from 1 to 100000'],
+    [{ page: 1.5 }, 'page must be a whole number from 1 to 100000'],
+    [{ limit: 101 }, 'limit must be a whole number from 1 to 100'],
+    [{ limit: -5 }, 'limit must be a whole number from 1 to 100'],
     [{ query: 'x'.repeat(101) }, 'Search must be 100 characters or less'],
   ])('refuses the list query %j', async (search, message) => {
     const attempt = service.listUsers(search);

@@ -9,18 +9,16 @@ import {
   type Caller,
   type Logger,
 } from '@snapcracks/kit';
+import { EMAIL, PAGES, REFUSALS, USER_SEARCH, pageProblem, schemas } from '@snapcracks/http-contract';
 import { UserDeleted, UserUpdated } from '@snapcracks/proto/events/v1';
 import type { SignInRequest } from '@snapcracks/proto/auth/v1';
 import { DuplicateUserError, type User, type UserChanges, type UserRepository } from './user.repository.js';
 import type { AuthConfig } from './config.js';
 
-export const displayNameSchema = z
-  .string()
-  .trim()
-  .min(1, 'Display name is required')
-  .max(50, 'Display name must be 50 characters or less');
+/** Spec §5, as the gateway checks it too. */
+export const displayNameSchema = schemas.displayName;
 
-const emailSchema = z.string().trim().toLowerCase().email('Please enter a valid email address');
+const emailSchema = z.string().trim().toLowerCase().max(EMAIL.maxLength, EMAIL.invalid).pipe(z.email(EMAIL.invalid));
 
 export const userEditSchema = z.object({
   displayName: displayNameSchema.optional(),
@@ -45,12 +43,8 @@ export interface UserPage {
 
 const SOURCE = 'auth';
 const EMAIL_TAKEN = 'Another account already uses this email address';
-export const SELF_LOCKOUT = 'You cannot disable or remove admin rights from your own account';
-export const ADMIN_NOT_DELETABLE = 'Admin accounts cannot be deleted';
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
-const MAX_PAGE = 1_000_000;
-const MAX_QUERY_LENGTH = 100;
+export const SELF_LOCKOUT = REFUSALS.ownAdminRights;
+export const ADMIN_NOT_DELETABLE = REFUSALS.adminUndeletable;
 const MAX_QUERY_WORDS = 10;
 const MAX_AVATAR_NAMES = 1000;
 
@@ -161,11 +155,11 @@ export class AuthService {
    */
   async listUsers(search: UserSearch = {}): Promise<UserPage> {
     const page = search.page || 1;
-    const limit = search.limit || DEFAULT_PAGE_SIZE;
-    if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE) throw new InvalidArgumentError('Page must be a whole number from 1');
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw new InvalidArgumentError(`Limit must be between 1 and ${MAX_PAGE_SIZE}`);
+    const limit = search.limit || PAGES.limits.adminUsers.default;
+    const problem = pageProblem(page, limit, PAGES.limits.adminUsers);
+    if (problem) throw new InvalidArgumentError(problem);
     const query = search.query?.trim() ?? '';
-    if (query.length > MAX_QUERY_LENGTH) throw new InvalidArgumentError(`Search must be ${MAX_QUERY_LENGTH} characters or less`);
+    if (query.length > USER_SEARCH.maxLength) throw new InvalidArgumentError(USER_SEARCH.tooLong);
     const words = [...new Set(query.split(/\s+/).filter(Boolean))].slice(0, MAX_QUERY_WORDS);
     const { users, total } = await this.users.list({ words, offset: (page - 1) * limit, limit });
     return { users, total, totalPages: Math.ceil(total / limit) };

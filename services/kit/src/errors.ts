@@ -1,3 +1,5 @@
+import { ERRORS, REFUSALS } from '@snapcracks/http-contract';
+
 /**
  * What went wrong, in the terms of the product's rules. Each edge that answers a caller maps a kind to its protocol's
  * status (the kit's gRPC server, and the gateway after it, from the gRPC status).
@@ -33,12 +35,12 @@ export class InvalidArgumentError extends DomainError {
   }
 }
 export class UnauthenticatedError extends DomainError {
-  constructor(message = 'Authentication required') {
+  constructor(message: string = REFUSALS.signInRequired) {
     super('unauthenticated', message);
   }
 }
 export class PermissionDeniedError extends DomainError {
-  constructor(message = 'You do not have permission to do that') {
+  constructor(message: string = ERRORS.forbidden) {
     super('permission_denied', message);
   }
 }

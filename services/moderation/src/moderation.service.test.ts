@@ -135,7 +135,7 @@ describe('reviewing a photo', () => {
     pending();
     expect(await answered(handlers.reviewPhoto({ photoId: 7, status: target }, ctx(admin)))).toEqual({
       code: status.INVALID_ARGUMENT,
-      details: 'Status must be approved or rejected',
+      details: 'status must be "approved" or "rejected"',
     });
     expect(photos.calls).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { InvalidArgumentError, type Caller, type Logger, type PromiseClient } from '@snapcracks/kit';
+import { REJECTION_REASON, REVIEW } from '@snapcracks/http-contract';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import type { ListPhotosForReviewRequest, ListPhotosForReviewResponse, Photo, PhotoServiceClient } from '@snapcracks/proto/photo/v1';
 import type { ActionQuery, ModerationAction, ModerationActionRepository, NewModerationAction } from './moderation-action.repository.js';
@@ -8,17 +9,15 @@ import type { ActionQuery, ModerationAction, ModerationActionRepository, NewMode
 /** The photo service's calls this service makes; the kit's client in production, a fake in unit tests. */
 export type PhotoCalls = Pick<PromiseClient<PhotoServiceClient>, 'setPhotoStatus' | 'deletePhoto' | 'listPhotosForReview' | 'findReferencedBlobs'>;
 
-export const REASON_REQUIRED = 'Please provide a reason for rejection.';
+export const REASON_REQUIRED = REJECTION_REASON.required;
 export const DEFAULT_ACTION_LIMIT = 50;
 export const MAX_ACTION_PHOTO_IDS = 100;
 /** Audit entries answered with a page of the admin's photo list: enough for every decision on a full page. */
 const PAGE_ACTION_LIMIT = 200;
+/** The audit log's own calls (ListActions) answer at most as many entries. */
+const actionLimitMessage = `Limit must be between 1 and ${PAGE_ACTION_LIMIT}`;
 
-const limitSchema = z
-  .number()
-  .int('Limit must be a whole number')
-  .min(1, 'Limit must be between 1 and 200')
-  .max(200, 'Limit must be between 1 and 200');
+const limitSchema = z.number().int('Limit must be a whole number').min(1, actionLimitMessage).max(PAGE_ACTION_LIMIT, actionLimitMessage);
 
 export interface ReviewDecision {
   photoId: number;
@@ -55,7 +54,7 @@ export class ModerationService {
       reason = decision.rejectionReason?.trim();
       if (!reason) throw new InvalidArgumentError(REASON_REQUIRED);
     } else {
-      throw new InvalidArgumentError('Status must be approved or rejected');
+      throw new InvalidArgumentError(REVIEW.statusInvalid);
     }
 
     const id = this.newActionId();

@@ -1,13 +1,9 @@
+import { GALLERY, PAGES, REFUSALS, pageProblem } from '@snapcracks/http-contract';
 import { InvalidArgumentError, UnauthenticatedError, type Caller } from '@snapcracks/kit';
 import type { GalleryPhoto, GalleryQuery, GalleryRepository, PhotoPreview } from './gallery.pg-repository.js';
 
 export type GalleryFilter = 'top_rated' | 'need_your_vote' | 'new_today' | 'new_this_week' | 'new_this_month' | 'all_snaps';
 
-export const GALLERY_PAGE_SIZE = 9;
-export const MAX_GALLERY_PAGE_SIZE = 50;
-export const MAX_PREVIEWS = 100;
-/** Deeper than any real visitor goes; keeps OFFSET (and page × limit) far inside int32. */
-export const MAX_GALLERY_PAGE = 100_000;
 /** The prior's mean is rewritten (and every approved photo rescored) only when it moved at least this much. */
 export const PRIOR_MIN_CHANGE = 0.01;
 
@@ -43,9 +39,10 @@ export class GalleryService {
 
   async page(caller: Caller | null, filter: GalleryFilter | null, request: { page?: number; limit?: number }): Promise<GalleryPage> {
     const page = request.page || 1;
-    const limit = request.limit || GALLERY_PAGE_SIZE;
-    if (!Number.isInteger(page) || page < 1 || page > MAX_GALLERY_PAGE) throw new InvalidArgumentError(`Page must be a whole number from 1 to ${MAX_GALLERY_PAGE}`);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_GALLERY_PAGE_SIZE) throw new InvalidArgumentError(`Limit must be between 1 and ${MAX_GALLERY_PAGE_SIZE}`);
+    const limit = request.limit || GALLERY.pageSize;
+    // PAGES.maxPage is deeper than any real visitor goes, and keeps OFFSET (and page × limit) far inside int32.
+    const problem = pageProblem(page, limit, PAGES.limits.gallery);
+    if (problem) throw new InvalidArgumentError(problem);
     const window = { offset: (page - 1) * limit, limit };
 
     let query: GalleryQuery;
@@ -62,11 +59,11 @@ export class GalleryService {
         query = { order: 'newest', approvedFrom: windowStart(filter, this.now()), ...window };
         break;
       case 'need_your_vote':
-        if (!caller) throw new UnauthenticatedError('Sign in to see the photos that need your vote');
+        if (!caller) throw new UnauthenticatedError(REFUSALS.needYourVote);
         query = { order: 'fewest_votes', unratedBy: caller.userId, ...window };
         break;
       default:
-        throw new InvalidArgumentError('Unknown gallery filter');
+        throw new InvalidArgumentError(GALLERY.unknownFilter);
     }
     const { photos, total } = await this.gallery.page(query);
     return { photos, total, totalPages: Math.ceil(total / limit) };
@@ -74,8 +71,9 @@ export class GalleryService {
 
   /** The newest approved photos, for the landing page's previews. */
   async previews(limit: number | undefined): Promise<PhotoPreview[]> {
-    const count = limit || 20;
-    if (!Number.isInteger(count) || count < 1 || count > MAX_PREVIEWS) throw new InvalidArgumentError(`Limit must be between 1 and ${MAX_PREVIEWS}`);
+    const count = limit || PAGES.limits.previews.default;
+    const problem = pageProblem(1, count, PAGES.limits.previews);
+    if (problem) throw new InvalidArgumentError(problem);
     return this.gallery.newest(count);
   }
 

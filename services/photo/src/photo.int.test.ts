@@ -179,7 +179,7 @@ describe('the photo service over gRPC with the real storage service', () => {
   it('refuses bad bars with a message, changing nothing', async () => {
     const before = await db.prisma.photo.findUnique({ where: { id: uploaded.id } });
     const error = await errorOf(gateway.call.setPrivacyBars({ id: uploaded.id, bars: [{ x: 60, y: 0, width: 50, height: 10 }] }, { caller: owner }));
-    expect(error).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Privacy bars must lie within the photo' });
+    expect(error).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Each privacy bar needs x, y, width and height between 0 and 100, and must lie inside the photo' });
     expect(await db.prisma.photo.findUnique({ where: { id: uploaded.id } })).toEqual(before);
   });
 

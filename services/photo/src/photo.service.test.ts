@@ -1,3 +1,4 @@
+import { PRIVACY_BARS } from '@snapcracks/http-contract';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { InvalidArgumentError, decodeEvent, decodeEventOfType, makeEvent, type Caller, type DomainErrorKind } from '@snapcracks/kit';
 import { createRecordingLogger, type LogRecord } from '@snapcracks/kit/testing';
@@ -219,15 +220,15 @@ describe('privacy bars', () => {
   });
 
   it.each([
-    ['a negative position', [bar(-1, 0, 10, 10)], 'Privacy bar positions and sizes must be numbers from 0 to 100'],
-    ['a value just over 100', [bar(0, 0, 100.0000001, 10)], 'Privacy bar positions and sizes must be numbers from 0 to 100'],
-    ['NaN', [bar(Number.NaN, 0, 10, 10)], 'Privacy bar positions and sizes must be numbers from 0 to 100'],
-    ['Infinity', [bar(0, 0, Number.POSITIVE_INFINITY, 10)], 'Privacy bar positions and sizes must be numbers from 0 to 100'],
-    ['a zero width', [bar(10, 10, 0, 10)], 'Privacy bars must be wider and taller than 0'],
-    ['a zero height', [bar(10, 10, 10, 0)], 'Privacy bars must be wider and taller than 0'],
-    ['x + width over 100', [bar(60, 0, 50, 10)], 'Privacy bars must lie within the photo'],
-    ['y + height over 100', [bar(0, 90.5, 10, 10)], 'Privacy bars must lie within the photo'],
-    ['21 bars', Array.from({ length: 21 }, () => bar(1, 1, 1, 1)), 'At most 20 privacy bars are allowed'],
+    ['a negative position', [bar(-1, 0, 10, 10)], PRIVACY_BARS.invalid],
+    ['a value just over 100', [bar(0, 0, 100.0000001, 10)], PRIVACY_BARS.invalid],
+    ['NaN', [bar(Number.NaN, 0, 10, 10)], PRIVACY_BARS.invalid],
+    ['Infinity', [bar(0, 0, Number.POSITIVE_INFINITY, 10)], PRIVACY_BARS.invalid],
+    ['a zero width', [bar(10, 10, 0, 10)], PRIVACY_BARS.invalid],
+    ['a zero height', [bar(10, 10, 10, 0)], PRIVACY_BARS.invalid],
+    ['x + width over 100', [bar(60, 0, 50, 10)], PRIVACY_BARS.invalid],
+    ['y + height over 100', [bar(0, 90.5, 10, 10)], PRIVACY_BARS.invalid],
+    ['21 bars', Array.from({ length: 21 }, () => bar(1, 1, 1, 1)), PRIVACY_BARS.tooMany],
   ])('refuses %s, changing nothing', async (_name, bars, message) => {
     const photo = await uploaded();
     await expect(service.setPrivacyBars(owner, photo.id, bars)).rejects.toEqual(invalid(message));

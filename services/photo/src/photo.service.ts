@@ -11,6 +11,7 @@ import {
   type Caller,
   type Logger,
 } from '@snapcracks/kit';
+import { DESCRIPTION, PAGES, REFUSALS, REJECTION_REASON, REVIEW, pageProblem, privacyBarsProblem } from '@snapcracks/http-contract';
 import { PhotoStatus as PhotoStatusMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, type PhotoState } from '@snapcracks/proto/events/v1';
 import type { PhotoOwnerStore } from './consumers/photo-owners.store.js';
@@ -18,18 +19,10 @@ import type { EventOf, Photo, PhotoChanges, PhotoImages, PhotoRepository, PhotoS
 import type { PhotoStorage, StoredBlob } from './storage.client.js';
 import { MAX_REFERENCE_KEYS, type ReviewMarks } from './review-marks.js';
 
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-export const UPLOAD_REFUSED = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
-export const MAX_DESCRIPTION = 500;
-export const MAX_BARS = 20;
 export const PHOTO_NOT_FOUND = 'Photo not found';
 export const CHANGED_MEANWHILE = 'The photo changed meanwhile. Please try again.';
 const SOURCE = 'photo';
-/** Rounding slack for x + width and y + height (clients compute percentages in floating point). */
-const EDGE_SLACK = 1e-9;
 const MAX_ORIGINAL_NAME = 255;
-const DEFAULT_PAGE_SIZE = 20;
-const MAX_PAGE_SIZE = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Storage deletes at most 1000 blobs per call. */
 const MAX_DELETE_KEYS = 1000;
@@ -255,12 +248,12 @@ export class PhotoService {
   /** An admin's decision on a pending photo (through the moderation service, which passes its audit entry). */
   async setStatus(admin: Caller, id: number, decision: { status: PhotoStatus | null; rejectionReason?: string | undefined; actionId: string }): Promise<Photo> {
     const { status } = decision;
-    if (status !== 'approved' && status !== 'rejected') throw new InvalidArgumentError('Status must be approved or rejected');
+    if (status !== 'approved' && status !== 'rejected') throw new InvalidArgumentError(REVIEW.statusInvalid);
     let reason: string | null = null;
     if (status === 'rejected') {
       reason = decision.rejectionReason?.trim() ?? '';
-      if (!reason) throw new InvalidArgumentError('Please provide a reason for rejection.');
-      if (reason.length > MAX_DESCRIPTION) throw new InvalidArgumentError(`Rejection reason must be ${MAX_DESCRIPTION} characters or less`);
+      if (!reason) throw new InvalidArgumentError(REJECTION_REASON.required);
+      if (reason.length > REJECTION_REASON.maxLength) throw new InvalidArgumentError(REJECTION_REASON.tooLong);
     }
     if (!isPhotoId(id)) throw new NotFoundError(PHOTO_NOT_FOUND);
     const at = this.now();
@@ -298,9 +291,9 @@ export class PhotoService {
    */
   async listForReview(list: ReviewList | null, page: { page?: number; limit?: number } = {}): Promise<{ photos: ReviewPhoto[]; total: number; totalPages: number }> {
     const pageNumber = page.page || 1;
-    const limit = page.limit || DEFAULT_PAGE_SIZE;
-    if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > 1_000_000) throw new InvalidArgumentError('Page must be a whole number from 1');
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) throw new InvalidArgumentError(`Limit must be between 1 and ${MAX_PAGE_SIZE}`);
+    const limit = page.limit || PAGES.limits.adminPhotos.default;
+    const problem = pageProblem(pageNumber, limit, PAGES.limits.adminPhotos);
+    if (problem) throw new InvalidArgumentError(problem);
     const now = this.now();
     const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
     const today = { reviewedFrom: dayStart, reviewedBefore: new Date(dayStart.getTime() + DAY_MS) };
@@ -333,7 +326,7 @@ export class PhotoService {
   private async editable(caller: Caller, id: number): Promise<Photo> {
     const photo = await this.findPhoto(id);
     if (!photo || !mayView(photo, caller)) throw new NotFoundError(PHOTO_NOT_FOUND);
-    if (!isOwnerOrAdmin(photo, caller)) throw new PermissionDeniedError('You can only change your own photos');
+    if (!isOwnerOrAdmin(photo, caller)) throw new PermissionDeniedError(REFUSALS.ownPhotosOnly);
     return photo;
   }
 
@@ -391,14 +384,14 @@ function optionalDescription(raw: string | undefined): string | null {
   // Streamed messages pass no check of the gRPC server's, which refuses control characters in unary requests only.
   if (raw !== undefined && hasControlCharacters(raw)) throw new InvalidArgumentError(controlCharactersMessage('description'));
   const description = raw?.trim() ?? '';
-  if (description.length > MAX_DESCRIPTION) throw new InvalidArgumentError(`Description must be ${MAX_DESCRIPTION} characters or less`);
+  if (description.length > DESCRIPTION.maxLength) throw new InvalidArgumentError(DESCRIPTION.tooLong);
   return description || null;
 }
 
 function requiredDescription(raw: string): string {
   const description = raw.trim();
-  if (!description) throw new InvalidArgumentError('Description is required');
-  if (description.length > MAX_DESCRIPTION) throw new InvalidArgumentError(`Description must be ${MAX_DESCRIPTION} characters or less`);
+  if (!description) throw new InvalidArgumentError(DESCRIPTION.required);
+  if (description.length > DESCRIPTION.maxLength) throw new InvalidArgumentError(DESCRIPTION.tooLong);
   return description;
 }
 
@@ -411,18 +404,11 @@ export function safeBasename(raw: string): string {
   return name === '' || name === '.' || name === '..' ? 'photo' : name;
 }
 
-/** Checks and normalises privacy bars; anything else is refused with a message the user sees, and nothing changes. */
+/** Checks and normalises privacy bars (the contract's rule); anything else is refused with a message the user sees, and nothing changes. */
 export function validateBars(bars: readonly PrivacyBar[]): PrivacyBar[] {
-  if (bars.length > MAX_BARS) throw new InvalidArgumentError(`At most ${MAX_BARS} privacy bars are allowed`);
-  return bars.map((bar) => {
-    const { x, y, width, height } = bar;
-    if (![x, y, width, height].every((value) => typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 100)) {
-      throw new InvalidArgumentError('Privacy bar positions and sizes must be numbers from 0 to 100');
-    }
-    if (width <= 0 || height <= 0) throw new InvalidArgumentError('Privacy bars must be wider and taller than 0');
-    if (x + width > 100 + EDGE_SLACK || y + height > 100 + EDGE_SLACK) throw new InvalidArgumentError('Privacy bars must lie within the photo');
-    return { x, y, width, height };
-  });
+  const problem = privacyBarsProblem(bars);
+  if (problem) throw new InvalidArgumentError(problem);
+  return bars.map(({ x, y, width, height }) => ({ x, y, width, height }));
 }
 
 /** The stored bars (JSON text); an unreadable value reads as none. */

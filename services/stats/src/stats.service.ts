@@ -1,3 +1,5 @@
+import { DASHBOARD } from '@snapcracks/http-contract';
+
 import type { RatedPhotoRecord, StatsRepository } from './stats.repository.js';
 import type { Stars } from './stats.projection.js';
 
@@ -51,9 +53,9 @@ export interface UserStats {
 }
 
 /** Spec §9: the rating rank needs votes received in total on one's approved photos. */
-export const MIN_VOTES_FOR_RATING_RANK = 3;
+export const MIN_VOTES_FOR_RATING_RANK = DASHBOARD.rankMinVotes;
 /** Spec §9: the recent average is over the last approved photos. */
-export const RECENT_APPROVED_PHOTOS = 5;
+export const RECENT_APPROVED_PHOTOS = DASHBOARD.recentPhotos;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

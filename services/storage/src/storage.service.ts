@@ -1,6 +1,6 @@
+import { AVATAR, FACE_SUGGESTIONS, UPLOAD, privacyBarsProblem } from '@snapcracks/http-contract';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { z } from 'zod';
 import { InvalidArgumentError, NotFoundError, UnavailableError, type Logger } from '@snapcracks/kit';
 import { isStorageType, type Backends, type BlobBackend } from './backends/index.js';
 import type { Blob, BlobCursor, BlobRepository } from './blob.repository.js';
@@ -18,17 +18,17 @@ import {
 } from './media/index.js';
 
 /** The spec's words for anything we will not take: not an image, or larger than the limit. */
-export const UPLOAD_REFUSED = 'Only image files (PNG, JPG, JPEG) up to 10MB are accepted';
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const UPLOAD_REFUSED = UPLOAD.refused;
+export const MAX_UPLOAD_BYTES = UPLOAD.maxBytes;
 /** Avatars: JPEG or PNG (the avatar picker's types), 5 MB at most. */
-export const AVATAR_REFUSED = 'Only JPG, JPEG or PNG images up to 5MB are accepted';
-export const MAX_AVATAR_BYTES = 5 * 1024 * 1024;
+export const AVATAR_REFUSED = AVATAR.refused;
+export const MAX_AVATAR_BYTES = AVATAR.maxBytes;
 /**
  * Face suggestions read a copy the browser scaled down (1,600 px at most, a few hundred kB). The limit keeps the
  * request inside one gRPC message (4 MB by default) and one request from holding much memory.
  */
-export const FACE_SUGGESTIONS_REFUSED = 'Only JPG, PNG or WebP images up to 3MB can be checked for faces';
-export const MAX_FACE_SUGGESTION_BYTES = 3 * 1024 * 1024;
+export const FACE_SUGGESTIONS_REFUSED = FACE_SUGGESTIONS.refused;
+export const MAX_FACE_SUGGESTION_BYTES = FACE_SUGGESTIONS.maxBytes;
 const AVATAR_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
 /** Enough of the file to recognise every accepted format (the HEIF ftyp box included). */
 const SNIFF_BYTES = 256;
@@ -58,23 +58,15 @@ export interface StoredImageResult {
   perceptualHash: string;
 }
 
-const barSchema = z.object({
-  x: z.number().finite().min(0).max(100),
-  y: z.number().finite().min(0).max(100),
-  width: z.number().finite().min(0).max(100),
-  height: z.number().finite().min(0).max(100),
-});
-
 /** A full image queue is UNAVAILABLE with its message (the gateway answers 503 with Retry-After); anything else as it is. */
 function busyOr(error: unknown): unknown {
   return error instanceof ImageQueueFullError ? new UnavailableError(error.message) : error;
 }
 
+/** The same rule as every other layer's (the contract's): images are never drawn with bars a photo may not have. */
 function checkBars(bars: PrivacyBar[]): PrivacyBar[] {
-  if (bars.length > 100) throw new InvalidArgumentError('At most 100 privacy bars are allowed');
-  if (!bars.every((bar) => barSchema.safeParse(bar).success)) {
-    throw new InvalidArgumentError('Privacy bars must lie within the image (percentages from 0 to 100)');
-  }
+  const problem = privacyBarsProblem(bars);
+  if (problem) throw new InvalidArgumentError(problem);
   return bars;
 }
 

@@ -1,3 +1,4 @@
+import { CONTACT, EMAIL, PAGES } from '@snapcracks/http-contract';
 import { status, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { decodeEventOfType, type Caller, type Database, type Envelope, type ServiceClient } from '@snapcracks/kit';
@@ -5,7 +6,7 @@ import { outboxEvents, startTestServices, type TestServices } from '@snapcracks/
 import { ContactFormStatus, SupportServiceClient } from '@snapcracks/proto/support/v1';
 import { PrismaClient } from './generated/prisma/client.js';
 import { supportService } from './index.js';
-import { MESSAGES } from './support.service.js';
+import { CONTACT_FORM_NOT_FOUND } from './support.service.js';
 
 const admin: Caller = { userId: 'admin-1', isAdmin: true, hasAcceptedTerms: true };
 const member: Caller = { userId: 'member-1', isAdmin: false, hasAcceptedTerms: true };
@@ -49,9 +50,9 @@ describe('the support service over gRPC', () => {
   });
 
   it('refuses an invalid submission with the spec message and stores nothing', async () => {
-    expect(await failure(submit({ name: 'n'.repeat(101) }))).toEqual({ code: status.INVALID_ARGUMENT, details: MESSAGES.nameTooLong });
-    expect(await failure(submit({ email: 'nope' }))).toEqual({ code: status.INVALID_ARGUMENT, details: MESSAGES.emailInvalid });
-    expect(await failure(submit({ message: ' ' }))).toEqual({ code: status.INVALID_ARGUMENT, details: MESSAGES.messageRequired });
+    expect(await failure(submit({ name: 'n'.repeat(101) }))).toEqual({ code: status.INVALID_ARGUMENT, details: CONTACT.name.tooLong });
+    expect(await failure(submit({ email: 'nope' }))).toEqual({ code: status.INVALID_ARGUMENT, details: EMAIL.invalid });
+    expect(await failure(submit({ message: ' ' }))).toEqual({ code: status.INVALID_ARGUMENT, details: CONTACT.message.required });
     expect(await rows()).toEqual([]);
     expect(await outboxEvents(db.prisma, 'support')).toEqual([]);
   });
@@ -75,7 +76,7 @@ describe('the support service over gRPC', () => {
     expect(fresh).toMatchObject({ counts: { newCount: 3, totalCount: 5 }, total: 3, totalPages: 2 });
     expect(await failure(client.call.listContactForms({ status: ALL, page: { page: 1, limit: 101 } }, { caller: admin }))).toEqual({
       code: status.INVALID_ARGUMENT,
-      details: MESSAGES.limitInvalid,
+      details: PAGES.limitInvalid(PAGES.limits.contactForms.max),
     });
   });
 
@@ -92,9 +93,9 @@ describe('the support service over gRPC', () => {
       ['resolved', 'new', 'in_progress', 'resolved'].map((s) => ['support.contact_form.status_changed', { contactFormId: id, status: s }]),
     );
 
-    expect(await failure(client.call.setContactFormStatus({ id: 999, status: NEW }, { caller: admin }))).toEqual({ code: status.NOT_FOUND, details: MESSAGES.notFound });
-    expect(await failure(client.call.setContactFormStatus({ id: 3_000_000_000, status: NEW }, { caller: admin }))).toEqual({ code: status.NOT_FOUND, details: MESSAGES.notFound });
-    expect(await failure(client.call.setContactFormStatus({ id, status: ALL }, { caller: admin }))).toEqual({ code: status.INVALID_ARGUMENT, details: MESSAGES.statusInvalid });
+    expect(await failure(client.call.setContactFormStatus({ id: 999, status: NEW }, { caller: admin }))).toEqual({ code: status.NOT_FOUND, details: CONTACT_FORM_NOT_FOUND });
+    expect(await failure(client.call.setContactFormStatus({ id: 3_000_000_000, status: NEW }, { caller: admin }))).toEqual({ code: status.NOT_FOUND, details: CONTACT_FORM_NOT_FOUND });
+    expect(await failure(client.call.setContactFormStatus({ id, status: ALL }, { caller: admin }))).toEqual({ code: status.INVALID_ARGUMENT, details: CONTACT.statusInvalid });
     expect((await failure(client.call.setContactFormStatus({ id, status: NEW }, { caller: member }))).code).toBe(status.PERMISSION_DENIED);
     expect((await failure(client.call.setContactFormStatus({ id, status: NEW }, { caller: null }))).code).toBe(status.UNAUTHENTICATED);
     expect((await failure(client.call.listContactForms({ status: ALL }, { caller: member }))).code).toBe(status.PERMISSION_DENIED);

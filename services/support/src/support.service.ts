@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { CONTACT, PAGES, pageProblem, schemas } from '@snapcracks/http-contract';
 import { InvalidArgumentError, NotFoundError, makeEvent } from '@snapcracks/kit';
 import { ContactFormStatusChanged, ContactFormSubmitted } from '@snapcracks/proto/events/v1';
 import {
@@ -11,43 +11,13 @@ import {
   type StatusCounts,
 } from './contact-form.repository.js';
 
-/** The contact form's rules and messages (spec §5); the gateway and the web app check the same. */
-export const MESSAGES = {
-  nameRequired: 'Name is required',
-  nameTooLong: 'Name must be 100 characters or less',
-  emailRequired: 'Email is required',
-  emailInvalid: 'Please enter a valid email address',
-  subjectRequired: 'Subject is required',
-  subjectTooLong: 'Subject must be 200 characters or less',
-  messageRequired: 'Message is required',
-  messageTooLong: 'Message must be 2000 characters or less',
-  statusInvalid: 'Status must be new, in_progress or resolved',
-  notFound: 'Contact form not found',
-  pageInvalid: 'Page must be a whole number from 1 to 100000',
-  limitInvalid: 'Limit must be a whole number from 1 to 100',
-} as const;
-
-export const NAME_MAX = 100;
-export const SUBJECT_MAX = 200;
-export const MESSAGE_MAX = 2000;
-/** The longest address SMTP can deliver to (RFC 5321). */
-export const EMAIL_MAX = 254;
-export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 100;
-export const MAX_PAGE = 100_000;
+export const CONTACT_FORM_NOT_FOUND = 'Contact form not found';
 /** Ids are PostgreSQL `integer`s: anything larger names no form. */
 const MAX_ID = 2_147_483_647;
 const SOURCE = 'support';
 
-const required = (message: string) => z.string({ error: message }).trim().min(1, message);
-
-/** Every field trimmed, then checked; the first problem, in field order, is the one reported. */
-export const contactFormSchema = z.object({
-  name: required(MESSAGES.nameRequired).max(NAME_MAX, MESSAGES.nameTooLong),
-  email: required(MESSAGES.emailRequired).max(EMAIL_MAX, MESSAGES.emailInvalid).pipe(z.email(MESSAGES.emailInvalid)),
-  subject: required(MESSAGES.subjectRequired).max(SUBJECT_MAX, MESSAGES.subjectTooLong),
-  message: required(MESSAGES.messageRequired).max(MESSAGE_MAX, MESSAGES.messageTooLong),
-});
+/** The contact form's rules (spec §5), as the gateway and the web app check them: every field trimmed, then checked. */
+export const contactFormSchema = schemas.contactBody;
 
 export interface ContactFormPage {
   contactForms: ContactForm[];
@@ -76,15 +46,15 @@ export class SupportService {
   /** Stores a valid submission, trimmed, with its event; INVALID_ARGUMENT with the spec's message otherwise. */
   submit(input: NewContactForm): Promise<ContactForm> {
     const parsed = contactFormSchema.safeParse(input);
-    if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues[0]?.message ?? MESSAGES.nameRequired);
+    if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues[0]?.message ?? CONTACT.name.required);
     return this.forms.create(parsed.data, submittedEvent);
   }
 
   async list({ status, page = 0, limit = 0 }: ListQuery): Promise<ContactFormPage> {
     const pageNumber = page === 0 ? 1 : page;
-    const size = limit === 0 ? DEFAULT_LIMIT : limit;
-    if (!Number.isInteger(pageNumber) || pageNumber < 1 || pageNumber > MAX_PAGE) throw new InvalidArgumentError(MESSAGES.pageInvalid);
-    if (!Number.isInteger(size) || size < 1 || size > MAX_LIMIT) throw new InvalidArgumentError(MESSAGES.limitInvalid);
+    const size = limit === 0 ? PAGES.limits.contactForms.default : limit;
+    const problem = pageProblem(pageNumber, size, PAGES.limits.contactForms);
+    if (problem) throw new InvalidArgumentError(problem);
     const [contactForms, counts] = await Promise.all([
       this.forms.list({ status, offset: (pageNumber - 1) * size, limit: size }),
       this.forms.countByStatus(),
@@ -95,10 +65,10 @@ export class SupportService {
 
   /** Moves a form to `status`, from whatever it is now; NOT_FOUND for an unknown id. */
   async setStatus(id: number, status: ContactFormStatus): Promise<ContactForm> {
-    if (!isStatus(status)) throw new InvalidArgumentError(MESSAGES.statusInvalid);
-    if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new NotFoundError(MESSAGES.notFound);
+    if (!isStatus(status)) throw new InvalidArgumentError(CONTACT.statusInvalid);
+    if (!Number.isSafeInteger(id) || id < 1 || id > MAX_ID) throw new NotFoundError(CONTACT_FORM_NOT_FOUND);
     const change = await this.forms.setStatus(id, status, statusChangedEvent);
-    if (!change) throw new NotFoundError(MESSAGES.notFound);
+    if (!change) throw new NotFoundError(CONTACT_FORM_NOT_FOUND);
     return change.form;
   }
 }

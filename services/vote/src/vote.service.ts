@@ -1,10 +1,11 @@
 import { InvalidArgumentError, NotFoundError, PermissionDeniedError, makeEvent, type Caller } from '@snapcracks/kit';
+import { RATING, REFUSALS } from '@snapcracks/http-contract';
 import { VoteCast } from '@snapcracks/proto/events/v1';
 import type { CastResult, EventOf, VoteRepository } from './vote.repository.js';
 
-export const RATING_INVALID = 'Rating must be a whole number from 1 to 5';
+export const RATING_INVALID = RATING.invalid;
 export const PHOTO_NOT_FOUND = 'Photo not found';
-export const OWN_PHOTO = 'You cannot vote on your own photo';
+export const OWN_PHOTO = REFUSALS.ownPhotoVote;
 const SOURCE = 'vote';
 
 /** The answer to a vote: the rating stored and the photo's totals after it. */
@@ -22,7 +23,7 @@ export class VoteService {
   constructor(private readonly votes: VoteRepository) {}
 
   async cast(caller: Caller, photoId: number, rating: number): Promise<VoteOutcome> {
-    if (!Number.isInteger(rating) || rating < 1 || rating > 5) throw new InvalidArgumentError(RATING_INVALID);
+    if (!Number.isInteger(rating) || rating < RATING.min || rating > RATING.max) throw new InvalidArgumentError(RATING_INVALID);
     if (!isPhotoId(photoId)) throw new NotFoundError(PHOTO_NOT_FOUND);
     // The hot path asks once: the repository stores the vote only while the photo is approved, not deleted and not
     // the voter's own (checked under a lock, so a deletion meanwhile cannot leave a stray vote). Only a refused vote

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DESCRIPTION, ERRORS, PRIVACY_BARS, UPLOAD } from '../rules.js';
 import { requiredText, timestamp, wholeNumber } from '../fields.js';
+import { isValidPrivacyBar } from '../privacy-bars.js';
 
 export const photoStatus = z.enum(['pending', 'approved', 'rejected']).meta({ id: 'PhotoStatus' });
 
@@ -21,7 +22,10 @@ const percent = (min: 'gte' | 'gt') => {
 export const privacyBarsBody = z
   .object({
     bars: z
-      .array(z.object({ x: percent('gte'), y: percent('gte'), width: percent('gt'), height: percent('gt') }), { error: PRIVACY_BARS.notAList })
+      .array(
+        z.object({ x: percent('gte'), y: percent('gte'), width: percent('gt'), height: percent('gt') }).refine(isValidPrivacyBar, PRIVACY_BARS.invalid),
+        { error: PRIVACY_BARS.notAList },
+      )
       .max(PRIVACY_BARS.maxPerPhoto, PRIVACY_BARS.tooMany),
   })
   .meta({ id: 'PrivacyBarsUpdate' });

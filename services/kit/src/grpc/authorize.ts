@@ -1,3 +1,5 @@
+import { ERRORS, TERMS } from '@snapcracks/http-contract';
+
 import { PermissionDeniedError, UnauthenticatedError } from '../errors.js';
 import type { Caller } from './identity.js';
 import type { CallContext } from './server.js';
@@ -12,12 +14,12 @@ export function requireUser(ctx: CallContext): Caller {
 export function requireMember(ctx: CallContext): Caller {
   const caller = requireUser(ctx);
   if (!caller.hasAcceptedTerms) {
-    throw new PermissionDeniedError('You must accept the Terms of Service, Privacy Policy, and Community Guidelines to continue');
+    throw new PermissionDeniedError(TERMS.required);
   }
   return caller;
 }
 
-export const ADMIN_REQUIRED = 'Administrator access required';
+export const ADMIN_REQUIRED = ERRORS.adminOnly;
 
 export function requireAdmin(ctx: CallContext): Caller {
   const caller = requireMember(ctx);

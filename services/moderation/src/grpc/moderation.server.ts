@@ -1,3 +1,4 @@
+import { REVIEW } from '@snapcracks/http-contract';
 import { InvalidArgumentError, requireAdmin, requireCurrentAdmin, type AdminRecordReader, type Handlers } from '@snapcracks/kit';
 import { CleanupKind, type ModerationAction as ActionMessage, type ModerationServiceServer } from '@snapcracks/proto/moderation/v1';
 import type { ModerationService } from '../moderation.service.js';
@@ -33,7 +34,7 @@ export function moderationHandlers(service: ModerationService, cleanups: Pick<Cl
     async cleanup(request, ctx) {
       const admin = await requireCurrentAdmin(ctx, adminRecord);
       const kind = request.kind === CleanupKind.CLEANUP_KIND_ORPHANED || request.kind === CleanupKind.CLEANUP_KIND_REJECTED ? CLEANUPS[request.kind] : undefined;
-      if (!kind) throw new InvalidArgumentError('Unknown cleanup');
+      if (!kind) throw new InvalidArgumentError(REVIEW.unknownCleanup);
       return cleanups.run(admin, kind);
     },
   };

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, readHeaderAndChunks, requireAdmin, requireMember, requireService, type Handlers } from '@snapcracks/kit';
+import { UPLOAD } from '@snapcracks/http-contract';
 import { StorageType as StorageTypeMessage } from '@snapcracks/proto/common/v1';
 import {
   GalleryFilter as GalleryFilterMessage,
@@ -14,8 +15,6 @@ import type { Photo, StorageType } from '../photo.repository.js';
 import type { GalleryPhoto } from '../gallery.pg-repository.js';
 import type { GalleryFilter, GalleryService } from '../gallery.service.js';
 import {
-  MAX_UPLOAD_BYTES,
-  UPLOAD_REFUSED,
   parseBars,
   statusFromMessage,
   statusToMessage,
@@ -73,7 +72,7 @@ export function photoHandlers(service: PhotoService, gallery: GalleryService): O
           chunk: (m) => (m.part?.$case === 'chunk' ? m.part.value : m.part === undefined ? new Uint8Array() : undefined),
           trailer: (m) => (m.part?.$case === 'description' ? m.part.value : undefined),
         },
-        { maxBytes: MAX_UPLOAD_BYTES, tooLarge: () => new InvalidArgumentError(UPLOAD_REFUSED) },
+        { maxBytes: UPLOAD.maxBytes, tooLarge: () => new InvalidArgumentError(UPLOAD.refused) },
       );
       return { photo: toMessage(await service.upload(caller, header, chunks, trailer)) };
     },

@@ -1,3 +1,5 @@
+import { UPLOAD } from '@snapcracks/http-contract';
+
 /**
  * Anything the uploader sent that we will not turn into a photo: not an image, a format we do not take,
  * truncated or corrupt, too large, or a decompression bomb. The message is shown to people as is, so it
@@ -7,7 +9,7 @@ export class UnsupportedImageError extends Error {
   override readonly name: string = 'UnsupportedImageError';
 
   constructor(options?: { cause?: unknown }) {
-    super('Only image files (PNG, JPG, JPEG) up to 10MB are accepted', options);
+    super(UPLOAD.refused, options);
   }
 }
 

@@ -1,3 +1,5 @@
+import { PRIVACY_BARS } from '@snapcracks/http-contract';
+
 import type { PrivacyBar } from './types.js';
 
 /** A detected face: its box in fractions (0–1) of the upright image's width and height. */
@@ -15,8 +17,8 @@ export interface FaceBox {
 export const FACE_PADDING = 0.1;
 /** The editor keeps bars larger than 2 % in both directions (spec §5); a tiny face still gets a keepable bar. */
 export const MIN_SUGGESTED_PERCENT = 2.5;
-/** A photo holds at most 20 bars (the privacy-bars route's limit). */
-export const MAX_SUGGESTED_BARS = 20;
+/** A photo holds at most as many bars as the privacy-bars route takes. */
+export const MAX_SUGGESTED_BARS = PRIVACY_BARS.maxPerPhoto;
 
 const round = (value: number) => Math.round(value * 100) / 100;
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));

@@ -1,3 +1,5 @@
+import { UPLOAD } from '@snapcracks/http-contract';
+
 import { performance } from 'node:perf_hooks';
 import { instruments, onEveryProvider } from '@snapcracks/kit';
 import { FaceDetectionUnavailableError, ImageTooLargeError, UnsupportedImageError } from './errors.js';
@@ -52,7 +54,7 @@ export class ImageProcessor {
     const maxThreads = options.maxThreads ?? 2;
     if (!Number.isInteger(maxThreads) || maxThreads < 1) throw new RangeError('maxThreads must be a positive integer');
     this.maxInputPixels = options.maxInputPixels ?? DEFAULT_MAX_INPUT_PIXELS;
-    this.maxInputBytes = options.maxInputBytes ?? 10 * 1024 * 1024;
+    this.maxInputBytes = options.maxInputBytes ?? UPLOAD.maxBytes;
     const bounds = { maxWaiting: options.maxQueued ?? DEFAULT_MAX_QUEUED, maxWaitingPerMember: options.maxQueuedPerMember ?? DEFAULT_MAX_QUEUED_PER_MEMBER };
     // With two threads or more, one member holds all but one of them at most: another member's photo starts at once
     // instead of waiting for the end of a large one (a task cannot be interrupted).

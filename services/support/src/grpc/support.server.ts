@@ -1,3 +1,4 @@
+import { CONTACT } from '@snapcracks/http-contract';
 import { InvalidArgumentError, requireAdmin, type Handlers } from '@snapcracks/kit';
 import {
   ContactFormStatus as StatusMessage,
@@ -6,7 +7,7 @@ import {
   type SupportServiceServer,
 } from '@snapcracks/proto/support/v1';
 import type { ContactForm, ContactFormStatus, StatusCounts } from '../contact-form.repository.js';
-import { MESSAGES, type SupportService } from '../support.service.js';
+import { type SupportService } from '../support.service.js';
 
 const TO_MESSAGE: Record<ContactFormStatus, StatusMessage> = {
   new: StatusMessage.CONTACT_FORM_STATUS_NEW,
@@ -39,7 +40,7 @@ export function supportHandlers(service: SupportService): Handlers<SupportServic
 
 function statusOf(value: StatusMessage): ContactFormStatus {
   const status = FROM_MESSAGE.get(value);
-  if (!status) throw new InvalidArgumentError(MESSAGES.statusInvalid);
+  if (!status) throw new InvalidArgumentError(CONTACT.statusInvalid);
   return status;
 }
 

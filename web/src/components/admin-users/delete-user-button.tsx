@@ -1,3 +1,5 @@
+import { REFUSALS } from '@snapcracks/http-contract';
+
 import { useState } from 'react';
 import { Trash2 } from 'lucide-react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -9,7 +11,7 @@ import { deleteFailureToast, toastSuccess } from './mutation-feedback';
 import { userLabel } from './user-labels';
 
 /** SPEC §5: the reason an admin's delete button is disabled. */
-export const ADMIN_NOT_DELETABLE = 'Admin accounts cannot be deleted';
+export const ADMIN_NOT_DELETABLE = REFUSALS.adminUndeletable;
 
 /**
  * Deletes a member's account after confirmation, with their photos and votes. Disabled for admins (SPEC §2); the

@@ -1,3 +1,5 @@
+import { REFUSALS } from '@snapcracks/http-contract';
+
 import { useRef, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Switch } from '@/components/ui/switch';
@@ -64,7 +66,7 @@ const WORDING: Record<UserFlag, Wording> = {
 };
 
 /** Why an admin's own switches are locked; the server refuses those changes too. */
-export const OWN_ACCOUNT_LOCKED = 'You cannot disable or remove admin rights from your own account.';
+export const OWN_ACCOUNT_LOCKED = `${REFUSALS.ownAdminRights}.`;
 
 /**
  * Turns one flag of a user on or off with a single PATCH, after a confirmation where the change is consequential

@@ -1,4 +1,4 @@
-import { USER_SEARCH } from '@snapcracks/http-contract';
+import { PAGES, USER_SEARCH } from '@snapcracks/http-contract';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, RotateCw, Search, Users } from 'lucide-react';
@@ -18,7 +18,7 @@ import { UsersPagination } from './users-pagination';
 import { UserCards, UsersTable } from './users-table';
 
 /** Users per page (the server's default). */
-export const USERS_PAGE_SIZE = 20;
+export const USERS_PAGE_SIZE = PAGES.limits.adminUsers.default;
 const SEARCH_DELAY_MS = 300;
 const SKELETON_COUNT = 4;
 
