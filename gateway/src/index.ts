@@ -1,5 +1,4 @@
-export { startGateway, gatewayDatabase } from './gateway.js';
+export { gatewayDatabase } from './gateway.js';
 export { loadGatewayConfig, type GatewayConfig } from './config.js';
-export { buildApp, type AppDependencies } from './app.js';
 export { oidcSettingsFrom, type OidcSettings } from './oidc.js';
 export { gatewayComponent } from './component.js';

@@ -67,7 +67,7 @@ describe('peer health for the readiness detail', () => {
     for (let i = 0; i < 20; i++) expect(await health.check()).toEqual({ auth: 'SERVING', photo: 'UNREACHABLE' });
     expect(relay.connections()).toBe(before);
     // The channel stays the client's: checking never closed it.
-    expect(auth.raw.getChannel().getConnectivityState(false)).not.toBe(4 /* SHUTDOWN */);
+    expect(auth.channel().getConnectivityState(false)).not.toBe(4 /* SHUTDOWN */);
   });
 
   it('serves the detail on a plain Node handler, as the internal port takes routes', async () => {

@@ -79,9 +79,9 @@ export interface PeerHealth {
  * connections, balanced over the same replicas): a check opens no connection of its own. The health clients are never
  * closed themselves, since closing one would close the shared channel; they go with the gateway's clients.
  */
-export function peerHealth(peers: Record<string, { raw: Client }>): PeerHealth {
+export function peerHealth(peers: Record<string, { channel(): ReturnType<Client['getChannel']> }>): PeerHealth {
   const health = Object.entries(peers).map(
-    ([name, client]) => [name, new HealthClient('unused', credentials.createInsecure(), { channelOverride: client.raw.getChannel() })] as const,
+    ([name, client]) => [name, new HealthClient('unused', credentials.createInsecure(), { channelOverride: client.channel() })] as const,
   );
   return {
     async check() {

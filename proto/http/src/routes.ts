@@ -488,4 +488,3 @@ export const routes = {
   }),
 } as const;
 
-export type RouteName = keyof typeof routes;

@@ -2,21 +2,16 @@
  * Browser-level side effects, kept behind one module so that tests can replace them
  * (jsdom cannot perform full-page navigations).
  */
-import { WEB } from '@snapcracks/http-contract';
+import { WEB, sameOriginPath } from '@snapcracks/http-contract';
 import { LOGIN_URL } from './api';
-
-/** The longest page address sign-in comes back to (the gateway ignores longer ones). */
-const MAX_RETURN_TO_LENGTH = 1000;
 
 /**
  * The sign-in route, coming back to `returnTo` afterwards: a path of this site with its query
- * (`/dashboard`, `/admin/users?page=2`). Without one, or for `/`, or anything that is not a plain path
- * of ours, it is plain LOGIN_URL and sign-in lands on `/`. The gateway checks the path again.
+ * (`/dashboard`, `/admin/users?page=2`). Without one, or for `/`, or anything the gateway would not come back to
+ * (the contract's rule, sameOriginPath), it is plain LOGIN_URL and sign-in lands on `/`.
  */
 export function loginHref(returnTo?: string): string {
-  if (!returnTo || returnTo === '/' || returnTo.length > MAX_RETURN_TO_LENGTH) return LOGIN_URL;
-  if (!returnTo.startsWith('/') || returnTo.startsWith('//') || returnTo.includes('\\')) return LOGIN_URL;
-  if (/^\/api(?:[/?#]|$)/i.test(returnTo)) return LOGIN_URL;
+  if (!returnTo || returnTo === '/' || sameOriginPath(returnTo) === undefined) return LOGIN_URL;
   // Slashes may stay as they are in a query value, and read better.
   return `${LOGIN_URL}?returnTo=${encodeURIComponent(returnTo).replace(/%2F/g, '/')}`;
 }

@@ -4,6 +4,3 @@ import { z } from 'zod';
 export const errorBody = z
   .object({ message: z.string().meta({ example: 'Description must be 500 characters or less' }) })
   .meta({ id: 'Error', description: 'What went wrong, in words fit to show the person.' });
-
-/** The answers that carry only a sentence (cleanups, sign-in checks). */
-export const messageBody = z.object({ message: z.string() }).meta({ id: 'Message' });

@@ -67,11 +67,8 @@ export interface ServiceClient<C extends grpc.Client> {
     request: ServerStreamingMethods<C>[K]['request'],
     options: CallOptions,
   ): AsyncIterable<ServerStreamingMethods<C>[K]['response']>;
-  /**
-   * The generated client underneath, for its channel: the gateway asks each peer's health over the connections it
-   * already holds. A call made on it carries no identity, so every service refuses it.
-   */
-  raw: C;
+  /** The connection to the peer, not a client: the gateway asks each peer's health over the connections it already holds. */
+  channel(): ReturnType<grpc.Client['getChannel']>;
   close(): void;
 }
 
@@ -198,7 +195,7 @@ export function createServiceClient<C extends grpc.Client>(
     call: call as unknown as PromiseClient<C>,
     clientStream: clientStream as ServiceClient<C>['clientStream'],
     serverStream: serverStream as ServiceClient<C>['serverStream'],
-    raw,
+    channel: () => raw.getChannel(),
     close: () => raw.close(),
   };
 }
