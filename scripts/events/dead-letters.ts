@@ -1,5 +1,5 @@
 /**
- * `pnpm events:dead-letters [options]`: the events consumers gave up on (docs/kit-and-events.md, The kit → Dead letters),
+ * `pnpm events:dead-letters [options]`: the events consumers gave up on (docs/events.md, The kit → Dead letters),
  * read from the NATS dead-letter stream `<NATS_STREAM>_DLQ` (NATS_URL, default the local server; NATS_STREAM, default
  * SNAPCRACKS). Without options it lists them, oldest first. Replaying publishes an event to its subject again: every
  * consumer of its type receives it, and those that handled it already skip it by its id. A dead letter keeps the

@@ -152,7 +152,7 @@ const ATTEMPTS = 3;
 
 /**
  * The only module of the vote service that talks to Prisma or SQL. Casting a vote goes through the pg pool directly,
- * as the gateway reads sessions (docs/deployment-and-performance.md, Hot paths): measured on two cores with PostgreSQL beside it,
+ * as the gateway reads sessions (docs/PERFORMANCE.md, Hot paths): measured on two cores with PostgreSQL beside it,
  * the vote in Prisma's interactive transaction managed ~540 votes/s, the same statements on the pool ~2,400/s, and
  * VoteService.cast on the pool, event included, ~1,480/s. Votes and the two lookups members make use the pool; the
  * projection and the totals read use Prisma.

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { SqlClient } from './sql-client.js';
 
 /*
- * The kit's SqlClient on node-postgres, for hot paths where Prisma's per-call cost matters (docs/deployment-and-performance.md,
+ * The kit's SqlClient on node-postgres, for hot paths where Prisma's per-call cost matters (docs/PERFORMANCE.md,
  * Hot paths): an interactive Prisma transaction costs several times the same statements on the pool. Values come back as
  * pg gives them: bigint and numeric columns as strings, not BigInt.
  */
