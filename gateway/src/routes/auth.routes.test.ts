@@ -1,56 +1,26 @@
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { User } from '@snapcracks/proto/auth/v1';
-import type { Clients } from '../clients.js';
-import type { OidcRelyingParty, PendingSignIn } from '../oidc.js';
-import { MemorySessionStore } from '../testing/memory-session-store.js';
-import type { UserDirectory } from '../user-directory.js';
-import session, { SESSION_COOKIE } from '../plugins/session.js';
-import authRoutes from './auth.routes.js';
+import { gatewayHarness, sessionCookie, type GatewayHarness } from '../testing/gateway-harness.js';
 
-const IDP = 'https://idp.example/authorize';
+const IDP = 'http://idp.test/authorize';
 
-let store: MemorySessionStore;
-let app: FastifyInstance;
+let harness: GatewayHarness;
 let finish: () => Promise<unknown>;
 
 beforeEach(async () => {
-  store = new MemorySessionStore();
-  finish = () => Promise.resolve({ claims: { issuer: 'https://idp.example', subject: 'ada', emailVerified: true }, idToken: 'id.token' });
-  const oidc = {
-    startSignIn: (redirectUri: string) => {
-      const pending: PendingSignIn = { codeVerifier: 'verifier', state: 'state', nonce: 'nonce', redirectUri };
-      return Promise.resolve({ url: new URL(`${IDP}?state=state`), pending });
-    },
-    finishSignIn: () => finish(),
-  } as unknown as OidcRelyingParty;
-  const user: Partial<User> = { id: 'user-1', isEnabled: true };
-  const clients = { auth: { call: { signIn: () => Promise.resolve({ user, created: false }) } } } as unknown as Clients;
-  const users = { remember: () => undefined } as unknown as UserDirectory;
-  app = Fastify();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  await app.register(session, { secret: 'a test secret of at least thirty-two characters', store, maxAgeMs: 3_600_000 });
-  await app.register(authRoutes, { clients, oidc, users, publicUrl: 'http://localhost' });
-  await app.ready();
+  finish = () => Promise.resolve({ claims: { issuer: 'http://idp.test', subject: 'ada', emailVerified: true }, idToken: 'id.token' });
+  harness = await gatewayHarness({
+    oidc: { finishSignIn: () => finish() as never },
+    services: { auth: { signIn: () => ({ user: { id: 'user-1', isEnabled: true }, created: false }) } },
+  });
 });
-afterEach(async () => {
-  await app.close();
-});
-
-const cookieOf = (response: LightMyRequestResponse) => {
-  const headers = [response.headers['set-cookie'] ?? []].flat();
-  return headers.find((header) => header.startsWith(`${SESSION_COOKIE}=`))?.split(';')[0];
-};
+afterEach(() => harness.close());
 
 /** Starts a sign-in with `query` as sent (already encoded), comes back from the provider, and answers both replies. */
 async function signIn(query: string) {
-  const login = await app.inject({ method: 'GET', url: `/api/login${query}` });
+  const login = await harness.inject({ method: 'GET', url: `/api/login${query}` });
   // What the session kept for the callback: the server's row, not the browser's cookie.
-  const kept = [...store.rows.values()].map((row) => row.pendingSignIn?.returnTo);
-  const cookie = cookieOf(login);
-  const callback = await app.inject({ method: 'GET', url: '/api/callback?code=c&state=state', headers: cookie ? { cookie } : {} });
+  const kept = [...harness.sessions.rows.values()].map((row) => row.pendingSignIn?.returnTo);
+  const callback = await harness.inject({ method: 'GET', url: '/api/callback?code=c&state=state', cookie: sessionCookie(login) });
   return { login, kept, callback };
 }
 

@@ -1,68 +1,25 @@
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { User } from '@snapcracks/proto/auth/v1';
-import type { Clients } from '../clients.js';
-import type { OidcRelyingParty, PendingSignIn } from '../oidc.js';
-import { MemorySessionStore } from '../testing/memory-session-store.js';
-import type { UserDirectory } from '../user-directory.js';
-import { loadGatewayConfig } from '../config.js';
-import errors from '../plugins/errors.js';
-import security from '../plugins/security.js';
-import session, { SESSION_COOKIE } from '../plugins/session.js';
-import authRoutes from './auth.routes.js';
+import { gatewayHarness, sessionCookie, type GatewayHarness } from '../testing/gateway-harness.js';
 
 const OWN = 'http://snapcracks.test';
 const END_SESSION = 'http://idp.test/session/end';
 
-const store = new MemorySessionStore();
-let app: FastifyInstance;
-
+let harness: GatewayHarness;
 beforeAll(async () => {
-  const oidc = {
-    issuerOrigin: 'http://idp.test',
-    startSignIn: (redirectUri: string) => {
-      const pending: PendingSignIn = { codeVerifier: 'verifier', state: 'state', nonce: 'nonce', redirectUri };
-      return Promise.resolve({ url: new URL('http://idp.test/authorize?state=state'), pending });
-    },
-    finishSignIn: () => Promise.resolve({ claims: { issuer: 'http://idp.test', subject: 'ada', emailVerified: true }, idToken: 'id.token' }),
-    endSessionUrl: () => Promise.resolve(new URL(END_SESSION)),
-  } as unknown as OidcRelyingParty;
-  const user: Partial<User> = { id: 'user-1', isEnabled: true };
-  const clients = { auth: { call: { signIn: () => Promise.resolve({ user, created: false }) } } } as unknown as Clients;
-  const users = { remember: () => undefined } as unknown as UserDirectory;
-  app = Fastify();
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  await app.register(errors);
-  await app.register(security, {
-    allowedOrigins: [OWN],
-    scriptSources: [],
-    identityProviderOrigin: 'http://idp.test',
-    rateLimits: loadGatewayConfig({ NODE_ENV: 'test' }).rateLimits,
-    development: false,
-  });
-  await app.register(session, { secret: 'a test secret of at least thirty-two characters', store, maxAgeMs: 3_600_000 });
-  await app.register(authRoutes, { clients, oidc, users, publicUrl: OWN });
-  await app.ready();
+  harness = await gatewayHarness({ publicUrl: OWN, oidc: { endSessionUrl: () => Promise.resolve(new URL(END_SESSION)) } });
 });
-afterAll(() => app.close());
+afterAll(() => harness.close());
 
 let cookie: string;
 beforeEach(async () => {
-  store.rows.clear();
-  const login = await app.inject({ method: 'GET', url: '/api/login' });
-  const callback = await app.inject({ method: 'GET', url: '/api/callback?code=c&state=state', headers: { cookie: cookieOf(login)! } });
-  cookie = cookieOf(callback)!;
+  harness.sessions.rows.clear();
+  cookie = await harness.signIn({ id: 'user-1' });
   expect(signedIn()).toBe(true);
 });
 
-function cookieOf(response: LightMyRequestResponse): string | undefined {
-  return [response.headers['set-cookie'] ?? []].flat().find((header) => header.startsWith(`${SESSION_COOKIE}=`))?.split(';')[0];
-}
-const signedIn = () => [...store.rows.values()].some((row) => row.userId === 'user-1');
+const signedIn = () => [...harness.sessions.rows.values()].some((row) => row.userId === 'user-1');
 const logout = (headers: Record<string, string>, method: 'GET' | 'POST' = 'GET') =>
-  app.inject({ method, url: '/api/logout', headers: { cookie, ...headers } });
+  harness.inject({ method, url: '/api/logout', headers: { cookie, ...headers } });
 
 describe('GET /api/logout from the product’s own pages', () => {
   it.each([

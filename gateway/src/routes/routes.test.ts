@@ -51,7 +51,7 @@ interface Scenario {
  * a body its schema accepts unchanged, and exactly one call to a service.
  */
 async function callRoute(route: RouteDefinition, scenario: Scenario) {
-  harness = await gatewayHarness(scenario.services);
+  harness = await gatewayHarness({ services: scenario.services });
   const cookie = scenario.as ? await harness.signIn(scenario.as) : undefined;
   harness.calls.length = 0;
   const response = await harness.inject({ method: scenario.method ?? route.method, url: scenario.url, ...(scenario.body !== undefined ? { payload: scenario.body as object } : {}), ...(cookie ? { cookie } : {}) });

@@ -28,8 +28,20 @@ export interface RecordedCall {
 /** An account the fake auth service knows; `signIn` makes a session for it. */
 export type Account = Partial<User> & { id: string };
 
+export interface HarnessOptions {
+  services?: FakeServices;
+  /** The gateway's environment beside the defaults (rate limits out of the way). */
+  env?: Record<string, string>;
+  /** PUBLIC_URL; the request's own origin without it. */
+  publicUrl?: string;
+  /** The identity provider's answers, where a test needs others than a sign-in that succeeds. */
+  oidc?: Partial<OidcRelyingParty>;
+}
+
 export interface GatewayHarness {
   app: FastifyInstance;
+  /** The sessions as stored. */
+  sessions: MemorySessionStore;
   calls: RecordedCall[];
   /** Adds or replaces an account, as the auth service would answer it; the gateway sees the change at once. */
   account(account: Account): User;
@@ -47,7 +59,7 @@ export const ADMIN: Account = { id: 'admin-1', hasAcceptedTerms: true, isAdmin: 
  * The whole gateway (`buildApp`, every plugin and route) in front of fake services: each gRPC call goes to a function
  * the test gives and is recorded, so a route test sees exactly what the gateway asks and answers, without a network.
  */
-export async function gatewayHarness(services: FakeServices = {}, env: Record<string, string> = {}): Promise<GatewayHarness> {
+export async function gatewayHarness({ services = {}, env = {}, publicUrl, oidc: oidcAnswers }: HarnessOptions = {}): Promise<GatewayHarness> {
   const accounts = new Map<string, User>();
   const calls: RecordedCall[] = [];
   let signingIn: string | undefined;
@@ -65,7 +77,9 @@ export async function gatewayHarness(services: FakeServices = {}, env: Record<st
     },
     finishSignIn: () => Promise.resolve({ claims: { issuer: 'http://idp.test', subject: signingIn, emailVerified: true }, idToken: 'id.token' }),
     endSessionUrl: () => Promise.resolve(undefined),
+    ...oidcAnswers,
   } as unknown as OidcRelyingParty;
+  const sessions = new MemorySessionStore();
   const bus = createMemoryEventBus();
   const publicPages = new PublicPageCache();
   // Tests sign in and call far more often than a person: the limits are tested on their own (plugins/*limits*.test.ts).
@@ -79,10 +93,10 @@ export async function gatewayHarness(services: FakeServices = {}, env: Record<st
     oidc,
     users,
     publicPages,
-    sessionStore: new MemorySessionStore() as unknown as PrismaSessionStore,
+    sessionStore: sessions as unknown as PrismaSessionStore,
     sessionSecret: 'a test secret of at least thirty-two characters',
     sessionMaxMs: 3_600_000,
-    publicUrl: null,
+    publicUrl: publicUrl ?? null,
     trustProxy: false,
     rateLimits: config.rateLimits,
     readiness: { ready: () => Promise.resolve(true) } as unknown as Readiness,
@@ -100,6 +114,7 @@ export async function gatewayHarness(services: FakeServices = {}, env: Record<st
     app.inject({ ...options, headers: { ...options.headers, ...(cookie ? { cookie } : {}) } });
   return {
     app,
+    sessions,
     calls,
     account,
     async signIn(given) {
@@ -118,7 +133,8 @@ export async function gatewayHarness(services: FakeServices = {}, env: Record<st
   };
 }
 
-function sessionCookie(response: LightMyRequestResponse): string {
+/** The session cookie a response sets, as a `cookie` header's value; empty when it sets none. */
+export function sessionCookie(response: LightMyRequestResponse): string {
   const header = [response.headers['set-cookie'] ?? []].flat().find((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`));
   return header?.split(';')[0] ?? '';
 }
