@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { gatewayHarness, sessionCookie, type GatewayHarness } from '../testing/gateway-harness.js';
+import { gatewayHarness, type GatewayHarness } from '../testing/gateway-harness.js';
 
 const OWN = 'http://snapcracks.test';
 const END_SESSION = 'http://idp.test/session/end';
