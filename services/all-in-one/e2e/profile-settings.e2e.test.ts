@@ -190,7 +190,7 @@ describe('/settings', () => {
     ]);
 
     // Signed up moments ago: member since today, in the browser's own calendar.
-    const today = await page.evaluate(() => new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' }));
+    const today = await page.evaluate(() => new Date().toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' }));
     const info = await section(page, 'Account Information').locator('dl').evaluate((dl) =>
       Array.from(dl.querySelectorAll('dt'), (dt) => [dt.textContent!.trim(), (dt.nextElementSibling as HTMLElement).innerText.trim()]),
     );
