@@ -1,7 +1,7 @@
 import { ERRORS } from '@snapcracks/http-contract';
 import type { Server } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyHttpOptions, type FastifyReply } from 'fastify';
-import { serializerCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler } from './serializer.js';
 import { validatorCompiler } from './validator.js';
 import type { Logger, Platform } from '@snapcracks/kit';
 import type { Clients } from './clients.js';

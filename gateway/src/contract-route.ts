@@ -14,7 +14,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { Access, Method, RouteDefinition } from '@snapcracks/http-contract';
+import { ERRORS, type Access, type Method, type RouteDefinition } from '@snapcracks/http-contract';
 import { memberLimit } from './plugins/member-limits.js';
 import { routeRateLimit } from './plugins/security.js';
 
@@ -42,18 +42,30 @@ export interface EndpointOptions<R extends RouteDefinition> {
   method: Method;
   url: string;
   schema: SchemaOf<R>;
-  preValidation: preValidationAsyncHookHandler[];
-  onRequest: onRequestAsyncHookHandler[];
-  onSend: onSendAsyncHookHandler[];
+  preValidation?: preValidationAsyncHookHandler[];
+  onRequest?: onRequestAsyncHookHandler[];
+  onSend?: onSendAsyncHookHandler[];
   config: FastifyContextConfig;
 }
 
-const GUARDS: Record<Access, ((request: FastifyRequest) => Promise<unknown>) | null> = {
-  public: null,
+const GUARDS: Record<Exclude<Access, 'public'>, (request: FastifyRequest) => Promise<unknown>> = {
   signedIn: (request) => request.requireCaller(),
   member: (request) => request.requireMember(),
   admin: (request) => request.requireAdmin(),
 };
+
+/**
+ * Who may call, checked before the input. The signed out are answered without an exception: they are the common
+ * refusal (a signed-out visitor's first call asks who they are), and an exception costs as much as the rest of it.
+ */
+function guardOf(access: Access): preValidationAsyncHookHandler | undefined {
+  if (access === 'public') return undefined;
+  const guard = GUARDS[access];
+  return async (request, reply) => {
+    if (!(await request.currentUser())) return reply.code(401).send({ message: ERRORS.unauthorized });
+    await guard(request);
+  };
+}
 
 /**
  * A contract route's method, path, schemas, access check and rate limit, to spread into `route.route({...})`: the
@@ -62,21 +74,22 @@ const GUARDS: Record<Access, ((request: FastifyRequest) => Promise<unknown>) | n
  * must come before the body is read).
  */
 export function endpoint<const R extends RouteDefinition>(app: FastifyInstance, route: R, options: { onRequest?: onRequestAsyncHookHandler[] } = {}): EndpointOptions<R> {
-  const guard = GUARDS[route.access];
+  const guard = guardOf(route.access);
   const memberLimited = route.limit && route.limit !== 'signIn' && route.limit !== 'contact' ? memberLimit(app, route.limit) : undefined;
   const addressLimited = route.limit === 'signIn' || route.limit === 'contact' ? routeRateLimit(app, route.limit) : {};
   const body = route.body && route.body.type !== 'multipart' ? route.body.schema : undefined;
   const response = route.preserialized ? undefined : responseSchemas(route);
+  const onRequest = [...(options.onRequest ?? []), ...(memberLimited?.onRequest ?? [])];
   return {
     method: route.method,
     url: fastifyPath(route.path),
     // Only the parts a route has: Fastify warns about a part given as undefined.
     schema: Object.fromEntries(Object.entries({ params: route.params, querystring: route.query, body, response }).filter(([, part]) => part !== undefined)) as unknown as SchemaOf<R>,
-    preValidation: guard ? [async (request) => void (await guard(request))] : [],
-    onRequest: [...(options.onRequest ?? []), ...(memberLimited?.onRequest ?? [])],
-    onSend: memberLimited?.onSend ?? [],
+    ...(guard ? { preValidation: [guard] } : {}),
+    ...(onRequest.length ? { onRequest } : {}),
+    ...(memberLimited ? { onSend: memberLimited.onSend } : {}),
     config: addressLimited,
-  };
+  } as EndpointOptions<R>;
 }
 
 /** A handler of a contract route: its request and reply typed by the route's schemas. */
