@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   now = new Date('2026-11-18T12:00:00Z');
-  await db.pool.query('TRUNCATE "photo"."photos", "photo"."ratings", "photo"."photo_raters", "photo"."approved_per_day", "photo"."uploaders" RESTART IDENTITY');
+  await db.pool.query('TRUNCATE "photo"."photos", "photo"."ratings", "photo"."photo_raters", "photo"."member_gallery_counts", "photo"."approved_per_day", "photo"."uploaders" RESTART IDENTITY');
   await db.pool.query('UPDATE "photo"."gallery_prior" SET "mean" = 3.4, "weight" = 5');
 });
 
@@ -52,7 +52,7 @@ const ids = async (filter: GalleryFilter, page = 1, limit = 9, caller: Caller | 
 /** The plan PostgreSQL makes for the page's ids: the CTE of the statement the repository sends for a page. */
 async function pagePlan(query: GalleryQuery): Promise<string> {
   const sent: { text: string; values: unknown[] }[] = [];
-  const recorder = { query: async (text: string, values: unknown[]) => (sent.push({ text, values }), { rows: [] }) };
+  const recorder = { query: async ({ text, values }: { text: string; values: unknown[] }) => (sent.push({ text, values }), { rows: [] }) };
   await new PgGalleryRepository(recorder as unknown as typeof db.pool).page(query);
   const { rows } = await db.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sent[0]!.text}`, sent[0]!.values);
   const plan = rows.map((r) => r['QUERY PLAN']).join('\n');

@@ -126,11 +126,12 @@ describe('the photo_ratings migration', { timeout: 60_000 }, () => {
     expect(await galleryIds('fewest_votes')).toEqual(before.fewest);
     const card = (await new PgGalleryRepository(db.pool).page({ order: 'top_rated', offset: 0, limit: 1 })).photos[0]!;
     expect(card).toMatchObject({ voteCount: before.rows.find((r) => r.photo_id === card.id)!.vote_count, ratingSum: before.rows.find((r) => r.photo_id === card.id)!.rating_sum });
-    // The old orders' indexes and the per-row score trigger are gone; the rating columns of photos stay for now.
+    // The old orders' indexes and the per-row score trigger are gone; the rating columns of photos stay for now (the
+    // migrations after this one add the member counts' trigger).
     const { rows: indexes } = await db.pool.query(`SELECT indexname FROM pg_indexes WHERE schemaname = 'photo' AND indexname ~ '^(photos|ratings)_gallery_' ORDER BY 1`);
     expect(indexes.map((r) => r.indexname)).toEqual(['photos_gallery_newest', 'ratings_gallery_fewest_votes', 'ratings_gallery_top_rated']);
     const { rows: triggers } = await db.pool.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = '"photo"."photos"'::regclass AND NOT tgisinternal ORDER BY 1`);
-    expect(triggers.map((r) => r.tgname)).toEqual(['photos_count_approved', 'photos_keep_rejected_hash', 'photos_ratings', 'photos_ratings_previous_release']);
+    expect(triggers.map((r) => r.tgname)).toEqual(['member_gallery_counts_follow_photo', 'photos_count_approved', 'photos_keep_rejected_hash', 'photos_ratings', 'photos_ratings_previous_release']);
   });
 
   it('copies what a previous-release consumer writes to photos into ratings: newer totals with their score, never older', async () => {

@@ -68,7 +68,7 @@ const photoRowOf = async (id: number) => (await db.pool.query(`SELECT xmin::text
 
 describe('the photo ratings consumer on PostgreSQL', () => {
   it('sets the newest totals and ignores older versions, duplicates and redeliveries, leaving the photo’s own version alone', async () => {
-    const { id } = await db.prisma.photo.create({ data: { ...newPhoto('owner'), status: 'approved' } });
+    const { id } = await db.prisma.photo.create({ data: { ...newPhoto('owner'), status: 'approved', approvedAt: new Date() } });
     const third = cast(id, 3, 11, 3);
     await deliver(third);
     expect(await ratingOf(id)).toEqual({ voteCount: 3, ratingSum: 11, ratingVersion: 3n, version: 1n });
@@ -116,7 +116,7 @@ describe('the photo ratings consumer on PostgreSQL', () => {
   });
 
   it('keeps the newest totals and every rater when replicas handle batches of votes at once, without deadlocks', async () => {
-    const photos = await Promise.all(Array.from({ length: 6 }, () => db.prisma.photo.create({ data: { ...newPhoto('owner'), status: 'approved' } })));
+    const photos = await Promise.all(Array.from({ length: 6 }, () => db.prisma.photo.create({ data: { ...newPhoto('owner'), status: 'approved', approvedAt: new Date() } })));
     // Each photo's votes numbered as the vote service does, handed out shuffled to two replicas, some twice.
     const events = photos.flatMap(({ id }) => Array.from({ length: 20 }, (_, i) => makeEvent('vote.vote.cast', VoteCast, { photoId: id, userId: `voter-${i}`, rating: 5, voteCount: i + 1, ratingSum: 5 * (i + 1), version: i + 1 }, { source: 'vote' })));
     const deliveries = [...events, ...events.filter((_, i) => i % 7 === 0)].sort(() => Math.random() - 0.5);

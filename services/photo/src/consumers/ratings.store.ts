@@ -20,7 +20,7 @@ export interface RatingStore {
   lockRatings(photoIds: number[]): Promise<void>;
   /** Sets each photo's totals (one set per photo) unless the stored ones are as new or newer (by version), or the photo is gone. */
   setManyIfNewer(totals: PhotoRatingTotals[]): Promise<void>;
-  /** Records that each user has rated the photo (repeats change nothing; nothing for a photo that is gone). */
+  /** Records that each user has rated the photo (repeats change nothing; nothing for a photo that is gone or no longer approved). */
   addRaters(raters: { userId: string; photoId: number }[]): Promise<void>;
 }
 
@@ -33,14 +33,15 @@ const SET_MANY_RATINGS_IF_NEWER_SQL = `
          "score" = "photo"."photo_score"(t."vote_count", t."rating_sum", g."weight", g."mean")
   FROM unnest($1::int[], $2::int[], $3::int[], $4::bigint[]) AS t("photo_id", "vote_count", "rating_sum", "version"), "photo"."gallery_prior" g
   WHERE g."id" = 1 AND r."photo_id" = t."photo_id" AND r."rating_version" < t."version"`;
-// Raters only of photos that still exist (their ratings row, which the batch has locked): a vote event that arrives after
-// its photo was deleted leaves no rater behind. No foreign key: its check would cost a lock per rater, and a late event
-// would then fail instead of changing nothing. In key order, so that batches inserting the same pairs at once take the
-// index's locks in one order.
+// Raters only of photos that are still approved (their ratings row, which the batch has locked, says so): a vote event
+// that arrives after its photo was deleted leaves no rater behind, and every rater is of a listed photo, which
+// need-your-vote's total counts on (member_gallery_counts). No foreign key: its check would cost a lock per rater, and
+// a late event would then fail instead of changing nothing. In key order, so that batches inserting the same pairs at
+// once take the index's locks in one order.
 const ADD_RATERS_SQL = `
   INSERT INTO "photo"."photo_raters" ("user_id", "photo_id")
   SELECT r."user_id", r."photo_id" FROM unnest($1::text[], $2::int[]) AS r("user_id", "photo_id")
-  WHERE EXISTS (SELECT 1 FROM "photo"."ratings" x WHERE x."photo_id" = r."photo_id")
+  WHERE EXISTS (SELECT 1 FROM "photo"."ratings" x WHERE x."photo_id" = r."photo_id" AND x."approved_at" IS NOT NULL)
   ORDER BY 1, 2 ON CONFLICT DO NOTHING`;
 // NO KEY: the strength the totals' UPDATE takes. Deleting the photo needs the row too (the cascade), so it waits for the
 // batch, or the batch finds the row gone.
