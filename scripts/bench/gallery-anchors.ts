@@ -12,6 +12,11 @@
  *   statement. No cache, no gRPC, no events. The member comes from an `x-user-id` header: the monolith skips the
  *   session lookup the product makes, which flatters the monolith.
  *
+ * - the tuned monolith: the same process and queries as a careful single-process app would write them, each page and its
+ *   total in one prepared statement, the totals from counter rows instead of a COUNT per request: the approved photos
+ *   (`bench_monolith.counters`) and, per member, their approved photos and their votes on others' approved photos
+ *   (`bench_monolith.member_counts`), made by the benchmark from the tables.
+ *
  * Votes go to copies of the votes and the photos' totals (schema `bench_monolith`, made by the benchmark), so the
  * seeded read models stay consistent for the product.
  *
@@ -161,6 +166,37 @@ app.get('/monolith/stats/gallery', async () => {
     ratedFourOrHigher: Number(r.rated_four_or_higher),
     distinctUploaders: Number(r.distinct_uploaders),
   };
+});
+
+// The tuned monolith: page and total in one prepared statement, the total from counter rows.
+const TUNED_PAGE = (where: string, order: string, total: string) => `
+  SELECT (${total}) AS "total", page.* FROM (SELECT 1) AS one LEFT JOIN (
+    SELECT ${COLUMNS} FROM "photo"."photos" p JOIN "photo"."ratings" r ON r."photo_id" = p."id" LEFT JOIN "photo"."uploaders" u ON u."id" = p."user_id"
+    WHERE ${where} AND r."approved_at" IS NOT NULL ORDER BY ${order} LIMIT $1 OFFSET $2) AS page ON true`;
+const APPROVED = `SELECT "approved" FROM "bench_monolith"."counters"`;
+const TUNED_TOP_RATED = TUNED_PAGE(`p."status" = 'approved'`, ORDER.top_rated, APPROVED);
+const TUNED_NEED_YOUR_VOTE = TUNED_PAGE(
+  `p."status" = 'approved' AND p."user_id" <> $3 AND NOT EXISTS (SELECT 1 FROM "vote"."photo_votes" v WHERE v."photo_id" = p."id" AND v."user_id" = $3)`,
+  ORDER.fewest_votes,
+  `GREATEST(0, (${APPROVED}) - COALESCE((SELECT "owned" + "rated" FROM "bench_monolith"."member_counts" WHERE "user_id" = $3), 0))`,
+);
+
+async function tunedPage(name: string, text: string, values: unknown[], pageNumber: number, limit: number) {
+  const { rows } = await pool.query<Row & { total: string }>({ name, text, values: [limit, (pageNumber - 1) * limit, ...values] });
+  const count = Number(rows[0]?.total ?? 0);
+  return { photos: rows.filter((row) => row.id !== null).map(toJson), total: count, totalPages: Math.ceil(count / limit) };
+}
+
+app.get('/tuned/gallery/top-rated', async (request) => {
+  const { page: p, limit } = query(request.query);
+  return tunedPage('top-rated', TUNED_TOP_RATED, [], p, limit);
+});
+
+app.get('/tuned/gallery/need-your-vote', async (request, reply) => {
+  const userId = request.headers['x-user-id'];
+  if (typeof userId !== 'string') return reply.code(401).send({ message: 'x-user-id' });
+  const { page: p, limit } = query(request.query);
+  return tunedPage('need-your-vote', TUNED_NEED_YOUR_VOTE, [userId], p, limit);
 });
 
 // One statement: the photo locked (votes on it queue), the vote upserted keeping the rating it replaced, the totals

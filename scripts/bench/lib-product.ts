@@ -8,15 +8,19 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createTestStream, testNatsUrl } from '../../services/kit/src/testing/index.js';
 import { freePort } from '../../services/all-in-one/src/free-port.js';
-import type { RunningProduct } from './lib.js';
+import { UNLIMITED_RATES, type RunningProduct } from './lib.js';
 
 const main = fileURLToPath(new URL('../../services/all-in-one/src/main.ts', import.meta.url));
+const splitMain = fileURLToPath(new URL('../split/start.ts', import.meta.url));
+
 
 export interface ProductOnDatabase {
   databaseUrl: string;
   /** DATA_DIR: local blobs (`<dir>/uploads`), the development provider's port, local secrets. */
   dataDir: string;
   env?: Record<string, string>;
+  /** The Node binary (default: this process's); split mode's components run on it too, as children of its launcher. */
+  node?: string;
   /** Node flags before `--import tsx`, e.g. ['--cpu-prof', '--cpu-prof-dir=/tmp/prof']. */
   nodeArgs?: string[];
 }
@@ -26,7 +30,7 @@ export async function startProductOnDatabase(options: ProductOnDatabase): Promis
   const port = await freePort();
   const url = `http://localhost:${port}`;
   let output = '';
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', main], {
+  const child = spawn(options.node ?? process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', main], {
     env: {
       ...process.env,
       NODE_ENV: 'test',
@@ -38,15 +42,7 @@ export async function startProductOnDatabase(options: ProductOnDatabase): Promis
       NATS_URL: testNatsUrl(),
       NATS_STREAM: stream.stream,
       IDENTITY_SECRET: 'b'.repeat(40),
-      // Every rate limit out of the way: the benchmark measures the product, not the limiter.
-      RATE_LIMIT_API: '100000000/1m',
-      RATE_LIMIT_SIGN_IN: '100000000/1m',
-      RATE_LIMIT_CONTACT: '100000000/1m',
-      RATE_LIMIT_UPLOADS: '100000000/1m',
-      RATE_LIMIT_VOTES: '100000000/1m',
-      RATE_LIMIT_AVATARS: '100000000/1m',
-      RATE_LIMIT_FACE_SUGGESTIONS: '100000000/1m',
-      RATE_LIMIT_UPLOADS_IN_FLIGHT: '1000',
+      ...UNLIMITED_RATES,
       MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
       ...options.env,
     },
@@ -58,6 +54,48 @@ export async function startProductOnDatabase(options: ProductOnDatabase): Promis
     await stopProcess(child);
     await stream.delete();
   };
+  try {
+    await waitUntilReady(url, child, () => output);
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+  return { url, pid: child.pid!, output: () => output, exitCode: () => child.exitCode, stop: cleanup };
+}
+
+/**
+ * The product as `pnpm start:split` runs it on the benchmark's database: the migration job, then each component in its
+ * own process (two replicas of photo and vote) connecting as its own role, the gateway in front. `pid` is the
+ * launcher's: the components are its children, so the benchmark counts their CPU and memory through its process tree.
+ */
+export async function startSplitOnDatabase(options: ProductOnDatabase): Promise<RunningProduct> {
+  const stream = await createTestStream('bench');
+  const port = await freePort();
+  let output = '';
+  const child = spawn(options.node ?? process.execPath, ['--import', 'tsx', splitMain], {
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'error',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: options.databaseUrl,
+      DATA_DIR: options.dataDir,
+      NATS_URL: testNatsUrl(),
+      NATS_STREAM: stream.stream,
+      IDENTITY_SECRET: 'b'.repeat(40),
+      ...UNLIMITED_RATES,
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const cleanup = async () => {
+    await stopProcess(child);
+    await stream.delete();
+  };
+  const url = `http://localhost:${port}`;
   try {
     await waitUntilReady(url, child, () => output);
   } catch (error) {
