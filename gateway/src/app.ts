@@ -11,6 +11,7 @@ import type { PrismaSessionStore } from './session-store.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import errors from './plugins/errors.js';
 import tracing from './plugins/tracing.js';
+import { AccessLog } from './access-log.js';
 import security from './plugins/security.js';
 import session from './plugins/session.js';
 import currentUser from './plugins/current-user.js';
@@ -67,6 +68,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: 1024 * 1024,
     // Request ids from the ingress, when present, so one id follows a request through every log line.
     requestIdHeader: 'x-request-id',
+    logController: new AccessLog(),
     // A client that sends part of a request and stalls is cut off once the request has not arrived whole within
     // `requestTimeoutMs` (longer than an upload's deadline); Node checks at the interval below. No idle-socket
     // timeout: it would race the keep-alive connections that ingresses and browsers reuse.
@@ -88,6 +90,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(tracing);
+  app.decorateRequest('sharedPage', false);
   await app.register(errors);
   await app.register(security, {
     allowedOrigins: deps.publicUrl ? [new URL(deps.publicUrl).origin] : [],

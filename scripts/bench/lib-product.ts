@@ -25,6 +25,9 @@ export interface ProductOnDatabase {
   nodeArgs?: string[];
 }
 
+/** The last 64 KB of the product's output, for the report of a failure: a run at info logs a line per request. */
+const keepTail = (output: string) => (output.length > 131_072 ? output.slice(-65_536) : output);
+
 export async function startProductOnDatabase(options: ProductOnDatabase): Promise<RunningProduct> {
   const stream = await createTestStream('bench');
   const port = await freePort();
@@ -34,7 +37,8 @@ export async function startProductOnDatabase(options: ProductOnDatabase): Promis
     env: {
       ...process.env,
       NODE_ENV: 'test',
-      LOG_LEVEL: 'error',
+      // Production's level: what the product logs per request is part of what a request costs.
+      LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
       PORT: String(port),
       DATABASE_URL: options.databaseUrl,
@@ -48,8 +52,8 @@ export async function startProductOnDatabase(options: ProductOnDatabase): Promis
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout!.on('data', (chunk) => (output = keepTail(output + chunk)));
+  child.stderr!.on('data', (chunk) => (output = keepTail(output + chunk)));
   const cleanup = async () => {
     await stopProcess(child);
     await stream.delete();
@@ -75,7 +79,8 @@ export async function startSplitOnDatabase(options: ProductOnDatabase): Promise<
   const child = spawn(options.node ?? process.execPath, ['--import', 'tsx', splitMain], {
     env: {
       ...process.env,
-      LOG_LEVEL: 'error',
+      // Production's level: what the product logs per request is part of what a request costs.
+      LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
       PORT: String(port),
       DATABASE_URL: options.databaseUrl,
@@ -89,8 +94,8 @@ export async function startSplitOnDatabase(options: ProductOnDatabase): Promise<
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout!.on('data', (chunk) => (output += chunk));
-  child.stderr!.on('data', (chunk) => (output += chunk));
+  child.stdout!.on('data', (chunk) => (output = keepTail(output + chunk)));
+  child.stderr!.on('data', (chunk) => (output = keepTail(output + chunk)));
   const cleanup = async () => {
     await stopProcess(child);
     await stream.delete();

@@ -24,6 +24,7 @@ function utcDay(): string {
 
 /** Sends a cached public page: the same bytes to everyone, revalidated by ETag on every use. */
 function sendPage(request: FastifyRequest, reply: FastifyReply, page: CachedPage): FastifyReply {
+  request.sharedPage = true;
   reply.header('cache-control', 'no-cache').header('etag', page.etag);
   if (request.headers['if-none-match'] === page.etag) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(page.body);

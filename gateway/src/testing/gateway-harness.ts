@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import type { User } from '@snapcracks/proto/auth/v1';
-import { IdentityKeyring, IdentitySigner, SERVICE_NAMES, createMemoryEventBus, type Caller, type Platform, type ServiceName } from '@snapcracks/kit';
+import { IdentityKeyring, IdentitySigner, SERVICE_NAMES, createMemoryEventBus, type Caller, type Logger, type Platform, type ServiceName } from '@snapcracks/kit';
 import { buildApp } from '../app.js';
 import type { Clients } from '../clients.js';
 import { loadGatewayConfig } from '../config.js';
@@ -36,6 +36,8 @@ export interface HarnessOptions {
   publicUrl?: string;
   /** The identity provider's answers, where a test needs others than a sign-in that succeeds. */
   oidc?: Partial<OidcRelyingParty>;
+  /** Where the gateway logs (silent by default). */
+  logger?: Logger;
 }
 
 export interface GatewayHarness {
@@ -59,7 +61,7 @@ export const ADMIN: Account = { id: 'admin-1', hasAcceptedTerms: true, isAdmin: 
  * The whole gateway (`buildApp`, every plugin and route) in front of fake services: each gRPC call goes to a function
  * the test gives and is recorded, so a route test sees exactly what the gateway asks and answers, without a network.
  */
-export async function gatewayHarness({ services = {}, env = {}, publicUrl, oidc: oidcAnswers }: HarnessOptions = {}): Promise<GatewayHarness> {
+export async function gatewayHarness({ services = {}, env = {}, publicUrl, oidc: oidcAnswers, logger = pino({ level: 'silent' }) }: HarnessOptions = {}): Promise<GatewayHarness> {
   const accounts = new Map<string, User>();
   const calls: RecordedCall[] = [];
   let signingIn: string | undefined;
@@ -86,7 +88,7 @@ export async function gatewayHarness({ services = {}, env = {}, publicUrl, oidc:
   const config = loadGatewayConfig({ NODE_ENV: 'test', RATE_LIMIT_API: '100000/1m', RATE_LIMIT_SIGN_IN: '100000/1m', ...env });
   const users = new UserDirectory(clients);
   const app = await buildApp({
-    logger: pino({ level: 'silent' }),
+    logger,
     platform: { bus } as unknown as Platform,
     prisma: undefined as never,
     clients,
