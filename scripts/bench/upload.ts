@@ -37,11 +37,11 @@ const SAMPLE_EVERY_MS = 20;
 const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
 const TARGETS = {
-  jpegSeconds: 1.5,
-  jpegStretchSeconds: 0.8,
-  heicSeconds: 6,
-  memoryGrowthMb: 300,
-  p99Ratio: 2,
+  jpegSeconds: 0.8,
+  heicSeconds: 2,
+  memoryGrowthMb: 250,
+  /** The API's p99 during the burst, absolute: against an idle p99 of a few ms, a ratio measures noise. */
+  p99DuringMs: 10,
 };
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -321,16 +321,16 @@ try {
   const ratio = latency.during.p99 / latency.idle.p99;
   const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
   /** Judged on the median; a max over the target is said too. */
-  const timeVerdict = ({ median, max }: { median: number; max: number }, target: number, stretch?: number) => {
-    const met = verdict(median <= target * 1000) + (stretch !== undefined && median <= stretch * 1000 ? ', stretch too' : '');
+  const timeVerdict = ({ median, max }: { median: number; max: number }, target: number) => {
+    const met = verdict(median <= target * 1000);
     return max > target * 1000 && median <= target * 1000 ? `${met} (median; max over)` : met;
   };
   const rows: [string, string, string, string][] = [
     [
       `JPEG ${mb(jpeg.length)}, request → 201 (${runs} runs)`,
       `median ${seconds(jpegTimes.median)}, max ${seconds(jpegTimes.max)}`,
-      `≤ ${TARGETS.jpegSeconds} s (stretch ${TARGETS.jpegStretchSeconds} s)`,
-      timeVerdict(jpegTimes, TARGETS.jpegSeconds, TARGETS.jpegStretchSeconds),
+      `≤ ${TARGETS.jpegSeconds} s`,
+      timeVerdict(jpegTimes, TARGETS.jpegSeconds),
     ],
     heicTimes
       ? [
@@ -355,8 +355,8 @@ try {
     [
       `GET /api/auth/user, ${BURST_CONCURRENCY} uploads at a time`,
       `p50 ${latency.during.p50} ms, p99 ${latency.during.p99} ms (${latency.during.rps.toFixed(0)} req/s)`,
-      `p99 ≤ ${TARGETS.p99Ratio}× idle`,
-      `${ratio.toFixed(2)}× idle, ${verdict(ratio <= TARGETS.p99Ratio)}`,
+      `p99 ≤ ${TARGETS.p99DuringMs} ms`,
+      `${verdict(latency.during.p99 <= TARGETS.p99DuringMs)} (${ratio.toFixed(2)}× idle)`,
     ],
   ];
   const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
