@@ -51,6 +51,9 @@ describe('the access log', () => {
     expect(logged.lines).toHaveLength(1);
     const [line] = logged.lines;
     expect(line).toMatchObject({ level: INFO, msg: 'request completed', req: { method: 'GET', path: '/api/gallery/need-your-vote' }, res: { statusCode: 200 } });
+    // The request as the gateway's serializer writes it, and the answer as its status only: never headers or the body.
+    expect(line!.req).toEqual({ method: 'GET', path: '/api/gallery/need-your-vote', ip: '127.0.0.1' });
+    expect(line!.res).toEqual({ statusCode: 200 });
     expect(line!.reqId).toBeTruthy();
     expect(line!.responseTime).toBeGreaterThanOrEqual(0);
     expect(JSON.stringify(line)).not.toContain('limit=9');
