@@ -28,43 +28,9 @@ export interface ProductOnDatabase {
 /** The last 64 KB of the product's output, for the report of a failure: a run at info logs a line per request. */
 const keepTail = (output: string) => (output.length > 131_072 ? output.slice(-65_536) : output);
 
-export async function startProductOnDatabase(options: ProductOnDatabase): Promise<RunningProduct> {
-  const stream = await createTestStream('bench');
-  const port = await freePort();
-  const url = `http://localhost:${port}`;
-  let output = '';
-  const child = spawn(options.node ?? process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', main], {
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      // Production's level: what the product logs per request is part of what a request costs.
-      LOG_LEVEL: 'info',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATABASE_URL: options.databaseUrl,
-      DATA_DIR: options.dataDir,
-      NATS_URL: testNatsUrl(),
-      NATS_STREAM: stream.stream,
-      IDENTITY_SECRET: 'b'.repeat(40),
-      ...UNLIMITED_RATES,
-      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk) => (output = keepTail(output + chunk)));
-  child.stderr!.on('data', (chunk) => (output = keepTail(output + chunk)));
-  const cleanup = async () => {
-    await stopProcess(child);
-    await stream.delete();
-  };
-  try {
-    await waitUntilReady(url, child, () => output);
-  } catch (error) {
-    await cleanup();
-    throw error;
-  }
-  return { url, pid: child.pid!, output: () => output, exitCode: () => child.exitCode, stop: cleanup };
+/** The product in one process, as `pnpm start` runs it. */
+export function startProductOnDatabase(options: ProductOnDatabase): Promise<RunningProduct> {
+  return launch([...(options.nodeArgs ?? []), '--import', 'tsx', main], options, { NODE_ENV: 'test' });
 }
 
 /**
@@ -72,13 +38,20 @@ export async function startProductOnDatabase(options: ProductOnDatabase): Promis
  * own process (two replicas of photo and vote) connecting as its own role, the gateway in front. `pid` is the
  * launcher's: the components are its children, so the benchmark counts their CPU and memory through its process tree.
  */
-export async function startSplitOnDatabase(options: ProductOnDatabase): Promise<RunningProduct> {
+export function startSplitOnDatabase(options: ProductOnDatabase): Promise<RunningProduct> {
+  return launch(['--import', 'tsx', splitMain], options, {});
+}
+
+/** Starts `args` on its own JetStream stream and port with the benchmark's settings; resolves once it is ready. */
+async function launch(args: string[], options: ProductOnDatabase, modeEnv: Record<string, string>): Promise<RunningProduct> {
   const stream = await createTestStream('bench');
   const port = await freePort();
+  const url = `http://localhost:${port}`;
   let output = '';
-  const child = spawn(options.node ?? process.execPath, ['--import', 'tsx', splitMain], {
+  const child = spawn(options.node ?? process.execPath, args, {
     env: {
       ...process.env,
+      ...modeEnv,
       // Production's level: what the product logs per request is part of what a request costs.
       LOG_LEVEL: 'info',
       HOST: '127.0.0.1',
@@ -100,7 +73,6 @@ export async function startSplitOnDatabase(options: ProductOnDatabase): Promise<
     await stopProcess(child);
     await stream.delete();
   };
-  const url = `http://localhost:${port}`;
   try {
     await waitUntilReady(url, child, () => output);
   } catch (error) {
