@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { applyMigrations, createLogger, openDatabase, type Caller, type Database } from '@snapcracks/kit';
 import { createTestDatabase, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
@@ -48,6 +49,17 @@ const ratingRow = (photoId: number) => db.prisma.rating.findUniqueOrThrow({ wher
 
 const ids = async (filter: GalleryFilter, page = 1, limit = 9, caller: Caller | null = viewer) =>
   (await gallery.page(caller, filter, { page, limit })).photos.map((p) => p.id);
+
+/** `count` approved photos of 50 owners, approved over the last 700 minutes, with 0 to 12 votes each. */
+async function bulkApproved(count: number): Promise<void> {
+  const { rows: inserted } = await db.pool.query<{ id: number }>(
+    `INSERT INTO "photo"."photos" ("user_id", "filename", "original_name", "mime_type", "size", "status", "approved_at", "updated_at")
+     SELECT 'bulk' || (i % 50), md5(i::text) || '.webp', 'a.jpg', 'image/jpeg', 1, 'approved', now() - (i % 700) * interval '1 minute', now()
+     FROM generate_series(1, $1::int) i RETURNING "id"`,
+    [count],
+  );
+  await new SqlRatingStore(db.prisma).setManyIfNewer(inserted.map(({ id }) => ({ photoId: id, voteCount: id % 13, ratingSum: (id % 13) * (1 + (id % 5)), version: 1 })));
+}
 
 /** The plan PostgreSQL makes for the page's ids: the CTE of the statement the repository sends for a page. */
 async function pagePlan(query: GalleryQuery): Promise<string> {
@@ -187,11 +199,7 @@ describe('the gallery on PostgreSQL', () => {
   });
 
   it('serves a deep page exactly as the full order has it, reading its ids from the order’s index', async () => {
-    const { rows: inserted } = await db.pool.query<{ id: number }>(`
-      INSERT INTO "photo"."photos" ("user_id", "filename", "original_name", "mime_type", "size", "status", "approved_at", "updated_at")
-      SELECT 'bulk' || (i % 50), md5(i::text) || '.webp', 'a.jpg', 'image/jpeg', 1, 'approved', now() - (i % 700) * interval '1 minute', now()
-      FROM generate_series(1, 6000) i RETURNING "id"`);
-    await new SqlRatingStore(db.prisma).setManyIfNewer(inserted.map(({ id }) => ({ photoId: id, voteCount: id % 13, ratingSum: (id % 13) * (1 + (id % 5)), version: 1 })));
+    await bulkApproved(6000);
     await db.pool.query('VACUUM ANALYZE "photo"."photos", "photo"."ratings"');
     for (const [filter, order] of [
       ['top_rated', `"score" DESC, "vote_count" DESC, "approved_at" DESC, "photo_id" DESC`],
@@ -217,6 +225,34 @@ describe('the gallery on PostgreSQL', () => {
     // Each photo met is looked up among the viewer's ratings by key, however many they made: never their whole list
     // scanned once per photo, which an anti join does when the planner guesses the list is short.
     expect(unrated).toMatch(/SubPlan[\s\S]*Index Only Scan using photo_raters_pkey on photo_raters/);
+  });
+
+  it('plans the first page of each order once per connection, and keeps that plan', async () => {
+    await bulkApproved(6000);
+    await new SqlRatingStore(db.prisma).addRaters(Array.from({ length: 300 }, (_, i) => ({ userId: 'viewer', photoId: i * 20 + 1 })));
+    await db.pool.query('VACUUM ANALYZE "photo"."photos", "photo"."ratings", "photo"."photo_raters"');
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    try {
+      const repository = new GalleryService(new PgGalleryRepository(pool), () => now);
+      const viewers = ['bulk0', 'bulk1', 'someone', 'viewer'].map((userId) => ({ ...viewer, userId }));
+      for (let i = 0; i < 12; i += 1) {
+        await repository.page(viewers[i % viewers.length]!, 'need_your_vote', {});
+        await repository.page(null, 'top_rated', {});
+        await repository.page(null, 'new_this_week', {});
+      }
+      const { rows } = await pool.query<{ name: string; generic_plans: number; custom_plans: number }>(
+        `SELECT "name", "generic_plans"::int, "custom_plans"::int FROM pg_prepared_statements WHERE "name" LIKE 'gallery-page:%' ORDER BY "name"`,
+      );
+      // PostgreSQL tries five plans made for a statement's values, then keeps the one made once when it costs no more;
+      // top rated has no values, so its one plan is kept from the start.
+      expect(rows).toEqual([
+        { name: 'gallery-page:fewest_votes:all:unrated:first', custom_plans: 5, generic_plans: 7 },
+        { name: 'gallery-page:newest:from:everyone:first', custom_plans: 5, generic_plans: 7 },
+        { name: 'gallery-page:top_rated:all:everyone:first', custom_plans: 0, generic_plans: 12 },
+      ]);
+    } finally {
+      await pool.end();
+    }
   });
 
   it('lists the newest approved photos as previews', async () => {
