@@ -117,9 +117,12 @@ function weekStart(now = new Date()): Date {
   return new Date(today - ((now.getUTCDay() + 6) % 7) * 86_400_000);
 }
 
+/** The gallery's page size (GALLERY.pageSize), which the benchmark's requests use. */
+const PAGE_SIZE = 9;
+
 const query = (raw: unknown) => {
   const q = raw as { page?: string; limit?: string };
-  return { page: Number(q.page ?? 1) || 1, limit: Number(q.limit ?? 9) || 9 };
+  return { page: Number(q.page ?? 1) || 1, limit: Number(q.limit ?? PAGE_SIZE) || PAGE_SIZE };
 };
 
 const app = fastify({ logger: false });
@@ -168,21 +171,28 @@ app.get('/monolith/stats/gallery', async () => {
   };
 });
 
-// The tuned monolith: page and total in one prepared statement, the total from counter rows.
-const TUNED_PAGE = (where: string, order: string, total: string) => `
+// The tuned monolith: page and total in one prepared statement, the total from counter rows. The first page in the
+// web app's size is a statement of its own with its window written in, so that PostgreSQL keeps one plan for it (as
+// the product's gallery does); other pages take the window as $1 and $2 and are planned per call.
+const TUNED_PAGE = (where: string, order: string, total: string) => (window: string, first: boolean) => `
   SELECT (${total}) AS "total", page.* FROM (SELECT 1) AS one LEFT JOIN (
     SELECT ${COLUMNS} FROM "photo"."photos" p JOIN "photo"."ratings" r ON r."photo_id" = p."id" LEFT JOIN "photo"."uploaders" u ON u."id" = p."user_id"
-    WHERE ${where} AND r."approved_at" IS NOT NULL ORDER BY ${order} LIMIT $1 OFFSET $2) AS page ON true`;
+    WHERE ${where} AND r."approved_at" IS NOT NULL ORDER BY ${order} ${window}) AS page ON true`.replaceAll('$viewer', first ? '$1' : '$3');
 const APPROVED = `SELECT "approved" FROM "bench_monolith"."counters"`;
 const TUNED_TOP_RATED = TUNED_PAGE(`p."status" = 'approved'`, ORDER.top_rated, APPROVED);
 const TUNED_NEED_YOUR_VOTE = TUNED_PAGE(
-  `p."status" = 'approved' AND p."user_id" <> $3 AND NOT EXISTS (SELECT 1 FROM "vote"."photo_votes" v WHERE v."photo_id" = p."id" AND v."user_id" = $3)`,
+  `p."status" = 'approved' AND p."user_id" <> $viewer AND NOT EXISTS (SELECT 1 FROM "vote"."photo_votes" v WHERE v."photo_id" = p."id" AND v."user_id" = $viewer)`,
   ORDER.fewest_votes,
-  `GREATEST(0, (${APPROVED}) - COALESCE((SELECT "owned" + "rated" FROM "bench_monolith"."member_counts" WHERE "user_id" = $3), 0))`,
+  `GREATEST(0, (${APPROVED}) - COALESCE((SELECT "owned" + "rated" FROM "bench_monolith"."member_counts" WHERE "user_id" = $viewer), 0))`,
 );
 
-async function tunedPage(name: string, text: string, values: unknown[], pageNumber: number, limit: number) {
-  const { rows } = await pool.query<Row & { total: string }>({ name, text, values: [limit, (pageNumber - 1) * limit, ...values] });
+async function tunedPage(name: string, text: (window: string, first: boolean) => string, values: unknown[], pageNumber: number, limit: number) {
+  const first = pageNumber === 1 && limit === PAGE_SIZE;
+  const { rows } = await pool.query<Row & { total: string }>(
+    first
+      ? { name: `${name}:first`, text: text(`LIMIT ${PAGE_SIZE} OFFSET 0`, true), values }
+      : { name, text: text('LIMIT $1 OFFSET $2', false), values: [limit, (pageNumber - 1) * limit, ...values] },
+  );
   const count = Number(rows[0]?.total ?? 0);
   return { photos: rows.filter((row) => row.id !== null).map(toJson), total: count, totalPages: Math.ceil(count / limit) };
 }
