@@ -22,32 +22,48 @@ const MAX_PATH_LENGTH = 200;
  * written out, cost time quadratic in the depth. The path is written only for the string it names.
  */
 export function findControlCharacters(value: unknown): string | undefined {
-  interface Entry {
-    key: string;
-    value: unknown;
-    parent: Entry | undefined;
-  }
-  const pathOf = (entry: Entry): string => {
-    const keys: string[] = [];
-    for (let at: Entry | undefined = entry; at; at = at.parent) keys.push(at.key);
-    const path = keys.reverse().join('.');
-    // A message names the field, not a hundred thousand array indexes.
-    return path.length > MAX_PATH_LENGTH ? `${path.slice(0, MAX_PATH_LENGTH)}…` : path;
-  };
   if (typeof value === 'string') return hasControlCharacters(value) ? '(root)' : undefined;
+  if (typeof value !== 'object' || value === null || ArrayBuffer.isView(value)) return undefined;
+  // Most of what is checked (a route's parameters, a query, a small body) is one level of strings: checked in place,
+  // until a field holds more, when the walk below starts over (it names the first field in key order, depth first).
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const field = (value as Record<string, unknown>)[key];
+    if (typeof field === 'object' && field !== null) return findNested(value);
+    if (hasControlCharacters(key) || (typeof field === 'string' && hasControlCharacters(field))) return pathOf({ key, value: field, parent: undefined });
+  }
+  return undefined;
+}
+
+interface Entry {
+  key: string;
+  value: unknown;
+  parent: Entry | undefined;
+}
+
+function pathOf(entry: Entry): string {
+  const keys: string[] = [];
+  for (let at: Entry | undefined = entry; at; at = at.parent) keys.push(at.key);
+  const path = keys.reverse().join('.');
+  // A message names the field, not a hundred thousand array indexes.
+  return path.length > MAX_PATH_LENGTH ? `${path.slice(0, MAX_PATH_LENGTH)}…` : path;
+}
+
+function pushChildren(pending: Entry[], container: unknown, parent: Entry | undefined): void {
+  if (typeof container !== 'object' || container === null || ArrayBuffer.isView(container)) return;
+  const entries = Object.entries(container);
+  // Reversed, so the first key comes off the stack first.
+  for (let i = entries.length - 1; i >= 0; i--) pending.push({ key: entries[i]![0], value: entries[i]![1], parent });
+}
+
+function findNested(value: object): string | undefined {
   const pending: Entry[] = [];
-  const pushChildren = (container: unknown, parent: Entry | undefined) => {
-    if (typeof container !== 'object' || container === null || ArrayBuffer.isView(container)) return;
-    const entries = Object.entries(container);
-    // Reversed, so the first key comes off the stack first.
-    for (let i = entries.length - 1; i >= 0; i--) pending.push({ key: entries[i]![0], value: entries[i]![1], parent });
-  };
-  pushChildren(value, undefined);
+  pushChildren(pending, value, undefined);
   for (let entry = pending.pop(); entry; entry = pending.pop()) {
     if (hasControlCharacters(entry.key)) return pathOf(entry);
     if (typeof entry.value === 'string') {
       if (hasControlCharacters(entry.value)) return pathOf(entry);
-    } else pushChildren(entry.value, entry);
+    } else pushChildren(pending, entry.value, entry);
   }
   return undefined;
 }
