@@ -27,28 +27,36 @@ export async function startTestSystem(
   options: Partial<SystemOptions> = {},
 ): Promise<RunningSystem & { database: TestDatabase }> {
   const database = await createTestDatabase('system');
-  const port = await freePort();
   Object.assign(process.env, env);
-  const gateway = loadGatewayConfig({ NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: fakeWebDist(), ...env });
   try {
-    const system = await startSystem({
-      logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
-      nodeEnv: 'test',
-      gateway,
-      databaseUrl: database.url,
-      dataDir: mkdtempSync(join(tmpdir(), 'snapcracks-data-')),
-      identity: TEST_IDENTITY,
-      ...options,
-    });
-    return {
-      ...system,
-      url: `http://127.0.0.1:${port}`,
-      database,
-      async stop() {
-        await system.stop();
-        await database.drop();
-      },
-    };
+    for (let attempt = 1; ; attempt += 1) {
+      // A port free a moment ago may be taken by the time the gateway listens (another test file, or an outgoing
+      // connection's local port): a start that fails so stops whole, and goes again on another port.
+      const port = await freePort();
+      const gateway = loadGatewayConfig({ NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: fakeWebDist(), ...env });
+      try {
+        const system = await startSystem({
+          logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
+          nodeEnv: 'test',
+          gateway,
+          databaseUrl: database.url,
+          dataDir: mkdtempSync(join(tmpdir(), 'snapcracks-data-')),
+          identity: TEST_IDENTITY,
+          ...options,
+        });
+        return {
+          ...system,
+          url: `http://127.0.0.1:${port}`,
+          database,
+          async stop() {
+            await system.stop();
+            await database.drop();
+          },
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException | null)?.code !== 'EADDRINUSE' || attempt === 3) throw error;
+      }
+    }
   } catch (error) {
     await database.drop();
     throw error;
