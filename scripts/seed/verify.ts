@@ -89,15 +89,16 @@ const CHECKS: CheckQuery[] = [
           WHERE COALESCE(a."approved", 0) <> COALESCE(c."n", 0)`,
   },
   {
-    name: 'photo.member_gallery_counts = approved photos owned, ratings of photos not approved or their own',
-    sql: `SELECT format('member %s: counts %s/%s, rows %s/%s', COALESCE(m."user_id", t."user_id"), m."owned", m."unlisted", t."owned", t."unlisted") AS "detail"
+    name: 'photo.member_gallery_counts = approved photos owned, ratings, ratings of photos not approved or their own',
+    sql: `SELECT format('member %s: counts %s/%s/%s, rows %s/%s/%s', COALESCE(m."user_id", t."user_id"), m."owned", m."rated", m."unlisted", t."owned", t."rated", t."unlisted") AS "detail"
           FROM "photo"."member_gallery_counts" m
-          FULL JOIN (SELECT "user_id", SUM("owned") AS "owned", SUM("unlisted") AS "unlisted" FROM (
-                       SELECT "user_id", 1 AS "owned", 0 AS "unlisted" FROM "photo"."photos" WHERE "status" = 'approved'
+          FULL JOIN (SELECT "user_id", SUM("owned") AS "owned", SUM("rated") AS "rated", SUM("unlisted") AS "unlisted" FROM (
+                       SELECT "user_id", 1 AS "owned", 0 AS "rated", 0 AS "unlisted" FROM "photo"."photos" WHERE "status" = 'approved'
                        UNION ALL
-                       SELECT x."user_id", 0, 1 FROM "photo"."photo_raters" x LEFT JOIN "photo"."photos" p ON p."id" = x."photo_id"
-                       WHERE p."id" IS NULL OR p."status" <> 'approved' OR p."user_id" = x."user_id") r GROUP BY "user_id") t ON t."user_id" = m."user_id"
-          WHERE COALESCE(m."owned", 0) <> COALESCE(t."owned", 0) OR COALESCE(m."unlisted", 0) <> COALESCE(t."unlisted", 0)`,
+                       SELECT x."user_id", 0, 1, CASE WHEN p."status" = 'approved' AND p."user_id" <> x."user_id" THEN 0 ELSE 1 END
+                       FROM "photo"."photo_raters" x LEFT JOIN "photo"."photos" p ON p."id" = x."photo_id") r GROUP BY "user_id") t ON t."user_id" = m."user_id"
+          WHERE COALESCE(m."owned", 0) <> COALESCE(t."owned", 0) OR COALESCE(m."rated", 0) <> COALESCE(t."rated", 0)
+             OR COALESCE(m."unlisted", 0) <> COALESCE(t."unlisted", 0)`,
   },
   {
     name: 'photo.ratings score = photo_score of its totals under the prior, approved photos',

@@ -59,8 +59,8 @@ export interface PhotoPreview {
 /**
  * The gallery's read path: approved photos in the gallery's orders, and their totals. Reads only, through the pg
  * pool (Prisma costs more per call than these queries do). No total counts photos per request: totals come from
- * `approved_per_day`, and need-your-vote subtracts the viewer's ratings (an index-only count of what they did) and their
- * row of `member_gallery_counts` (both tables kept by triggers). The orders by rating read the narrow
+ * `approved_per_day`, and need-your-vote subtracts the viewer's row of `member_gallery_counts` (both tables kept by
+ * triggers). The orders by rating read the narrow
  * `ratings` rows (where votes land), the newest-first order the photos themselves.
  */
 export interface GalleryRepository {
@@ -129,12 +129,11 @@ const CARD_COLUMNS = `
 // The order's total, from the per-day approval counts; need-your-vote subtracts what the viewer uploaded or rated.
 const TOTAL_APPROVED = `SELECT COALESCE(SUM("approved"), 0) FROM "photo"."approved_per_day"`;
 const TOTAL_APPROVED_FROM = (from: string) => `${TOTAL_APPROVED} WHERE "day" >= (${from}::timestamptz AT TIME ZONE 'UTC')::date`;
-// need-your-vote: every approved photo less the member's own and those of others they rated. Their ratings are an
-// index-only count of their raters rows; the member's row of member_gallery_counts (kept by triggers a vote never wakes)
-// says how many of those are of photos no longer approved, and how many approved photos are their own.
+// need-your-vote: every approved photo less the member's own and those of others they rated, from the member's row of
+// member_gallery_counts (kept by triggers): `rated` counts all their ratings, `unlisted` those of photos not approved
+// or their own, which the approved total never held.
 const TOTAL_UNRATED_BY = (viewer: string) => `SELECT GREATEST(0, (${TOTAL_APPROVED})
-  - (SELECT COUNT(*) FROM "photo"."photo_raters" WHERE "user_id" = ${viewer})
-  - COALESCE((SELECT "owned" - "unlisted" FROM "photo"."member_gallery_counts" WHERE "user_id" = ${viewer}), 0))`;
+  - COALESCE((SELECT "owned" + "rated" - "unlisted" FROM "photo"."member_gallery_counts" WHERE "user_id" = ${viewer}), 0))`;
 
 type CardRow = { total: string; id: number | null } & Omit<GalleryPhoto, 'uploader' | 'id'> & {
   uploaderId: string | null;

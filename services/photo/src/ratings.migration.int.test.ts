@@ -131,7 +131,13 @@ describe('the photo_ratings migration', { timeout: 60_000 }, () => {
     const { rows: indexes } = await db.pool.query(`SELECT indexname FROM pg_indexes WHERE schemaname = 'photo' AND indexname ~ '^(photos|ratings)_gallery_' ORDER BY 1`);
     expect(indexes.map((r) => r.indexname)).toEqual(['photos_gallery_newest', 'ratings_gallery_fewest_votes', 'ratings_gallery_top_rated']);
     const { rows: triggers } = await db.pool.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = '"photo"."photos"'::regclass AND NOT tgisinternal ORDER BY 1`);
-    expect(triggers.map((r) => r.tgname)).toEqual(['member_gallery_counts_follow_photo', 'photos_count_approved', 'photos_keep_rejected_hash', 'photos_ratings', 'photos_ratings_previous_release']);
+    expect(triggers.map((r) => r.tgname)).toEqual([
+      'photos_count_approved',
+      'photos_keep_rejected_hash',
+      'photos_ratings',
+      'photos_ratings_previous_release',
+      'photos_ratings_then_member_gallery_counts',
+    ]);
   });
 
   it('copies what a previous-release consumer writes to photos into ratings: newer totals with their score, never older', async () => {
