@@ -7,40 +7,20 @@ ALTER TABLE "member_gallery_counts" ADD COLUMN     "rated" INTEGER NOT NULL DEFA
 -- total is one row whatever the member did. A vote now adds one to its member's row in the ratings consumer's batch,
 -- which locks the batch's members in user order like every other writer of these rows.
 
-CREATE FUNCTION "member_gallery_counts_add"("user_ids" TEXT[], "owned" INTEGER[], "unlisted" INTEGER[], "rated" INTEGER[]) RETURNS void
+-- `rated` defaults to none, so the photos trigger's function, which moves `owned` and `unlisted` only, calls it as before.
+DROP FUNCTION "member_gallery_counts_add"(TEXT[], INTEGER[], INTEGER[]);
+CREATE FUNCTION "member_gallery_counts_add"("user_ids" TEXT[], "owned" INTEGER[], "unlisted" INTEGER[], "rated" INTEGER[] DEFAULT '{}') RETURNS void
   LANGUAGE sql SET search_path FROM CURRENT AS $$
   INSERT INTO "member_gallery_counts" ("user_id", "owned", "unlisted", "rated")
-  SELECT c."user_id", SUM(c."owned"), SUM(c."unlisted"), SUM(c."rated")
+  SELECT c."user_id", SUM(c."owned"), SUM(c."unlisted"), SUM(COALESCE(c."rated", 0))
   FROM unnest("user_ids", "owned", "unlisted", "rated") AS c("user_id", "owned", "unlisted", "rated")
-  GROUP BY c."user_id" HAVING SUM(c."owned") <> 0 OR SUM(c."unlisted") <> 0 OR SUM(c."rated") <> 0
+  GROUP BY c."user_id" HAVING SUM(c."owned") <> 0 OR SUM(c."unlisted") <> 0 OR SUM(COALESCE(c."rated", 0)) <> 0
   ORDER BY c."user_id"
   ON CONFLICT ("user_id") DO UPDATE
     SET "owned" = "member_gallery_counts"."owned" + EXCLUDED."owned",
         "unlisted" = "member_gallery_counts"."unlisted" + EXCLUDED."unlisted",
         "rated" = "member_gallery_counts"."rated" + EXCLUDED."rated";
 $$;
-
--- As before: a photo that becomes approved, or stops being, moves its owner's `owned` one way and the `unlisted` of
--- each of its other raters the other.
-CREATE OR REPLACE FUNCTION "member_gallery_counts_follow_photo"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-DECLARE
-  was_listed BOOLEAN := TG_OP <> 'INSERT' AND OLD."status" = 'approved';
-  is_listed BOOLEAN := TG_OP <> 'DELETE' AND NEW."status" = 'approved';
-  delta INTEGER := is_listed::INTEGER - was_listed::INTEGER;
-  listed_id INTEGER := CASE WHEN TG_OP = 'DELETE' THEN OLD."id" ELSE NEW."id" END;
-  owner TEXT := CASE WHEN TG_OP = 'DELETE' THEN OLD."user_id" ELSE NEW."user_id" END;
-  raters TEXT[];
-BEGIN
-  IF delta <> 0 THEN
-    raters := ARRAY(SELECT x."user_id" FROM "photo_raters" x WHERE x."photo_id" = listed_id AND x."user_id" <> owner);
-    PERFORM "member_gallery_counts_add"(
-      owner || raters,
-      delta || array_fill(0, ARRAY[cardinality(raters)]),
-      0 || array_fill(-delta, ARRAY[cardinality(raters)]),
-      array_fill(0, ARRAY[cardinality(raters) + 1]));
-  END IF;
-  RETURN NULL;
-END $$;
 
 -- A photo's status change now takes its ratings row (photos_ratings) before the members' rows: the ratings consumer's
 -- batches take ratings rows and then, with the raters they add, members' rows, and in the other order a rejection
@@ -76,8 +56,6 @@ BEGIN
   HAVING COUNT(*) > 0;
   RETURN NULL;
 END $$;
-
-DROP FUNCTION "member_gallery_counts_add"(TEXT[], INTEGER[], INTEGER[]);
 
 -- What is already there.
 UPDATE "member_gallery_counts" m SET "rated" = r."rated"
