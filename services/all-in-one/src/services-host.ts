@@ -23,7 +23,7 @@ export interface ServicesThreadData {
 }
 
 export type ToServicesThread = { op: 'activate' } | { op: 'stop' };
-export type FromServicesThread = { op: 'ready'; addresses: Partial<Record<ServiceName, string>> } | { op: 'failed'; message: string } | { op: 'stopped' };
+export type FromServicesThread = { op: 'ready'; addresses: Partial<Record<ServiceName, string>> } | { op: 'failed'; message: string; code?: string } | { op: 'stopped' };
 
 export interface ServicesThreadOptions {
   nodeEnv: Platform['nodeEnv'];
@@ -91,7 +91,7 @@ export async function startServicesThread(options: ServicesThreadOptions, lifecy
   const ready = new Promise<Partial<Record<ServiceName, string>>>((resolve, reject) => {
     worker.on('message', (message: FromServicesThread) => {
       if (message.op === 'ready') resolve(message.addresses);
-      else if (message.op === 'failed') reject(new Error(message.message));
+      else if (message.op === 'failed') reject(Object.assign(new Error(message.message), message.code ? { code: message.code } : {}));
     });
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`The services' thread exited with ${code} while starting`)));

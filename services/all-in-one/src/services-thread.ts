@@ -55,5 +55,7 @@ try {
   post({ op: 'ready', addresses: services.addresses });
 } catch (error) {
   await lifecycle.stop();
-  post({ op: 'failed', message: error instanceof Error ? error.message : String(error) });
+  // The code too (EADDRINUSE, say), so the host's caller can tell such a failure from another, as in one thread.
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  post({ op: 'failed', message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) });
 }

@@ -1,41 +1,15 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTelemetry } from '@snapcracks/kit';
-import { freePort } from '../src/free-port.js';
 import { startTestSystem } from './test-system.js';
 
 let system: Awaited<ReturnType<typeof startTestSystem>>;
 let metricsPort: number;
 
-/** Whether nothing listens on `port` (on every address, as the services thread's metrics server listens). */
-const isFree = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const probe = createServer().once('error', () => resolve(false));
-    probe.listen(port, () => probe.close(() => resolve(true)));
-  });
-
-/** A free port whose next one is free too: the services thread takes METRICS_PORT + 1. */
-async function freePortPair(): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    if (port < 65535 && (await isFree(port + 1))) return port;
-  }
-}
-
 beforeAll(async () => {
   // As main.ts does for the process: this thread's meters (the services' thread starts its own).
   startTelemetry('snapcracks');
-  // Probed ports may be taken by the time the system listens (another test file, an outgoing connection's local
-  // port): a start that fails so stops whole, and goes again on another pair.
-  for (let attempt = 1; ; attempt += 1) {
-    metricsPort = await freePortPair();
-    try {
-      system = await startTestSystem({}, { metricsPort, telemetry: true });
-      break;
-    } catch (error) {
-      if (!String(error).includes('EADDRINUSE') || attempt === 3) throw error;
-    }
-  }
+  system = await startTestSystem({}, { metrics: true, telemetry: true });
+  metricsPort = system.metricsPort!;
 });
 afterAll(() => system?.stop());
 

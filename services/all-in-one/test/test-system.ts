@@ -1,4 +1,5 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -21,18 +22,37 @@ function fakeWebDist(): string {
   return dir;
 }
 
-/** The whole product in this process, on a fresh database of the machine's PostgreSQL; `options` adds to startSystem's. */
+/** Whether nothing listens on `port` (on every address, as the services thread's metrics server listens). */
+const isFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = createServer().once('error', () => resolve(false));
+    probe.listen(port, () => probe.close(() => resolve(true)));
+  });
+
+/** A free port whose next one is free too: the services thread's metrics take METRICS_PORT + 1. */
+async function freePortPair(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port < 65535 && (await isFree(port + 1))) return port;
+  }
+}
+
+/**
+ * The whole product in this process, on a fresh database of the machine's PostgreSQL; `options` adds to startSystem's,
+ * and `metrics` serves its metrics on free ports (`metricsPort` and the next one).
+ */
 export async function startTestSystem(
   env: Record<string, string> = {},
-  options: Partial<SystemOptions> = {},
-): Promise<RunningSystem & { database: TestDatabase }> {
+  { metrics = false, ...options }: Partial<SystemOptions> & { metrics?: boolean } = {},
+): Promise<RunningSystem & { database: TestDatabase; metricsPort: number | undefined }> {
   const database = await createTestDatabase('system');
   Object.assign(process.env, env);
   try {
     for (let attempt = 1; ; attempt += 1) {
-      // A port free a moment ago may be taken by the time the gateway listens (another test file, or an outgoing
-      // connection's local port): a start that fails so stops whole, and goes again on another port.
+      // A port free a moment ago may be taken by the time the system listens (another test file, or an outgoing
+      // connection's local port): a start that fails so stops whole, and goes again on other ports.
       const port = await freePort();
+      const metricsPort = metrics ? await freePortPair() : options.metricsPort;
       const gateway = loadGatewayConfig({ NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: fakeWebDist(), ...env });
       try {
         const system = await startSystem({
@@ -43,11 +63,13 @@ export async function startTestSystem(
           dataDir: mkdtempSync(join(tmpdir(), 'snapcracks-data-')),
           identity: TEST_IDENTITY,
           ...options,
+          metricsPort,
         });
         return {
           ...system,
           url: `http://127.0.0.1:${port}`,
           database,
+          metricsPort,
           async stop() {
             await system.stop();
             await database.drop();
