@@ -1,13 +1,42 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A TCP port on loopback that nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+/** The lowest port the system gives outgoing connections (Linux's ip_local_port_range); 32768 where unknown. */
+function ephemeralLow(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) && low > 2048 ? low : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+const LOWEST = 1_025;
+
+/** Listens on `port` (0: any) on loopback and closes again: the port it got, or undefined when it is taken. */
+function probe(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : undefined));
     });
   });
+}
+
+/**
+ * A TCP port on loopback that nothing listens on right now, for a server that starts a moment later. Chosen below the
+ * range the system hands to outgoing connections, so that none of the process's own connections (to PostgreSQL, NATS,
+ * another component) can take it in between; at random, so that two callers at once rarely pick the same one.
+ */
+export async function freePort(): Promise<number> {
+  const high = ephemeralLow();
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const port = await probe(LOWEST + Math.floor(Math.random() * (high - LOWEST)));
+    if (port !== undefined) return port;
+  }
+  const port = await probe(0);
+  if (port === undefined) throw new Error('no free port on loopback');
+  return port;
 }
