@@ -30,6 +30,7 @@ describe('rate limits', () => {
       votes: { max: 600, windowMs: 60_000 },
       avatars: { max: 10, windowMs: 60_000 },
       faceSuggestions: { max: 30, windowMs: 60_000 },
+      reports: { max: 10, windowMs: 3_600_000 },
     });
   });
 
@@ -44,6 +45,7 @@ describe('rate limits', () => {
       RATE_LIMIT_UPLOADS_IN_FLIGHT: '4',
       RATE_LIMIT_AVATARS: '2/5m',
       RATE_LIMIT_FACE_SUGGESTIONS: '7/10s',
+      RATE_LIMIT_REPORTS: '3/1m',
     }).rateLimits;
     expect(limits).toEqual({
       api: { max: 100_000, windowMs: 60_000 },
@@ -54,11 +56,12 @@ describe('rate limits', () => {
       votes: { max: 1200, windowMs: 60_000 },
       avatars: { max: 2, windowMs: 300_000 },
       faceSuggestions: { max: 7, windowMs: 10_000 },
+      reports: { max: 3, windowMs: 60_000 },
     });
   });
 
   it('takes an empty value as unset: the default', () => {
-    const empty = { RATE_LIMIT_API: '', RATE_LIMIT_UPLOADS: '', RATE_LIMIT_UPLOADS_IN_FLIGHT: '', RATE_LIMIT_VOTES: '', RATE_LIMIT_AVATARS: '', RATE_LIMIT_FACE_SUGGESTIONS: '' };
+    const empty = { RATE_LIMIT_API: '', RATE_LIMIT_UPLOADS: '', RATE_LIMIT_UPLOADS_IN_FLIGHT: '', RATE_LIMIT_VOTES: '', RATE_LIMIT_AVATARS: '', RATE_LIMIT_FACE_SUGGESTIONS: '', RATE_LIMIT_REPORTS: '' };
     expect(loadGatewayConfig({ NODE_ENV: 'test', ...empty }).rateLimits).toEqual(loadGatewayConfig({ NODE_ENV: 'test' }).rateLimits);
   });
 

@@ -24,6 +24,8 @@ export interface RateLimits {
   votes: RateLimit;
   avatars: RateLimit;
   faceSuggestions: RateLimit;
+  /** Reports of photos a member sends. */
+  reports: RateLimit;
 }
 
 const WINDOW_UNITS_MS = { s: 1_000, m: 60_000, h: 3_600_000 } as const;
@@ -108,6 +110,8 @@ const schema = baseConfigSchema.extend({
   RATE_LIMIT_AVATARS: rateLimit({ max: 10, windowMs: 60_000 }),
   /** Face-suggestion requests per signed-in member: the upload page asks once per chosen photo. */
   RATE_LIMIT_FACE_SUGGESTIONS: rateLimit({ max: 30, windowMs: 60_000 }),
+  /** Reports a member sends: enough for a member who finds a run of bad photos, too few to flood the reviewers. */
+  RATE_LIMIT_REPORTS: rateLimit({ max: 10, windowMs: 3_600_000 }),
   WEB_DIST: z.string().default(fileURLToPath(new URL('../../web/dist', import.meta.url))),
 });
 
@@ -126,6 +130,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
       votes: parsed.RATE_LIMIT_VOTES,
       avatars: parsed.RATE_LIMIT_AVATARS,
       faceSuggestions: parsed.RATE_LIMIT_FACE_SUGGESTIONS,
+      reports: parsed.RATE_LIMIT_REPORTS,
     },
   };
   if (config.NODE_ENV === 'production') {

@@ -62,6 +62,7 @@ export function toPhotoJson(photo: Photo): PhotoJson {
     size: photo.size,
     description: photo.description ?? null,
     status: STATUS_NAMES[photo.status] ?? 'pending',
+    underReview: photo.underReview === true,
     approvedBy: photo.approvedBy ?? null,
     approvedAt: photo.approvedAt?.toISOString() ?? null,
     rejectionReason: photo.rejectionReason ?? null,

@@ -36,10 +36,11 @@ const ROUTES: Record<MemberLimitName, string> = {
   votes: '/api/photos/1/vote',
   avatars: '/api/profile/avatar',
   faceSuggestions: '/api/photos/face-suggestions',
+  reports: '/api/photos/1/reports',
 };
 
 /**
- * A gateway replica's edge: the security plugin, the error answers, and the four limited routes, whose member an
+ * A gateway replica's edge: the security plugin, the error answers, and the limited routes, whose member an
  * `x-member` header names (the session and current-user plugins' part). An upload waits until `release()`.
  */
 async function replica(options: { rateLimits: RateLimits; redis?: Redis; prefix: string }) {
@@ -95,8 +96,8 @@ const post = (app: FastifyInstance, name: MemberLimitName, member?: string) =>
   app.inject({ method: 'POST', url: ROUTES[name], headers: member ? { 'x-member': member } : {} });
 
 describe('per-member limits', () => {
-  it.each(['uploads', 'votes', 'avatars', 'faceSuggestions'] as const)('%s: a member over their setting gets a 429 with Retry-After; another member is unaffected', async (name) => {
-    const setting = { uploads: 'RATE_LIMIT_UPLOADS', votes: 'RATE_LIMIT_VOTES', avatars: 'RATE_LIMIT_AVATARS', faceSuggestions: 'RATE_LIMIT_FACE_SUGGESTIONS' }[name];
+  it.each(['uploads', 'votes', 'avatars', 'faceSuggestions', 'reports'] as const)('%s: a member over their setting gets a 429 with Retry-After; another member is unaffected', async (name) => {
+    const setting = { uploads: 'RATE_LIMIT_UPLOADS', votes: 'RATE_LIMIT_VOTES', avatars: 'RATE_LIMIT_AVATARS', faceSuggestions: 'RATE_LIMIT_FACE_SUGGESTIONS', reports: 'RATE_LIMIT_REPORTS' }[name];
     const { app } = await replica({ rateLimits: limits({ [setting]: '3/1m' }), redis: await redisClient(), prefix: `${PREFIX}${randomUUID()}:` });
     for (let i = 0; i < 3; i++) expect((await post(app, name, 'alice')).statusCode).toBe(200);
     const refused = await post(app, name, 'alice');

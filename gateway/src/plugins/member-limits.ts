@@ -4,7 +4,7 @@ import type { RateLimit } from '../config.js';
 import { HttpError } from '../http-errors.js';
 
 /** The actions a member is limited in, each with its own RATE_LIMIT_* setting. */
-export type MemberLimitName = 'uploads' | 'votes' | 'avatars' | 'faceSuggestions';
+export type MemberLimitName = 'uploads' | 'votes' | 'avatars' | 'faceSuggestions' | 'reports';
 
 /**
  * What a refused member reads. The web app shows the upload's and the face check's as the failure toast's text
@@ -15,6 +15,7 @@ export const MEMBER_LIMIT_MESSAGES: Record<MemberLimitName, string> = {
   votes: 'You are voting faster than allowed. Please wait a moment and try again.',
   avatars: 'You are changing your avatar too often. Please wait a minute and try again.',
   faceSuggestions: 'Too many face checks in a short time. Please wait a moment and try again, or draw the bars yourself.',
+  reports: 'You have sent many reports in a short time. Please wait a while before reporting another photo.',
 };
 export const UPLOADS_IN_FLIGHT_MESSAGE = 'Your other uploads are still being processed. Please wait for them to finish and try again.';
 /** A refused upload's Retry-After while the member's others are in flight: about one large photo's processing. */
@@ -27,7 +28,7 @@ export const IN_FLIGHT_RETRY_AFTER_SECONDS = 5;
 export const BUSY_RETRY_AFTER_SECONDS = 10;
 
 /** The name each limit has in snapcracks.rate_limit.refusals, as security.ts names the others. */
-const METRIC_NAMES: Record<MemberLimitName, string> = { uploads: 'uploads', votes: 'votes', avatars: 'avatars', faceSuggestions: 'face-suggestions' };
+const METRIC_NAMES: Record<MemberLimitName, string> = { uploads: 'uploads', votes: 'votes', avatars: 'avatars', faceSuggestions: 'face-suggestions', reports: 'reports' };
 
 /**
  * A route's per-member limits, as route options to spread into its definition: `{ onRequest: [hook] }`.

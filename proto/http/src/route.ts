@@ -16,7 +16,7 @@ export type Access = 'public' | 'signedIn' | 'member' | 'admin';
  * The rate limit a route counts against, beside the limit every address has on the whole API: per client address
  * (`signIn`, `contact`) or per signed-in member (the rest). Settings: `RATE_LIMIT_*` in the README.
  */
-export type LimitName = 'signIn' | 'contact' | 'uploads' | 'votes' | 'avatars' | 'faceSuggestions';
+export type LimitName = 'signIn' | 'contact' | 'uploads' | 'votes' | 'avatars' | 'faceSuggestions' | 'reports';
 
 /** What a request carries. A multipart form and an image are streamed by the gateway: their schemas document them. */
 export type RequestBody =

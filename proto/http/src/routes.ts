@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
-import { AVATAR, FACE_SUGGESTIONS, UPLOAD } from './rules.js';
+import { AVATAR, FACE_SUGGESTIONS, REPORTS, UPLOAD } from './rules.js';
 import { loginQuery } from './return-to.js';
 import { nonEmptyBytes } from './fields.js';
 import { acceptTermsBody, adminUserEdit, adminUserPage, adminUserQuery, adminUser, avatarResult, profileBody, user, userIdParams } from './schemas/users.js';
@@ -17,6 +17,16 @@ import {
 import { galleryPage, galleryParams, galleryQuery, galleryStats, previewQuery } from './schemas/gallery.js';
 import { myVote, voteBody, voteResult } from './schemas/votes.js';
 import { adminStats, userStats } from './schemas/stats.js';
+import {
+  myReportPage,
+  myReportQuery,
+  reportBody,
+  reportDecisionBody,
+  reportDecisionResult,
+  reportedPhotoPage,
+  reportedPhotoQuery,
+  reportResult,
+} from './schemas/reports.js';
 import { adminPhotoPage, cleanupParams, cleanupResult, reviewBody, reviewListParams, reviewListQuery } from './schemas/moderation.js';
 import { contactBody, contactForm, contactFormIdParams, contactFormPage, contactFormQuery, contactStatusBody } from './schemas/contact.js';
 import { driveAuthUrl, driveCallbackQuery, driveCodeBody, driveRefreshToken } from './schemas/storage-setup.js';
@@ -185,6 +195,55 @@ export const routes = {
     body: { type: 'json', schema: voteBody },
     ok: { status: 200, json: voteResult, description: "The caller's rating and the photo's new totals." },
     errors: { 404: 'No such approved photo.' },
+  }),
+
+  // Reports (beyond the spec: members flag photos for the admins).
+  reportPhoto: defineRoute({
+    method: 'POST',
+    path: '/api/photos/{id}/reports',
+    tag: 'Reports',
+    summary: 'Report a photo',
+    description:
+      `An approved photo of someone else's. One open report per member per photo. Open reports of ${REPORTS.defaultHoldThreshold} distinct members (REPORTS_TO_HOLD) take the photo out of the gallery and back to review until an admin decides; its owner sees it as under review, never who reported it. Reporting one's own photo is a 403.`,
+    access: 'member',
+    limit: 'reports',
+    params: photoIdParams,
+    body: { type: 'json', schema: reportBody },
+    ok: { status: 201, json: reportResult, description: 'The report, and whether it took the photo out of the gallery.' },
+    errors: { 404: REPORTS.notFound, 409: REPORTS.alreadyReported },
+  }),
+  myReports: defineRoute({
+    method: 'GET',
+    path: '/api/user/reports',
+    tag: 'Reports',
+    summary: "The caller's reports",
+    description: 'Newest first, each with its outcome: open, dismissed (the photo stays) or removed.',
+    access: 'member',
+    query: myReportQuery,
+    ok: { status: 200, json: myReportPage, description: 'A page of reports.' },
+  }),
+  reportedPhotos: defineRoute({
+    method: 'GET',
+    path: '/api/admin/reports',
+    tag: 'Admin',
+    summary: 'Reported photos',
+    description: 'Photos with open reports, the latest report first or the most reporters first, each with its reports grouped by category.',
+    access: 'admin',
+    query: reportedPhotoQuery,
+    ok: { status: 200, json: reportedPhotoPage, description: 'A page of reported photos.' },
+  }),
+  decideReports: defineRoute({
+    method: 'POST',
+    path: '/api/admin/reports/{id}/decision',
+    tag: 'Admin',
+    summary: "Decide a photo's reports",
+    description:
+      '`dismiss` closes the open reports and returns a held photo to the gallery (where it was); `remove` rejects the photo, approved or held, with a reason its owner sees. Either way every reporter sees the outcome.',
+    access: 'admin',
+    params: photoIdParams,
+    body: { type: 'json', schema: reportDecisionBody },
+    ok: { status: 200, json: reportDecisionResult, description: 'The photo as it now is, and how many reports were closed.' },
+    errors: { 404: 'No such photo.', 409: REPORTS.nothingToDecide },
   }),
 
   // The member's own photos.

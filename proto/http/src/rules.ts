@@ -123,6 +123,7 @@ export const PAGES = {
     adminPhotos: { max: 100, default: 20 },
     adminUsers: { max: 100, default: 20 },
     contactForms: { max: 100, default: CONTACT.pageSize },
+    reports: { max: 50, default: 20 },
   },
   limitInvalid: (max: number) => `limit must be a whole number from 1 to ${max}`,
 } as const;
@@ -190,8 +191,36 @@ export const REFUSALS = {
   needYourVote: 'Sign in to see the photos that need your vote',
   ownPhotosOnly: 'You can only change your own photos',
   ownPhotoVote: 'You cannot vote on your own photo',
+  ownPhotoReport: 'You cannot report your own photo',
   ownAdminRights: 'You cannot disable or remove admin rights from your own account',
   adminUndeletable: 'Admin accounts cannot be deleted',
+} as const;
+
+/** Member reports of approved photos (beyond the spec: moderation that scales). */
+export const REPORTS = {
+  /** The categories, as stored and as the API names them, with the label members and admins see. */
+  categories: ['not_a_crack', 'personal_data', 'offensive', 'spam', 'copyright', 'other'] as const,
+  labels: {
+    not_a_crack: 'Not a crack',
+    personal_data: 'Faces or personal data visible',
+    offensive: 'Offensive',
+    spam: 'Spam or duplicate',
+    copyright: 'Copyright',
+    other: 'Other',
+  },
+  noteMaxLength: 500,
+  /** Distinct members whose open reports take a photo out of the gallery and back to review (REPORTS_TO_HOLD). */
+  defaultHoldThreshold: 3,
+  orders: ['newest', 'most-reported'] as const,
+  decisions: ['dismiss', 'remove'] as const,
+  categoryInvalid: 'Please choose what is wrong with this photo.',
+  noteTooLong: 'The note must be 500 characters or less',
+  notFound: 'No such approved photo.',
+  alreadyReported: 'You have already reported this photo. An admin will look at it.',
+  decisionInvalid: 'Decision must be dismiss or remove',
+  removalReasonRequired: 'Please provide a reason for removal.',
+  nothingToDecide: 'This photo has no open reports.',
+  unknownOrder: 'Order must be newest or most-reported',
 } as const;
 
 /** Spec §4, §9: how the web app behaves over time. */

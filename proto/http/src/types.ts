@@ -43,6 +43,17 @@ export type AdminPhoto = z.output<typeof s.adminPhoto>;
 export type AdminPhotoPage = z.output<typeof s.adminPhotoPage>;
 export type CleanupResult = z.output<typeof s.cleanupResult>;
 
+export type ReportCategory = z.output<typeof s.reportCategory>;
+export type ReportStatus = z.output<typeof s.reportStatus>;
+export type ReportSubmission = z.input<typeof s.reportBody>;
+export type Report = z.output<typeof s.myReport>;
+export type ReportResult = z.output<typeof s.reportResult>;
+export type ReportPage = z.output<typeof s.myReportPage>;
+export type ReportedPhoto = z.output<typeof s.reportedPhoto>;
+export type ReportedPhotoPage = z.output<typeof s.reportedPhotoPage>;
+export type ReportDecision = z.input<typeof s.reportDecisionBody>;
+export type ReportDecisionResult = z.output<typeof s.reportDecisionResult>;
+
 export type ContactMessage = z.input<typeof s.contactBody>;
 export type ContactFormStatus = z.output<typeof s.contactFormStatus>;
 export type ContactForm = z.output<typeof s.contactForm>;

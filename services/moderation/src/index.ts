@@ -10,6 +10,9 @@ import { ModerationService } from './moderation.service.js';
 import { moderationHandlers } from './grpc/moderation.server.js';
 import { CleanupService } from './cleanup.service.js';
 import { PHOTO_DECISION_EVENTS, photoDecisionsConsumer } from './consumers/photo-decisions.consumer.js';
+import { PrismaReportRepository } from './report.repository.js';
+import { ReportService } from './report.service.js';
+import { loadModerationConfig } from './config.js';
 
 export const moderationService = defineService<PrismaClient>({
   name: 'moderation',
@@ -23,8 +26,13 @@ export const moderationService = defineService<PrismaClient>({
     const service = new ModerationService(actions, photo.call, logger);
     const cleanups = new CleanupService(actions, service, photo.call, storage.call, auth.call, logger);
     const adminRecord: AdminRecordReader = async (admin) => (await auth.call.getUser({ id: admin.userId }, { caller: admin })).user ?? null;
-    server.add(ModerationServiceService, moderationHandlers(service, cleanups, adminRecord));
-    consume('decisions', PHOTO_DECISION_EVENTS, photoDecisionsConsumer((tx) => new PrismaModerationActionRepository(tx), logger));
+    const reports = new ReportService(new PrismaReportRepository(prisma), actions, photo.call, { holdThreshold: loadModerationConfig().REPORTS_TO_HOLD }, logger);
+    server.add(ModerationServiceService, moderationHandlers(service, cleanups, reports, adminRecord));
+    consume(
+      'decisions',
+      PHOTO_DECISION_EVENTS,
+      photoDecisionsConsumer((tx) => ({ actions: new PrismaModerationActionRepository(tx), reports: new PrismaReportRepository(tx) }), logger),
+    );
   },
 });
 

@@ -12,6 +12,11 @@ import { InMemoryModerationActionRepository } from './testing/in-memory-moderati
 import { FakePhotoService, ONLY_PENDING, photoMessage } from './testing/fake-photo-service.js';
 import { FakeAuthService, FakeStorageService } from './testing/fake-storage-service.js';
 import { CleanupService } from './cleanup.service.js';
+import { ReportService } from './report.service.js';
+import type { ReportRepository } from './report.repository.js';
+
+/** These tests decide no reports: every photo has none open. */
+const noReports = { closeOpen: async () => 0, openReporters: async () => 0 } as unknown as ReportRepository;
 
 const ACTION_ID = '11111111-1111-4111-8111-111111111111';
 const admin: Caller = { userId: 'admin-1', isAdmin: true, hasAcceptedTerms: true };
@@ -35,7 +40,8 @@ beforeEach(() => {
   const service = new ModerationService(actions, photos, recording.logger, () => ids[n++]!);
   accounts = new Map([[admin.userId, { isAdmin: true, isEnabled: true, hasAcceptedTerms: true }]]);
   const adminRecord = async (caller: Caller) => accounts.get(caller.userId) ?? null;
-  handlers = moderationHandlers(service, new CleanupService(actions, service, photos, new FakeStorageService(), new FakeAuthService(), recording.logger), adminRecord);
+  const reports = new ReportService(noReports, actions, photos, { holdThreshold: 3 }, recording.logger);
+  handlers = moderationHandlers(service, new CleanupService(actions, service, photos, new FakeStorageService(), new FakeAuthService(), recording.logger), reports, adminRecord);
 });
 
 const ctx = (caller: Caller | null): CallContext => ({ caller, service: 'gateway', metadata: new Metadata(), logger: silent });
@@ -52,7 +58,7 @@ const answered = async (call: Promise<unknown>) => {
   return mapError(error, silent, '/test');
 };
 /** Delivers the photo service's events to the consumer, as the bus would (the unit test has no transaction). */
-const consumer = () => photoDecisionsConsumer(() => actions, silent);
+const consumer = () => photoDecisionsConsumer(() => ({ actions, reports: noReports }), silent);
 const deliver = async (events = photos.events) => {
   for (const event of events) await consumer()(decodeEventOfType(event, PHOTO_DECISION_EVENTS), undefined);
 };
@@ -217,7 +223,7 @@ describe('the photo events record what the direct write missed', () => {
     const direct: boolean[] = [];
     slow.record = async (action) => {
       const viaEvent = { record: original, list: slow.list.bind(slow) };
-      await photoDecisionsConsumer(() => viaEvent, silent)(decodeEventOfType(photos.events[0]!, PHOTO_DECISION_EVENTS), undefined);
+      await photoDecisionsConsumer(() => ({ actions: viaEvent, reports: noReports }), silent)(decodeEventOfType(photos.events[0]!, PHOTO_DECISION_EVENTS), undefined);
       direct.push(await original(action));
       return direct.at(-1)!;
     };

@@ -121,6 +121,8 @@ export interface ReviewQuery {
  */
 export interface PhotoRepository {
   findById(id: number): Promise<Photo | null>;
+  /** The photos of these ids that exist, in the order of `ids`. */
+  findByIds(ids: number[]): Promise<Photo[]>;
   findImages(filename: string): Promise<PhotoImages | null>;
   /** One owner's photos, every status, newest first. */
   listByUser(userId: string): Promise<Photo[]>;
@@ -171,6 +173,12 @@ export class PrismaPhotoRepository implements PhotoRepository {
   async findById(id: number): Promise<Photo | null> {
     const row = await this.prisma.photo.findUnique({ where: { id }, ...PHOTO_ROW });
     return row ? (await this.withUploaders([row]))[0]! : null;
+  }
+
+  async findByIds(ids: number[]): Promise<Photo[]> {
+    const photos = await this.withUploaders(await this.prisma.photo.findMany({ where: { id: { in: ids } }, ...PHOTO_ROW }));
+    const byId = new Map(photos.map((photo) => [photo.id, photo]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   async findImages(filename: string): Promise<PhotoImages | null> {

@@ -4,7 +4,7 @@ import { InvalidArgumentError, decodeEvent, decodeEventOfType, makeEvent, type C
 import { createRecordingLogger, type LogRecord } from '@snapcracks/kit/testing';
 import { PhotoStatus as PhotoStatusMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, UserDeleted, UserUpdated } from '@snapcracks/proto/events/v1';
-import { PhotoService, safeBasename, validateBars, type ImageVariant } from './photo.service.js';
+import { PhotoService, isUnderReview, safeBasename, validateBars, type ImageVariant } from './photo.service.js';
 import type { Photo } from './photo.repository.js';
 import { InMemoryPhotoRepository } from './testing/in-memory-photo.repository.js';
 import { FakeStorage, bytes } from './testing/fake-storage.js';
@@ -415,6 +415,49 @@ describe('resolving images', () => {
     for (const viewer of [owner, admin, other, null]) {
       expect(await service.resolveImage(viewer, approved.filename, 'medium')).toMatchObject({ blobKey: approved.displayKey, public: true, fallback: true });
     }
+  });
+});
+
+describe('reports: holding for review and removing', () => {
+  it('holds an approved photo back in review, keeping its approval time, and only an approved one', async () => {
+    const photo = await approvedPhoto();
+    clock = new Date(NOW.getTime() + 60_000);
+    const held = await service.holdForReview(photo.id, 'hold-1');
+    expect(held).toMatchObject({ status: 'pending', approvedAt: NOW, version: photo.version + 1 });
+    expect(isUnderReview(held)).toBe(true);
+    expect(decodeEvent(photos.events.at(-1)!, PhotoStatusChanged)).toMatchObject({
+      photo: { status: PhotoStatusMessage.PHOTO_STATUS_PENDING, approvedAt: NOW },
+      previousStatus: PhotoStatusMessage.PHOTO_STATUS_APPROVED,
+      changedBy: 'reports',
+      actionId: 'hold-1',
+    });
+    const events = photos.events.length;
+    await expect(service.holdForReview(photo.id, 'hold-2')).rejects.toEqual(kind('failed_precondition'));
+    await expect(service.holdForReview(999, 'hold-3')).rejects.toEqual(notFound);
+    expect(photos.events).toHaveLength(events);
+    expect(isUnderReview(await uploaded())).toBe(false);
+
+    // Approved again, it returns where it was: the first approval's time, not the second's.
+    clock = new Date(NOW.getTime() + 120_000);
+    const back = await service.setStatus(admin, photo.id, { status: 'approved', actionId: 'a2' });
+    expect(back).toMatchObject({ status: 'approved', approvedAt: NOW, reviewedAt: clock });
+  });
+
+  it('removes an approved photo only as a removal, with its reason, and tells who it was before', async () => {
+    const photo = await approvedPhoto();
+    await expect(service.setStatus(admin, photo.id, { status: 'rejected', rejectionReason: 'Faces', actionId: 'r1' })).rejects.toEqual(kind('failed_precondition'));
+    const removed = await service.setStatus(admin, photo.id, { status: 'rejected', rejectionReason: 'Faces', actionId: 'r2', removal: true });
+    expect(removed).toMatchObject({ status: 'rejected', rejectionReason: 'Faces', approvedAt: NOW });
+    expect(decodeEvent(photos.events.at(-1)!, PhotoStatusChanged)).toMatchObject({ previousStatus: PhotoStatusMessage.PHOTO_STATUS_APPROVED, rejectionReason: 'Faces' });
+    await expect(service.setStatus(admin, photo.id, { status: 'rejected', rejectionReason: 'Again', actionId: 'r3', removal: true })).rejects.toEqual(
+      kind('failed_precondition', 'Only pending or approved photos can be removed'),
+    );
+  });
+
+  it('finds photos by id for the reported list, leaving out ids it does not have, at most 100 at a time', async () => {
+    const [a, b] = [await uploaded(), await approvedPhoto()];
+    expect((await service.getForReview([b.id, 999, a.id, b.id])).map((p) => p.id)).toEqual([b.id, a.id]);
+    await expect(service.getForReview(Array.from({ length: 101 }, (_, i) => i + 1))).rejects.toEqual(invalid());
   });
 });
 

@@ -26,6 +26,10 @@ const MAX_ORIGINAL_NAME = 255;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Storage deletes at most 1000 blobs per call. */
 const MAX_DELETE_KEYS = 1000;
+/** GetPhotosForReview answers at most this many photos a call. */
+export const MAX_REVIEW_IDS = 100;
+/** Who a hold is by in its status event: the community's reports, not a person. */
+export const HELD_BY = 'reports';
 /** A privacy-bar change writes its images over a medium image the backfill stored meanwhile; more than twice is not that. */
 const MAX_BAR_ATTEMPTS = 3;
 
@@ -246,7 +250,16 @@ export class PhotoService {
   }
 
   /** An admin's decision on a pending photo (through the moderation service, which passes its audit entry). */
-  async setStatus(admin: Caller, id: number, decision: { status: PhotoStatus | null; rejectionReason?: string | undefined; actionId: string }): Promise<Photo> {
+  /**
+   * An admin's decision: approve or reject a pending photo, or (a removal) reject an approved one as well. Approving a
+   * photo that was approved before (held for review by reports) keeps its first approval time, so it returns to the
+   * gallery where it was instead of as new.
+   */
+  async setStatus(
+    admin: Caller,
+    id: number,
+    decision: { status: PhotoStatus | null; rejectionReason?: string | undefined; actionId: string; removal?: boolean },
+  ): Promise<Photo> {
     const { status } = decision;
     if (status !== 'approved' && status !== 'rejected') throw new InvalidArgumentError(REVIEW.statusInvalid);
     let reason: string | null = null;
@@ -255,34 +268,59 @@ export class PhotoService {
       if (!reason) throw new InvalidArgumentError(REJECTION_REASON.required);
       if (reason.length > REJECTION_REASON.maxLength) throw new InvalidArgumentError(REJECTION_REASON.tooLong);
     }
-    if (!isPhotoId(id)) throw new NotFoundError(PHOTO_NOT_FOUND);
+    const photo = await this.findPhoto(id);
+    if (!photo) throw new NotFoundError(PHOTO_NOT_FOUND);
+    const removable = status === 'rejected' && decision.removal === true && photo.status === 'approved';
+    if (photo.status !== 'pending' && !removable) {
+      throw new FailedPreconditionError(decision.removal ? 'Only pending or approved photos can be removed' : 'Only pending photos can be approved or rejected');
+    }
     const at = this.now();
     const changes: PhotoChanges =
       status === 'approved'
-        ? { status, approvedBy: admin.userId, approvedAt: at, rejectionReason: null, reviewedAt: at }
+        ? { status, approvedBy: admin.userId, approvedAt: photo.approvedAt ?? at, rejectionReason: null, reviewedAt: at }
         : { status, rejectionReason: reason, reviewedAt: at };
-    const updated = await this.photos.update(
-      id,
-      changes,
-      (photo) =>
-        makeEvent(
-          'photo.photo.status_changed',
-          PhotoStatusChanged,
-          {
-            photo: photoState(photo),
-            previousStatus: PhotoStatusMessage.PHOTO_STATUS_PENDING,
-            changedBy: admin.userId,
-            rejectionReason: reason ?? undefined,
-            changedAt: at,
-            actionId: decision.actionId,
-          },
-          { source: SOURCE },
-        ),
-      { when: { status: 'pending' } },
-    );
+    const updated = await this.photos.update(id, changes, this.statusEvent(photo.status, admin.userId, decision.actionId, at, reason), { when: { status: photo.status } });
     if (updated) return updated;
-    if (!(await this.photos.findById(id))) throw new NotFoundError(PHOTO_NOT_FOUND);
-    throw new FailedPreconditionError('Only pending photos can be approved or rejected');
+    throw new AbortedError(CHANGED_MEANWHILE);
+  }
+
+  /**
+   * Takes an approved photo out of the gallery and back to pending, on no admin's behalf (reports reached their
+   * threshold). Its votes stay, uncounted while it is not approved; its first approval time stays too, which is what
+   * marks it as under review rather than new.
+   */
+  async holdForReview(id: number, actionId: string): Promise<Photo> {
+    const photo = await this.findPhoto(id);
+    if (!photo) throw new NotFoundError(PHOTO_NOT_FOUND);
+    if (photo.status !== 'approved') throw new FailedPreconditionError('Only approved photos can be held for review');
+    const at = this.now();
+    const updated = await this.photos.update(id, { status: 'pending' }, this.statusEvent('approved', HELD_BY, actionId, at, null), { when: { status: 'approved' } });
+    if (updated) return updated;
+    throw new AbortedError(CHANGED_MEANWHILE);
+  }
+
+  /** Photos by id at any status, for an admin; ids not found are left out. */
+  async getForReview(ids: number[]): Promise<Photo[]> {
+    const unique = [...new Set(ids)].filter(isPhotoId);
+    if (unique.length > MAX_REVIEW_IDS) throw new InvalidArgumentError(`At most ${MAX_REVIEW_IDS} photo ids at a time`);
+    return unique.length > 0 ? this.photos.findByIds(unique) : [];
+  }
+
+  private statusEvent(previous: PhotoStatus, changedBy: string, actionId: string, changedAt: Date, rejectionReason: string | null): EventOf {
+    return (photo) =>
+      makeEvent(
+        'photo.photo.status_changed',
+        PhotoStatusChanged,
+        {
+          photo: photoState(photo),
+          previousStatus: statusToMessage(previous),
+          changedBy,
+          rejectionReason: rejectionReason ?? undefined,
+          changedAt,
+          actionId,
+        },
+        { source: SOURCE },
+      );
   }
 
   /**
@@ -351,6 +389,11 @@ function isPhotoId(id: number): boolean {
 
 function isOwnerOrAdmin(photo: { userId: string }, caller: Caller | null): boolean {
   return caller !== null && (caller.isAdmin || caller.userId === photo.userId);
+}
+
+/** Pending again after an approval: reports took it back to review; a new upload has never been approved. */
+export function isUnderReview(photo: Pick<Photo, 'status' | 'approvedAt'>): boolean {
+  return photo.status === 'pending' && photo.approvedAt !== null;
 }
 
 function mayView(photo: { userId: string; status: PhotoStatus }, caller: Caller | null): boolean {

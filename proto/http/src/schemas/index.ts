@@ -4,6 +4,7 @@ export * from './gallery.js';
 export * from './votes.js';
 export * from './stats.js';
 export * from './moderation.js';
+export * from './reports.js';
 export * from './contact.js';
 export * from './storage-setup.js';
 export * from './images.js';

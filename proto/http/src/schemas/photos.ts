@@ -84,6 +84,7 @@ export const photo = z
     size: z.number().int(),
     description: z.string().nullable(),
     status: photoStatus,
+    underReview: z.boolean().meta({ description: 'Pending again after it was approved: members reported it and an admin will decide.' }),
     approvedBy: z.string().nullable(),
     approvedAt: timestamp,
     rejectionReason: z.string().nullable(),

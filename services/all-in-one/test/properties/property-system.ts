@@ -36,6 +36,7 @@ export async function startPropertySystem(): Promise<PropertySystem> {
       RATE_LIMIT_VOTES: '1000000/1m',
       RATE_LIMIT_AVATARS: '1000000/1m',
       RATE_LIMIT_FACE_SUGGESTIONS: '1000000/1m',
+      RATE_LIMIT_REPORTS: '1000000/1m',
     });
   } finally {
     catalog.stop();

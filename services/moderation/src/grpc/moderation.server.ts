@@ -1,6 +1,16 @@
 import { REVIEW } from '@snapcracks/http-contract';
-import { InvalidArgumentError, requireAdmin, requireCurrentAdmin, type AdminRecordReader, type Handlers } from '@snapcracks/kit';
-import { CleanupKind, type ModerationAction as ActionMessage, type ModerationServiceServer } from '@snapcracks/proto/moderation/v1';
+import { InvalidArgumentError, requireAdmin, requireCurrentAdmin, requireMember, type AdminRecordReader, type Handlers } from '@snapcracks/kit';
+import {
+  CleanupKind,
+  ReportDecision,
+  ReportStatus,
+  ReportedPhotoOrder,
+  type ModerationAction as ActionMessage,
+  type ModerationServiceServer,
+  type Report as ReportMessage,
+} from '@snapcracks/proto/moderation/v1';
+import type { Report, ReportStatus as Status } from '../report.repository.js';
+import type { ReportService } from '../report.service.js';
 import type { ModerationService } from '../moderation.service.js';
 import type { ModerationAction } from '../moderation-action.repository.js';
 import type { CleanupService } from '../cleanup.service.js';
@@ -11,7 +21,12 @@ const CLEANUPS = { [CleanupKind.CLEANUP_KIND_ORPHANED]: 'orphaned', [CleanupKind
  * Protocol edge: every call is an admin's, and every change is made by an admin whose account (read from the auth
  * service) is still an enabled admin's; the rules live in ModerationService and CleanupService.
  */
-export function moderationHandlers(service: ModerationService, cleanups: Pick<CleanupService, 'run'>, adminRecord: AdminRecordReader): Handlers<ModerationServiceServer> {
+export function moderationHandlers(
+  service: ModerationService,
+  cleanups: Pick<CleanupService, 'run'>,
+  reports: ReportService,
+  adminRecord: AdminRecordReader,
+): Handlers<ModerationServiceServer> {
   return {
     async reviewPhoto(request, ctx) {
       const admin = await requireCurrentAdmin(ctx, adminRecord);
@@ -37,6 +52,44 @@ export function moderationHandlers(service: ModerationService, cleanups: Pick<Cl
       if (!kind) throw new InvalidArgumentError(REVIEW.unknownCleanup);
       return cleanups.run(admin, kind);
     },
+    async reportPhoto(request, ctx) {
+      const { report, photoHeld } = await reports.report(requireMember(ctx), { photoId: request.photoId, category: request.category, note: request.note });
+      return { report: toReportMessage(report), photoHeld };
+    },
+    async listMyReports(request, ctx) {
+      const page = await reports.listMine(requireMember(ctx), { page: request.page?.page ?? 0, limit: request.page?.limit ?? 0 });
+      return { ...page, reports: page.reports.map(toReportMessage) };
+    },
+    async listReportedPhotos(request, ctx) {
+      const admin = requireAdmin(ctx);
+      const order = request.order === ReportedPhotoOrder.REPORTED_PHOTO_ORDER_MOST_REPORTED ? 'most_reported' : 'newest';
+      const page = await reports.listReportedPhotos(admin, { page: request.page?.page ?? 0, limit: request.page?.limit ?? 0, order });
+      return { ...page, photos: page.photos.map(({ photo, ...summary }) => ({ ...summary, ...(photo ? { photo } : {}) })) };
+    },
+    async decideReports(request, ctx) {
+      const admin = await requireCurrentAdmin(ctx, adminRecord);
+      const decision = request.decision === ReportDecision.REPORT_DECISION_DISMISS ? 'dismiss' : request.decision === ReportDecision.REPORT_DECISION_REMOVE ? 'remove' : null;
+      return reports.decide(admin, { photoId: request.photoId, decision, reason: request.reason });
+    },
+  };
+}
+
+const REPORT_STATUSES: Record<Status, ReportStatus> = {
+  open: ReportStatus.REPORT_STATUS_OPEN,
+  dismissed: ReportStatus.REPORT_STATUS_DISMISSED,
+  removed: ReportStatus.REPORT_STATUS_REMOVED,
+};
+
+function toReportMessage(report: Report): ReportMessage {
+  return {
+    id: report.id,
+    photoId: report.photoId,
+    category: report.category,
+    note: report.note ?? undefined,
+    status: REPORT_STATUSES[report.status],
+    createdAt: report.createdAt,
+    decidedAt: report.decidedAt ?? undefined,
+    photoDescription: report.photoDescription ?? undefined,
   };
 }
 

@@ -4,6 +4,7 @@ import { PhotoStatus, StorageType } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, type Envelope, type PhotoState } from '@snapcracks/proto/events/v1';
 import { ReviewList, type Photo } from '@snapcracks/proto/photo/v1';
 import type { PhotoCalls } from '../moderation.service.js';
+import type { ReportPhotoCalls } from '../report.service.js';
 
 export const ONLY_PENDING = 'Only pending photos can be approved or rejected';
 
@@ -44,8 +45,8 @@ export interface PhotoCall {
  * pending photos can be reviewed) as the gRPC errors a client receives, and the event each committed change
  * writes to its outbox, carrying the action id. `calls` records every call, refused or not.
  */
-export class FakePhotoService implements PhotoCalls {
-  readonly calls: PhotoCall[] = [];
+export class FakePhotoService implements PhotoCalls, ReportPhotoCalls {
+  readonly calls: (PhotoCall | { method: keyof ReportPhotoCalls; request: unknown; caller: CallOptions['caller'] })[] = [];
   readonly events: Envelope[] = [];
   /** Blob keys the photos use (the fake's photos carry no keys of their own). */
   readonly referencedKeys = new Set<string>();
@@ -67,13 +68,15 @@ export class FakePhotoService implements PhotoCalls {
     this.calls.push({ method: 'setPhotoStatus', request: structuredClone(request), caller: options.caller });
     const photo = this.#photos.get(request.id);
     if (!photo) throw serviceError(status.NOT_FOUND, 'Photo not found');
-    if (photo.status !== PhotoStatus.PHOTO_STATUS_PENDING) throw serviceError(status.FAILED_PRECONDITION, ONLY_PENDING);
+    const removable = request.removal === true && request.status === PhotoStatus.PHOTO_STATUS_REJECTED && photo.status === PhotoStatus.PHOTO_STATUS_APPROVED;
+    if (photo.status !== PhotoStatus.PHOTO_STATUS_PENDING && !removable) throw serviceError(status.FAILED_PRECONDITION, ONLY_PENDING);
     const previousStatus = photo.status;
     const now = new Date();
     photo.status = request.status;
     photo.rejectionReason = request.rejectionReason;
     photo.version += 1;
-    if (request.status === PhotoStatus.PHOTO_STATUS_APPROVED) Object.assign(photo, { approvedBy: options.caller?.userId, approvedAt: now });
+    if (request.status === PhotoStatus.PHOTO_STATUS_APPROVED) Object.assign(photo, { approvedBy: options.caller?.userId, approvedAt: photo.approvedAt ?? now });
+    photo.underReview = false;
     this.events.push(
       makeEvent(
         'photo.photo.status_changed',
@@ -83,6 +86,37 @@ export class FakePhotoService implements PhotoCalls {
       ),
     );
     return { photo: stripVersion(photo) };
+  };
+
+  getPhoto: ReportPhotoCalls['getPhoto'] = async (request, options) => {
+    this.calls.push({ method: 'getPhoto', request: structuredClone(request), caller: options.caller });
+    const photo = this.#photos.get(request.id);
+    const mayView = photo && (photo.status === PhotoStatus.PHOTO_STATUS_APPROVED || options.caller?.isAdmin || options.caller?.userId === photo.userId);
+    if (!photo || !mayView) throw serviceError(status.NOT_FOUND, 'Photo not found');
+    return { photo: stripVersion(photo) };
+  };
+
+  holdPhotoForReview: ReportPhotoCalls['holdPhotoForReview'] = async (request, options) => {
+    this.calls.push({ method: 'holdPhotoForReview', request: structuredClone(request), caller: options.caller });
+    const photo = this.#photos.get(request.id);
+    if (!photo) throw serviceError(status.NOT_FOUND, 'Photo not found');
+    if (photo.status !== PhotoStatus.PHOTO_STATUS_APPROVED) throw serviceError(status.FAILED_PRECONDITION, 'Only approved photos can be held for review');
+    const now = new Date();
+    Object.assign(photo, { status: PhotoStatus.PHOTO_STATUS_PENDING, underReview: true, version: photo.version + 1 });
+    this.events.push(
+      makeEvent(
+        'photo.photo.status_changed',
+        PhotoStatusChanged,
+        { photo: state(photo), previousStatus: PhotoStatus.PHOTO_STATUS_APPROVED, changedBy: 'reports', changedAt: now, actionId: request.actionId },
+        { source: 'photo' },
+      ),
+    );
+    return { photo: stripVersion(photo) };
+  };
+
+  getPhotosForReview: ReportPhotoCalls['getPhotosForReview'] = async (request, options) => {
+    this.calls.push({ method: 'getPhotosForReview', request: structuredClone(request), caller: options.caller });
+    return { photos: request.ids.flatMap((id) => (this.#photos.has(id) ? [stripVersion(this.#photos.get(id)!)] : [])) };
   };
 
   deletePhoto: PhotoCalls['deletePhoto'] = async (request, options) => {

@@ -15,6 +15,7 @@ import type { Photo, StorageType } from '../photo.repository.js';
 import type { GalleryPhoto } from '../gallery.pg-repository.js';
 import type { GalleryFilter, GalleryService } from '../gallery.service.js';
 import {
+  isUnderReview,
   parseBars,
   statusFromMessage,
   statusToMessage,
@@ -132,8 +133,21 @@ export function photoHandlers(service: PhotoService, gallery: GalleryService): O
         status: statusFromMessage(request.status),
         rejectionReason: request.rejectionReason,
         actionId: request.actionId,
+        removal: request.removal === true,
       });
       return { photo: toMessage(photo) };
+    },
+
+    async holdPhotoForReview(request, ctx) {
+      // On no one's behalf: the moderation service decided the reports are enough.
+      requireService(ctx, 'moderation');
+      return { photo: toMessage(await service.holdForReview(request.id, request.actionId)) };
+    },
+
+    async getPhotosForReview(request, ctx) {
+      requireService(ctx, 'moderation');
+      requireAdmin(ctx);
+      return { photos: (await service.getForReview(request.ids)).map(toMessage) };
     },
 
     async listPhotosForReview(request, ctx) {
@@ -213,5 +227,6 @@ export function toMessage(photo: GalleryPhoto | Photo | ReviewPhoto): PhotoMessa
     imageVersion: photo.imageVersion,
     width: photo.width ?? 0,
     height: photo.height ?? 0,
+    underReview: isUnderReview(photo),
   };
 }

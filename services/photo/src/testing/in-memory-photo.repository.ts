@@ -63,6 +63,10 @@ export class InMemoryPhotoRepository implements PhotoRepository {
     return this.#copy(this.#rows.get(id));
   }
 
+  async findByIds(ids: number[]): Promise<Photo[]> {
+    return ids.flatMap((id) => this.#copy(this.#rows.get(id)) ?? []);
+  }
+
   async findImages(filename: string): Promise<PhotoImages | null> {
     const row = [...this.#rows.values()].find((r) => r.filename === filename);
     if (!row) return null;

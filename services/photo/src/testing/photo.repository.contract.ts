@@ -86,6 +86,7 @@ export function describePhotoRepositoryContract(name: string, subject: ContractS
       expect(seen).toEqual([photo]);
       expect(await repo.findById(photo.id)).toEqual(photo);
       expect(await repo.findById(999_999)).toBeNull();
+      expect(await repo.findByIds([999_999, photo.id])).toEqual([photo]);
       expect(await repo.findImages(photo.filename)).toEqual({
         id: photo.id,
         userId: 'u1',

@@ -63,6 +63,119 @@ export function cleanupKindToJSON(object: CleanupKind): string {
   }
 }
 
+export enum ReportStatus {
+  REPORT_STATUS_UNSPECIFIED = 0,
+  REPORT_STATUS_OPEN = 1,
+  REPORT_STATUS_DISMISSED = 2,
+  REPORT_STATUS_REMOVED = 3,
+}
+
+export function reportStatusFromJSON(object: any): ReportStatus {
+  switch (object) {
+    case 0:
+    case "REPORT_STATUS_UNSPECIFIED":
+      return ReportStatus.REPORT_STATUS_UNSPECIFIED;
+    case 1:
+    case "REPORT_STATUS_OPEN":
+      return ReportStatus.REPORT_STATUS_OPEN;
+    case 2:
+    case "REPORT_STATUS_DISMISSED":
+      return ReportStatus.REPORT_STATUS_DISMISSED;
+    case 3:
+    case "REPORT_STATUS_REMOVED":
+      return ReportStatus.REPORT_STATUS_REMOVED;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum ReportStatus");
+  }
+}
+
+export function reportStatusToJSON(object: ReportStatus): string {
+  switch (object) {
+    case ReportStatus.REPORT_STATUS_UNSPECIFIED:
+      return "REPORT_STATUS_UNSPECIFIED";
+    case ReportStatus.REPORT_STATUS_OPEN:
+      return "REPORT_STATUS_OPEN";
+    case ReportStatus.REPORT_STATUS_DISMISSED:
+      return "REPORT_STATUS_DISMISSED";
+    case ReportStatus.REPORT_STATUS_REMOVED:
+      return "REPORT_STATUS_REMOVED";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum ReportStatus");
+  }
+}
+
+export enum ReportedPhotoOrder {
+  REPORTED_PHOTO_ORDER_UNSPECIFIED = 0,
+  /** REPORTED_PHOTO_ORDER_NEWEST - The photo with the latest report first. */
+  REPORTED_PHOTO_ORDER_NEWEST = 1,
+  /** REPORTED_PHOTO_ORDER_MOST_REPORTED - The photo with the most reporters first, then the latest. */
+  REPORTED_PHOTO_ORDER_MOST_REPORTED = 2,
+}
+
+export function reportedPhotoOrderFromJSON(object: any): ReportedPhotoOrder {
+  switch (object) {
+    case 0:
+    case "REPORTED_PHOTO_ORDER_UNSPECIFIED":
+      return ReportedPhotoOrder.REPORTED_PHOTO_ORDER_UNSPECIFIED;
+    case 1:
+    case "REPORTED_PHOTO_ORDER_NEWEST":
+      return ReportedPhotoOrder.REPORTED_PHOTO_ORDER_NEWEST;
+    case 2:
+    case "REPORTED_PHOTO_ORDER_MOST_REPORTED":
+      return ReportedPhotoOrder.REPORTED_PHOTO_ORDER_MOST_REPORTED;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum ReportedPhotoOrder");
+  }
+}
+
+export function reportedPhotoOrderToJSON(object: ReportedPhotoOrder): string {
+  switch (object) {
+    case ReportedPhotoOrder.REPORTED_PHOTO_ORDER_UNSPECIFIED:
+      return "REPORTED_PHOTO_ORDER_UNSPECIFIED";
+    case ReportedPhotoOrder.REPORTED_PHOTO_ORDER_NEWEST:
+      return "REPORTED_PHOTO_ORDER_NEWEST";
+    case ReportedPhotoOrder.REPORTED_PHOTO_ORDER_MOST_REPORTED:
+      return "REPORTED_PHOTO_ORDER_MOST_REPORTED";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum ReportedPhotoOrder");
+  }
+}
+
+export enum ReportDecision {
+  REPORT_DECISION_UNSPECIFIED = 0,
+  REPORT_DECISION_DISMISS = 1,
+  REPORT_DECISION_REMOVE = 2,
+}
+
+export function reportDecisionFromJSON(object: any): ReportDecision {
+  switch (object) {
+    case 0:
+    case "REPORT_DECISION_UNSPECIFIED":
+      return ReportDecision.REPORT_DECISION_UNSPECIFIED;
+    case 1:
+    case "REPORT_DECISION_DISMISS":
+      return ReportDecision.REPORT_DECISION_DISMISS;
+    case 2:
+    case "REPORT_DECISION_REMOVE":
+      return ReportDecision.REPORT_DECISION_REMOVE;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum ReportDecision");
+  }
+}
+
+export function reportDecisionToJSON(object: ReportDecision): string {
+  switch (object) {
+    case ReportDecision.REPORT_DECISION_UNSPECIFIED:
+      return "REPORT_DECISION_UNSPECIFIED";
+    case ReportDecision.REPORT_DECISION_DISMISS:
+      return "REPORT_DECISION_DISMISS";
+    case ReportDecision.REPORT_DECISION_REMOVE:
+      return "REPORT_DECISION_REMOVE";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum ReportDecision");
+  }
+}
+
 export interface ReviewPhotoRequest {
   photoId: number;
   status: PhotoStatus;
@@ -126,6 +239,90 @@ export interface ListActionsRequest {
 
 export interface ListActionsResponse {
   actions: ModerationAction[];
+}
+
+export interface Report {
+  id: string;
+  photoId: number;
+  /** One of the contract's report categories (REPORTS.categories). */
+  category: string;
+  note?: string | undefined;
+  status: ReportStatus;
+  createdAt?: Date | undefined;
+  decidedAt?:
+    | Date
+    | undefined;
+  /** The photo's description when it was reported. */
+  photoDescription?: string | undefined;
+}
+
+export interface ReportPhotoRequest {
+  photoId: number;
+  category: string;
+  note?: string | undefined;
+}
+
+export interface ReportPhotoResponse {
+  report?:
+    | Report
+    | undefined;
+  /** The reports took the photo out of the gallery (this one reached the threshold). */
+  photoHeld: boolean;
+}
+
+export interface ListMyReportsRequest {
+  page?: PageRequest | undefined;
+}
+
+export interface ListMyReportsResponse {
+  reports: Report[];
+  total: number;
+  totalPages: number;
+}
+
+export interface ListReportedPhotosRequest {
+  page?: PageRequest | undefined;
+  order: ReportedPhotoOrder;
+}
+
+export interface ReportGroup {
+  category: string;
+  count: number;
+  /** The notes of this category's reports, newest first (reports without one are counted only). */
+  notes: string[];
+}
+
+export interface ReportedPhoto {
+  /** Absent when the photo service no longer has it. */
+  photo?: Photo | undefined;
+  photoId: number;
+  reporters: number;
+  groups: ReportGroup[];
+  firstReportedAt?: Date | undefined;
+  lastReportedAt?: Date | undefined;
+}
+
+export interface ListReportedPhotosResponse {
+  photos: ReportedPhoto[];
+  /** Photos with open reports. */
+  total: number;
+  totalPages: number;
+}
+
+export interface DecideReportsRequest {
+  photoId: number;
+  decision: ReportDecision;
+  /** Required for a removal; the owner sees it, as for a rejection. */
+  reason?: string | undefined;
+}
+
+export interface DecideReportsResponse {
+  /** The photo as it now is. */
+  photo?:
+    | Photo
+    | undefined;
+  /** Open reports the decision closed. */
+  closed: number;
 }
 
 function createBaseReviewPhotoRequest(): ReviewPhotoRequest {
@@ -1047,6 +1244,1103 @@ export const ListActionsResponse: MessageFns<ListActionsResponse> = {
   },
 };
 
+function createBaseReport(): Report {
+  return {
+    id: "",
+    photoId: 0,
+    category: "",
+    note: undefined,
+    status: 0,
+    createdAt: undefined,
+    decidedAt: undefined,
+    photoDescription: undefined,
+  };
+}
+
+export const Report: MessageFns<Report> = {
+  encode(message: Report, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.photoId !== 0) {
+      writer.uint32(16).int64(message.photoId);
+    }
+    if (message.category !== "") {
+      writer.uint32(26).string(message.category);
+    }
+    if (message.note !== undefined) {
+      writer.uint32(34).string(message.note);
+    }
+    if (message.status !== 0) {
+      writer.uint32(40).int32(message.status);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(50).fork()).join();
+    }
+    if (message.decidedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.decidedAt), writer.uint32(58).fork()).join();
+    }
+    if (message.photoDescription !== undefined) {
+      writer.uint32(66).string(message.photoDescription);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Report {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReport();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.decidedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.photoDescription = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Report {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      category: isSet(object.category) ? globalThis.String(object.category) : "",
+      note: isSet(object.note) ? globalThis.String(object.note) : undefined,
+      status: isSet(object.status) ? reportStatusFromJSON(object.status) : 0,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      decidedAt: isSet(object.decidedAt)
+        ? fromJsonTimestamp(object.decidedAt)
+        : isSet(object.decided_at)
+        ? fromJsonTimestamp(object.decided_at)
+        : undefined,
+      photoDescription: isSet(object.photoDescription)
+        ? globalThis.String(object.photoDescription)
+        : isSet(object.photo_description)
+        ? globalThis.String(object.photo_description)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Report): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.category !== "") {
+      obj.category = message.category;
+    }
+    if (message.note !== undefined) {
+      obj.note = message.note;
+    }
+    if (message.status !== 0) {
+      obj.status = reportStatusToJSON(message.status);
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.decidedAt !== undefined) {
+      obj.decidedAt = message.decidedAt.toISOString();
+    }
+    if (message.photoDescription !== undefined) {
+      obj.photoDescription = message.photoDescription;
+    }
+    return obj;
+  },
+};
+
+function createBaseReportPhotoRequest(): ReportPhotoRequest {
+  return { photoId: 0, category: "", note: undefined };
+}
+
+export const ReportPhotoRequest: MessageFns<ReportPhotoRequest> = {
+  encode(message: ReportPhotoRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    if (message.category !== "") {
+      writer.uint32(18).string(message.category);
+    }
+    if (message.note !== undefined) {
+      writer.uint32(26).string(message.note);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReportPhotoRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReportPhotoRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReportPhotoRequest {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      category: isSet(object.category) ? globalThis.String(object.category) : "",
+      note: isSet(object.note) ? globalThis.String(object.note) : undefined,
+    };
+  },
+
+  toJSON(message: ReportPhotoRequest): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.category !== "") {
+      obj.category = message.category;
+    }
+    if (message.note !== undefined) {
+      obj.note = message.note;
+    }
+    return obj;
+  },
+};
+
+function createBaseReportPhotoResponse(): ReportPhotoResponse {
+  return { report: undefined, photoHeld: false };
+}
+
+export const ReportPhotoResponse: MessageFns<ReportPhotoResponse> = {
+  encode(message: ReportPhotoResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.report !== undefined) {
+      Report.encode(message.report, writer.uint32(10).fork()).join();
+    }
+    if (message.photoHeld !== false) {
+      writer.uint32(16).bool(message.photoHeld);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReportPhotoResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReportPhotoResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.report = Report.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.photoHeld = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReportPhotoResponse {
+    return {
+      report: isSet(object.report) ? Report.fromJSON(object.report) : undefined,
+      photoHeld: isSet(object.photoHeld)
+        ? globalThis.Boolean(object.photoHeld)
+        : isSet(object.photo_held)
+        ? globalThis.Boolean(object.photo_held)
+        : false,
+    };
+  },
+
+  toJSON(message: ReportPhotoResponse): unknown {
+    const obj: any = {};
+    if (message.report !== undefined) {
+      obj.report = Report.toJSON(message.report);
+    }
+    if (message.photoHeld !== false) {
+      obj.photoHeld = message.photoHeld;
+    }
+    return obj;
+  },
+};
+
+function createBaseListMyReportsRequest(): ListMyReportsRequest {
+  return { page: undefined };
+}
+
+export const ListMyReportsRequest: MessageFns<ListMyReportsRequest> = {
+  encode(message: ListMyReportsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMyReportsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMyReportsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListMyReportsRequest {
+    return { page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined };
+  },
+
+  toJSON(message: ListMyReportsRequest): unknown {
+    const obj: any = {};
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+};
+
+function createBaseListMyReportsResponse(): ListMyReportsResponse {
+  return { reports: [], total: 0, totalPages: 0 };
+}
+
+export const ListMyReportsResponse: MessageFns<ListMyReportsResponse> = {
+  encode(message: ListMyReportsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.reports) {
+      Report.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int32(message.total);
+    }
+    if (message.totalPages !== 0) {
+      writer.uint32(24).int32(message.totalPages);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMyReportsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMyReportsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reports.push(Report.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.totalPages = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListMyReportsResponse {
+    return {
+      reports: globalThis.Array.isArray(object?.reports) ? object.reports.map((e: any) => Report.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      totalPages: isSet(object.totalPages)
+        ? globalThis.Number(object.totalPages)
+        : isSet(object.total_pages)
+        ? globalThis.Number(object.total_pages)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListMyReportsResponse): unknown {
+    const obj: any = {};
+    if (message.reports?.length) {
+      obj.reports = message.reports.map((e) => Report.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.totalPages !== 0) {
+      obj.totalPages = Math.round(message.totalPages);
+    }
+    return obj;
+  },
+};
+
+function createBaseListReportedPhotosRequest(): ListReportedPhotosRequest {
+  return { page: undefined, order: 0 };
+}
+
+export const ListReportedPhotosRequest: MessageFns<ListReportedPhotosRequest> = {
+  encode(message: ListReportedPhotosRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(10).fork()).join();
+    }
+    if (message.order !== 0) {
+      writer.uint32(16).int32(message.order);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListReportedPhotosRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListReportedPhotosRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.order = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListReportedPhotosRequest {
+    return {
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      order: isSet(object.order) ? reportedPhotoOrderFromJSON(object.order) : 0,
+    };
+  },
+
+  toJSON(message: ListReportedPhotosRequest): unknown {
+    const obj: any = {};
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.order !== 0) {
+      obj.order = reportedPhotoOrderToJSON(message.order);
+    }
+    return obj;
+  },
+};
+
+function createBaseReportGroup(): ReportGroup {
+  return { category: "", count: 0, notes: [] };
+}
+
+export const ReportGroup: MessageFns<ReportGroup> = {
+  encode(message: ReportGroup, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.category !== "") {
+      writer.uint32(10).string(message.category);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int32(message.count);
+    }
+    for (const v of message.notes) {
+      writer.uint32(26).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReportGroup {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReportGroup();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.notes.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReportGroup {
+    return {
+      category: isSet(object.category) ? globalThis.String(object.category) : "",
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+      notes: globalThis.Array.isArray(object?.notes) ? object.notes.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: ReportGroup): unknown {
+    const obj: any = {};
+    if (message.category !== "") {
+      obj.category = message.category;
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    if (message.notes?.length) {
+      obj.notes = message.notes;
+    }
+    return obj;
+  },
+};
+
+function createBaseReportedPhoto(): ReportedPhoto {
+  return {
+    photo: undefined,
+    photoId: 0,
+    reporters: 0,
+    groups: [],
+    firstReportedAt: undefined,
+    lastReportedAt: undefined,
+  };
+}
+
+export const ReportedPhoto: MessageFns<ReportedPhoto> = {
+  encode(message: ReportedPhoto, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photo !== undefined) {
+      Photo.encode(message.photo, writer.uint32(10).fork()).join();
+    }
+    if (message.photoId !== 0) {
+      writer.uint32(16).int64(message.photoId);
+    }
+    if (message.reporters !== 0) {
+      writer.uint32(24).int32(message.reporters);
+    }
+    for (const v of message.groups) {
+      ReportGroup.encode(v!, writer.uint32(34).fork()).join();
+    }
+    if (message.firstReportedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.firstReportedAt), writer.uint32(42).fork()).join();
+    }
+    if (message.lastReportedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastReportedAt), writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReportedPhoto {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReportedPhoto();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photo = Photo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.reporters = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.groups.push(ReportGroup.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.firstReportedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.lastReportedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReportedPhoto {
+    return {
+      photo: isSet(object.photo) ? Photo.fromJSON(object.photo) : undefined,
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      reporters: isSet(object.reporters) ? globalThis.Number(object.reporters) : 0,
+      groups: globalThis.Array.isArray(object?.groups) ? object.groups.map((e: any) => ReportGroup.fromJSON(e)) : [],
+      firstReportedAt: isSet(object.firstReportedAt)
+        ? fromJsonTimestamp(object.firstReportedAt)
+        : isSet(object.first_reported_at)
+        ? fromJsonTimestamp(object.first_reported_at)
+        : undefined,
+      lastReportedAt: isSet(object.lastReportedAt)
+        ? fromJsonTimestamp(object.lastReportedAt)
+        : isSet(object.last_reported_at)
+        ? fromJsonTimestamp(object.last_reported_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ReportedPhoto): unknown {
+    const obj: any = {};
+    if (message.photo !== undefined) {
+      obj.photo = Photo.toJSON(message.photo);
+    }
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.reporters !== 0) {
+      obj.reporters = Math.round(message.reporters);
+    }
+    if (message.groups?.length) {
+      obj.groups = message.groups.map((e) => ReportGroup.toJSON(e));
+    }
+    if (message.firstReportedAt !== undefined) {
+      obj.firstReportedAt = message.firstReportedAt.toISOString();
+    }
+    if (message.lastReportedAt !== undefined) {
+      obj.lastReportedAt = message.lastReportedAt.toISOString();
+    }
+    return obj;
+  },
+};
+
+function createBaseListReportedPhotosResponse(): ListReportedPhotosResponse {
+  return { photos: [], total: 0, totalPages: 0 };
+}
+
+export const ListReportedPhotosResponse: MessageFns<ListReportedPhotosResponse> = {
+  encode(message: ListReportedPhotosResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.photos) {
+      ReportedPhoto.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int32(message.total);
+    }
+    if (message.totalPages !== 0) {
+      writer.uint32(24).int32(message.totalPages);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListReportedPhotosResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListReportedPhotosResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photos.push(ReportedPhoto.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.totalPages = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListReportedPhotosResponse {
+    return {
+      photos: globalThis.Array.isArray(object?.photos) ? object.photos.map((e: any) => ReportedPhoto.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      totalPages: isSet(object.totalPages)
+        ? globalThis.Number(object.totalPages)
+        : isSet(object.total_pages)
+        ? globalThis.Number(object.total_pages)
+        : 0,
+    };
+  },
+
+  toJSON(message: ListReportedPhotosResponse): unknown {
+    const obj: any = {};
+    if (message.photos?.length) {
+      obj.photos = message.photos.map((e) => ReportedPhoto.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.totalPages !== 0) {
+      obj.totalPages = Math.round(message.totalPages);
+    }
+    return obj;
+  },
+};
+
+function createBaseDecideReportsRequest(): DecideReportsRequest {
+  return { photoId: 0, decision: 0, reason: undefined };
+}
+
+export const DecideReportsRequest: MessageFns<DecideReportsRequest> = {
+  encode(message: DecideReportsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    if (message.decision !== 0) {
+      writer.uint32(16).int32(message.decision);
+    }
+    if (message.reason !== undefined) {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecideReportsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecideReportsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.decision = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DecideReportsRequest {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      decision: isSet(object.decision) ? reportDecisionFromJSON(object.decision) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : undefined,
+    };
+  },
+
+  toJSON(message: DecideReportsRequest): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.decision !== 0) {
+      obj.decision = reportDecisionToJSON(message.decision);
+    }
+    if (message.reason !== undefined) {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+};
+
+function createBaseDecideReportsResponse(): DecideReportsResponse {
+  return { photo: undefined, closed: 0 };
+}
+
+export const DecideReportsResponse: MessageFns<DecideReportsResponse> = {
+  encode(message: DecideReportsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photo !== undefined) {
+      Photo.encode(message.photo, writer.uint32(10).fork()).join();
+    }
+    if (message.closed !== 0) {
+      writer.uint32(16).int32(message.closed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DecideReportsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDecideReportsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photo = Photo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.closed = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DecideReportsResponse {
+    return {
+      photo: isSet(object.photo) ? Photo.fromJSON(object.photo) : undefined,
+      closed: isSet(object.closed) ? globalThis.Number(object.closed) : 0,
+    };
+  },
+
+  toJSON(message: DecideReportsResponse): unknown {
+    const obj: any = {};
+    if (message.photo !== undefined) {
+      obj.photo = Photo.toJSON(message.photo);
+    }
+    if (message.closed !== 0) {
+      obj.closed = Math.round(message.closed);
+    }
+    return obj;
+  },
+};
+
 /** Admin review of photos; every action is written to an audit log. */
 export type ModerationServiceService = typeof ModerationServiceService;
 export const ModerationServiceService = {
@@ -1095,6 +2389,50 @@ export const ModerationServiceService = {
     responseSerialize: (value: ListActionsResponse): Buffer => Buffer.from(ListActionsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListActionsResponse => ListActionsResponse.decode(value),
   },
+  /** A member reports an approved photo of someone else's; enough distinct members' open reports hold it for review. */
+  reportPhoto: {
+    path: "/snapcracks.moderation.v1.ModerationService/ReportPhoto" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReportPhotoRequest): Buffer => Buffer.from(ReportPhotoRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReportPhotoRequest => ReportPhotoRequest.decode(value),
+    responseSerialize: (value: ReportPhotoResponse): Buffer => Buffer.from(ReportPhotoResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReportPhotoResponse => ReportPhotoResponse.decode(value),
+  },
+  /** The calling member's reports, newest first, with their outcome (never the other reporters). */
+  listMyReports: {
+    path: "/snapcracks.moderation.v1.ModerationService/ListMyReports" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListMyReportsRequest): Buffer => Buffer.from(ListMyReportsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListMyReportsRequest => ListMyReportsRequest.decode(value),
+    responseSerialize: (value: ListMyReportsResponse): Buffer =>
+      Buffer.from(ListMyReportsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListMyReportsResponse => ListMyReportsResponse.decode(value),
+  },
+  /** Admins: photos with open reports, their reports grouped by category. */
+  listReportedPhotos: {
+    path: "/snapcracks.moderation.v1.ModerationService/ListReportedPhotos" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListReportedPhotosRequest): Buffer =>
+      Buffer.from(ListReportedPhotosRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListReportedPhotosRequest => ListReportedPhotosRequest.decode(value),
+    responseSerialize: (value: ListReportedPhotosResponse): Buffer =>
+      Buffer.from(ListReportedPhotosResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListReportedPhotosResponse => ListReportedPhotosResponse.decode(value),
+  },
+  /** Admins: dismiss a photo's open reports (the photo stays or returns) or remove the photo with a reason. */
+  decideReports: {
+    path: "/snapcracks.moderation.v1.ModerationService/DecideReports" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DecideReportsRequest): Buffer => Buffer.from(DecideReportsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DecideReportsRequest => DecideReportsRequest.decode(value),
+    responseSerialize: (value: DecideReportsResponse): Buffer =>
+      Buffer.from(DecideReportsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DecideReportsResponse => DecideReportsResponse.decode(value),
+  },
 } as const;
 
 export interface ModerationServiceServer extends UntypedServiceImplementation {
@@ -1103,6 +2441,14 @@ export interface ModerationServiceServer extends UntypedServiceImplementation {
   listPhotos: handleUnaryCall<ListPhotosRequest, ListPhotosResponse>;
   cleanup: handleUnaryCall<CleanupRequest, CleanupResponse>;
   listActions: handleUnaryCall<ListActionsRequest, ListActionsResponse>;
+  /** A member reports an approved photo of someone else's; enough distinct members' open reports hold it for review. */
+  reportPhoto: handleUnaryCall<ReportPhotoRequest, ReportPhotoResponse>;
+  /** The calling member's reports, newest first, with their outcome (never the other reporters). */
+  listMyReports: handleUnaryCall<ListMyReportsRequest, ListMyReportsResponse>;
+  /** Admins: photos with open reports, their reports grouped by category. */
+  listReportedPhotos: handleUnaryCall<ListReportedPhotosRequest, ListReportedPhotosResponse>;
+  /** Admins: dismiss a photo's open reports (the photo stays or returns) or remove the photo with a reason. */
+  decideReports: handleUnaryCall<DecideReportsRequest, DecideReportsResponse>;
 }
 
 export interface ModerationServiceClient extends Client {
@@ -1180,6 +2526,70 @@ export interface ModerationServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListActionsResponse) => void,
+  ): ClientUnaryCall;
+  /** A member reports an approved photo of someone else's; enough distinct members' open reports hold it for review. */
+  reportPhoto(
+    request: ReportPhotoRequest,
+    callback: (error: ServiceError | null, response: ReportPhotoResponse) => void,
+  ): ClientUnaryCall;
+  reportPhoto(
+    request: ReportPhotoRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReportPhotoResponse) => void,
+  ): ClientUnaryCall;
+  reportPhoto(
+    request: ReportPhotoRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReportPhotoResponse) => void,
+  ): ClientUnaryCall;
+  /** The calling member's reports, newest first, with their outcome (never the other reporters). */
+  listMyReports(
+    request: ListMyReportsRequest,
+    callback: (error: ServiceError | null, response: ListMyReportsResponse) => void,
+  ): ClientUnaryCall;
+  listMyReports(
+    request: ListMyReportsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListMyReportsResponse) => void,
+  ): ClientUnaryCall;
+  listMyReports(
+    request: ListMyReportsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListMyReportsResponse) => void,
+  ): ClientUnaryCall;
+  /** Admins: photos with open reports, their reports grouped by category. */
+  listReportedPhotos(
+    request: ListReportedPhotosRequest,
+    callback: (error: ServiceError | null, response: ListReportedPhotosResponse) => void,
+  ): ClientUnaryCall;
+  listReportedPhotos(
+    request: ListReportedPhotosRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListReportedPhotosResponse) => void,
+  ): ClientUnaryCall;
+  listReportedPhotos(
+    request: ListReportedPhotosRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListReportedPhotosResponse) => void,
+  ): ClientUnaryCall;
+  /** Admins: dismiss a photo's open reports (the photo stays or returns) or remove the photo with a reason. */
+  decideReports(
+    request: DecideReportsRequest,
+    callback: (error: ServiceError | null, response: DecideReportsResponse) => void,
+  ): ClientUnaryCall;
+  decideReports(
+    request: DecideReportsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DecideReportsResponse) => void,
+  ): ClientUnaryCall;
+  decideReports(
+    request: DecideReportsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DecideReportsResponse) => void,
   ): ClientUnaryCall;
 }
 

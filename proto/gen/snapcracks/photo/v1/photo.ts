@@ -234,7 +234,11 @@ export interface Photo {
   width: number;
   height: number;
   /** Review lists only, on pending photos: what the admin should know about a repeat upload. */
-  reviewMarks?: ReviewMarks | undefined;
+  reviewMarks?:
+    | ReviewMarks
+    | undefined;
+  /** Pending again after it was approved: back in review (members reported it), not a new upload. */
+  underReview?: boolean | undefined;
 }
 
 /** Hints for the admin about a pending photo; nothing is decided automatically. */
@@ -381,6 +385,27 @@ export interface SetPhotoStatusRequest {
     | undefined;
   /** The moderation service's audit entry for this decision; carried by the status event. */
   actionId: string;
+  /** A removal: a rejection that may also take an approved photo out (not only a pending one). */
+  removal?: boolean | undefined;
+}
+
+export interface HoldPhotoForReviewRequest {
+  id: number;
+  /** The moderation service's audit entry for the hold; carried by the status event. */
+  actionId: string;
+}
+
+export interface HoldPhotoForReviewResponse {
+  photo?: Photo | undefined;
+}
+
+export interface GetPhotosForReviewRequest {
+  /** At most 100. */
+  ids: number[];
+}
+
+export interface GetPhotosForReviewResponse {
+  photos: Photo[];
 }
 
 export interface SetPhotoStatusResponse {
@@ -450,6 +475,7 @@ function createBasePhoto(): Photo {
     width: 0,
     height: 0,
     reviewMarks: undefined,
+    underReview: undefined,
   };
 }
 
@@ -523,6 +549,9 @@ export const Photo: MessageFns<Photo> = {
     }
     if (message.reviewMarks !== undefined) {
       ReviewMarks.encode(message.reviewMarks, writer.uint32(186).fork()).join();
+    }
+    if (message.underReview !== undefined) {
+      writer.uint32(192).bool(message.underReview);
     }
     return writer;
   },
@@ -724,6 +753,14 @@ export const Photo: MessageFns<Photo> = {
             message.reviewMarks = ReviewMarks.decode(reader, reader.uint32());
             continue;
           }
+          case 24: {
+            if (tag !== 192) {
+              break;
+            }
+
+            message.underReview = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -821,6 +858,11 @@ export const Photo: MessageFns<Photo> = {
         : isSet(object.review_marks)
         ? ReviewMarks.fromJSON(object.review_marks)
         : undefined,
+      underReview: isSet(object.underReview)
+        ? globalThis.Boolean(object.underReview)
+        : isSet(object.under_review)
+        ? globalThis.Boolean(object.under_review)
+        : undefined,
     };
   },
 
@@ -894,6 +936,9 @@ export const Photo: MessageFns<Photo> = {
     }
     if (message.reviewMarks !== undefined) {
       obj.reviewMarks = ReviewMarks.toJSON(message.reviewMarks);
+    }
+    if (message.underReview !== undefined) {
+      obj.underReview = message.underReview;
     }
     return obj;
   },
@@ -2724,7 +2769,7 @@ export const ResolveImageResponse: MessageFns<ResolveImageResponse> = {
 };
 
 function createBaseSetPhotoStatusRequest(): SetPhotoStatusRequest {
-  return { id: 0, status: 0, rejectionReason: undefined, actionId: "" };
+  return { id: 0, status: 0, rejectionReason: undefined, actionId: "", removal: undefined };
 }
 
 export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
@@ -2740,6 +2785,9 @@ export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
     }
     if (message.actionId !== "") {
       writer.uint32(34).string(message.actionId);
+    }
+    if (message.removal !== undefined) {
+      writer.uint32(40).bool(message.removal);
     }
     return writer;
   },
@@ -2789,6 +2837,14 @@ export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
             message.actionId = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.removal = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2815,6 +2871,7 @@ export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
         : isSet(object.action_id)
         ? globalThis.String(object.action_id)
         : "",
+      removal: isSet(object.removal) ? globalThis.Boolean(object.removal) : undefined,
     };
   },
 
@@ -2831,6 +2888,276 @@ export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
     }
     if (message.actionId !== "") {
       obj.actionId = message.actionId;
+    }
+    if (message.removal !== undefined) {
+      obj.removal = message.removal;
+    }
+    return obj;
+  },
+};
+
+function createBaseHoldPhotoForReviewRequest(): HoldPhotoForReviewRequest {
+  return { id: 0, actionId: "" };
+}
+
+export const HoldPhotoForReviewRequest: MessageFns<HoldPhotoForReviewRequest> = {
+  encode(message: HoldPhotoForReviewRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.actionId !== "") {
+      writer.uint32(18).string(message.actionId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HoldPhotoForReviewRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHoldPhotoForReviewRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actionId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HoldPhotoForReviewRequest {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      actionId: isSet(object.actionId)
+        ? globalThis.String(object.actionId)
+        : isSet(object.action_id)
+        ? globalThis.String(object.action_id)
+        : "",
+    };
+  },
+
+  toJSON(message: HoldPhotoForReviewRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.actionId !== "") {
+      obj.actionId = message.actionId;
+    }
+    return obj;
+  },
+};
+
+function createBaseHoldPhotoForReviewResponse(): HoldPhotoForReviewResponse {
+  return { photo: undefined };
+}
+
+export const HoldPhotoForReviewResponse: MessageFns<HoldPhotoForReviewResponse> = {
+  encode(message: HoldPhotoForReviewResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photo !== undefined) {
+      Photo.encode(message.photo, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HoldPhotoForReviewResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHoldPhotoForReviewResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photo = Photo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HoldPhotoForReviewResponse {
+    return { photo: isSet(object.photo) ? Photo.fromJSON(object.photo) : undefined };
+  },
+
+  toJSON(message: HoldPhotoForReviewResponse): unknown {
+    const obj: any = {};
+    if (message.photo !== undefined) {
+      obj.photo = Photo.toJSON(message.photo);
+    }
+    return obj;
+  },
+};
+
+function createBaseGetPhotosForReviewRequest(): GetPhotosForReviewRequest {
+  return { ids: [] };
+}
+
+export const GetPhotosForReviewRequest: MessageFns<GetPhotosForReviewRequest> = {
+  encode(message: GetPhotosForReviewRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ids.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.ids) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPhotosForReviewRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPhotosForReviewRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPhotosForReviewRequest {
+    return { ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [] };
+  },
+
+  toJSON(message: GetPhotosForReviewRequest): unknown {
+    const obj: any = {};
+    if (message.ids?.length) {
+      obj.ids = message.ids.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseGetPhotosForReviewResponse(): GetPhotosForReviewResponse {
+  return { photos: [] };
+}
+
+export const GetPhotosForReviewResponse: MessageFns<GetPhotosForReviewResponse> = {
+  encode(message: GetPhotosForReviewResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.photos) {
+      Photo.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetPhotosForReviewResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetPhotosForReviewResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photos.push(Photo.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetPhotosForReviewResponse {
+    return { photos: globalThis.Array.isArray(object?.photos) ? object.photos.map((e: any) => Photo.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: GetPhotosForReviewResponse): unknown {
+    const obj: any = {};
+    if (message.photos?.length) {
+      obj.photos = message.photos.map((e) => Photo.toJSON(e));
     }
     return obj;
   },
@@ -3488,6 +3815,33 @@ export const PhotoServiceService = {
       Buffer.from(SetPhotoStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SetPhotoStatusResponse => SetPhotoStatusResponse.decode(value),
   },
+  /**
+   * Takes an approved photo out of the gallery and back to review (enough members reported it). Called by the
+   * moderation service only, on no admin's behalf; FAILED_PRECONDITION when the photo is not approved.
+   */
+  holdPhotoForReview: {
+    path: "/snapcracks.photo.v1.PhotoService/HoldPhotoForReview" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: HoldPhotoForReviewRequest): Buffer =>
+      Buffer.from(HoldPhotoForReviewRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): HoldPhotoForReviewRequest => HoldPhotoForReviewRequest.decode(value),
+    responseSerialize: (value: HoldPhotoForReviewResponse): Buffer =>
+      Buffer.from(HoldPhotoForReviewResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): HoldPhotoForReviewResponse => HoldPhotoForReviewResponse.decode(value),
+  },
+  /** Photos by id at any status, for an admin (the reported photos' list); ids not found are left out. */
+  getPhotosForReview: {
+    path: "/snapcracks.photo.v1.PhotoService/GetPhotosForReview" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetPhotosForReviewRequest): Buffer =>
+      Buffer.from(GetPhotosForReviewRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetPhotosForReviewRequest => GetPhotosForReviewRequest.decode(value),
+    responseSerialize: (value: GetPhotosForReviewResponse): Buffer =>
+      Buffer.from(GetPhotosForReviewResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetPhotosForReviewResponse => GetPhotosForReviewResponse.decode(value),
+  },
   listPhotosForReview: {
     path: "/snapcracks.photo.v1.PhotoService/ListPhotosForReview" as const,
     requestStream: false as const,
@@ -3550,6 +3904,13 @@ export interface PhotoServiceServer extends UntypedServiceImplementation {
   resolveImage: handleUnaryCall<ResolveImageRequest, ResolveImageResponse>;
   /** Called by the moderation service only. */
   setPhotoStatus: handleUnaryCall<SetPhotoStatusRequest, SetPhotoStatusResponse>;
+  /**
+   * Takes an approved photo out of the gallery and back to review (enough members reported it). Called by the
+   * moderation service only, on no admin's behalf; FAILED_PRECONDITION when the photo is not approved.
+   */
+  holdPhotoForReview: handleUnaryCall<HoldPhotoForReviewRequest, HoldPhotoForReviewResponse>;
+  /** Photos by id at any status, for an admin (the reported photos' list); ids not found are left out. */
+  getPhotosForReview: handleUnaryCall<GetPhotosForReviewRequest, GetPhotosForReviewResponse>;
   listPhotosForReview: handleUnaryCall<ListPhotosForReviewRequest, ListPhotosForReviewResponse>;
   /**
    * Which of the given blob keys a photo uses (its original, display, medium or thumbnail image). Called by the
@@ -3736,6 +4097,41 @@ export interface PhotoServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SetPhotoStatusResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Takes an approved photo out of the gallery and back to review (enough members reported it). Called by the
+   * moderation service only, on no admin's behalf; FAILED_PRECONDITION when the photo is not approved.
+   */
+  holdPhotoForReview(
+    request: HoldPhotoForReviewRequest,
+    callback: (error: ServiceError | null, response: HoldPhotoForReviewResponse) => void,
+  ): ClientUnaryCall;
+  holdPhotoForReview(
+    request: HoldPhotoForReviewRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: HoldPhotoForReviewResponse) => void,
+  ): ClientUnaryCall;
+  holdPhotoForReview(
+    request: HoldPhotoForReviewRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: HoldPhotoForReviewResponse) => void,
+  ): ClientUnaryCall;
+  /** Photos by id at any status, for an admin (the reported photos' list); ids not found are left out. */
+  getPhotosForReview(
+    request: GetPhotosForReviewRequest,
+    callback: (error: ServiceError | null, response: GetPhotosForReviewResponse) => void,
+  ): ClientUnaryCall;
+  getPhotosForReview(
+    request: GetPhotosForReviewRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetPhotosForReviewResponse) => void,
+  ): ClientUnaryCall;
+  getPhotosForReview(
+    request: GetPhotosForReviewRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetPhotosForReviewResponse) => void,
   ): ClientUnaryCall;
   listPhotosForReview(
     request: ListPhotosForReviewRequest,

@@ -1,0 +1,139 @@
+import type { ReportCategory } from '@snapcracks/http-contract';
+import { Prisma, type PrismaClient, type PhotoReport as Row } from './generated/prisma/client.js';
+
+export type ReportStatus = 'open' | 'dismissed' | 'removed';
+
+/** One member's report of one photo. */
+export interface Report {
+  id: string;
+  photoId: number;
+  reporterId: string;
+  category: ReportCategory;
+  note: string | null;
+  status: ReportStatus;
+  photoOwnerId: string;
+  photoDescription: string | null;
+  createdAt: Date;
+  decidedAt: Date | null;
+  decidedBy: string | null;
+}
+
+export type NewReport = Pick<Report, 'id' | 'photoId' | 'reporterId' | 'category' | 'note' | 'photoOwnerId' | 'photoDescription'>;
+
+/** A photo with open reports, as the admin's list shows it: how many members, and the reports by category. */
+export interface ReportedPhotoSummary {
+  photoId: number;
+  reporters: number;
+  groups: { category: ReportCategory; count: number; notes: string[] }[];
+  firstReportedAt: Date;
+  lastReportedAt: Date;
+}
+
+export type ReportedPhotoOrder = 'newest' | 'most_reported';
+
+export interface ReportRepository {
+  /** Stores an open report; false when the member already has an open report of the photo (nothing stored). */
+  create(report: NewReport): Promise<boolean>;
+  /** Distinct members with an open report of the photo. */
+  openReporters(photoId: number): Promise<number>;
+  /** The member's reports, newest first. */
+  listByReporter(reporterId: string, page: { offset: number; limit: number }): Promise<{ reports: Report[]; total: number }>;
+  /** Photos with open reports, in `order`, with their open reports grouped by category. */
+  listReportedPhotos(order: ReportedPhotoOrder, page: { offset: number; limit: number }): Promise<{ photos: ReportedPhotoSummary[]; total: number }>;
+  /**
+   * Closes the photo's open reports made up to `at` with `status`; the number closed. A report made after the decision
+   * (the photo back in the gallery, reported again) stays open even when the decision's event is handled later.
+   */
+  closeOpen(photoId: number, status: Exclude<ReportStatus, 'open'>, decidedBy: string, at: Date): Promise<number>;
+}
+
+/** The service's Prisma client, or the transaction client a consumer's handler runs in. */
+type Db = PrismaClient | Prisma.TransactionClient;
+
+export class PrismaReportRepository implements ReportRepository {
+  constructor(private readonly db: Db) {}
+
+  async create(report: NewReport): Promise<boolean> {
+    // The partial unique index (photo_id, reporter_id) WHERE status = 'open' is the one-open-report rule; a conflict
+    // on it inserts nothing, so two reports sent at once by one member leave one.
+    const inserted = await this.db.$executeRaw`
+      INSERT INTO "moderation"."photo_reports" ("id", "photo_id", "reporter_id", "category", "note", "photo_owner_id", "photo_description")
+      VALUES (${report.id}::uuid, ${BigInt(report.photoId)}, ${report.reporterId}, ${report.category}, ${report.note}, ${report.photoOwnerId}, ${report.photoDescription})
+      ON CONFLICT ("photo_id", "reporter_id") WHERE "status" = 'open' DO NOTHING`;
+    return inserted === 1;
+  }
+
+  async openReporters(photoId: number): Promise<number> {
+    // One open report per member, so the open rows are the distinct members.
+    return this.db.photoReport.count({ where: { photoId: BigInt(photoId), status: 'open' } });
+  }
+
+  async listByReporter(reporterId: string, { offset, limit }: { offset: number; limit: number }): Promise<{ reports: Report[]; total: number }> {
+    const where = { reporterId };
+    const [rows, total] = await Promise.all([
+      this.db.photoReport.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], skip: offset, take: limit }),
+      this.db.photoReport.count({ where }),
+    ]);
+    return { reports: rows.map(toReport), total };
+  }
+
+  async listReportedPhotos(order: ReportedPhotoOrder, { offset, limit }: { offset: number; limit: number }): Promise<{ photos: ReportedPhotoSummary[]; total: number }> {
+    const orderBy =
+      order === 'most_reported' ? Prisma.sql`COUNT(*) DESC, MAX("created_at") DESC, "photo_id" DESC` : Prisma.sql`MAX("created_at") DESC, "photo_id" DESC`;
+    const [page, [counted]] = await Promise.all([
+      this.db.$queryRaw<{ photo_id: bigint; reporters: number; first_at: Date; last_at: Date }[]>`
+        SELECT "photo_id", COUNT(*)::int AS reporters, MIN("created_at") AS first_at, MAX("created_at") AS last_at
+        FROM "moderation"."photo_reports" WHERE "status" = 'open'
+        GROUP BY "photo_id" ORDER BY ${orderBy} OFFSET ${offset} LIMIT ${limit}`,
+      this.db.$queryRaw<{ total: number }[]>`SELECT COUNT(DISTINCT "photo_id")::int AS total FROM "moderation"."photo_reports" WHERE "status" = 'open'`,
+    ]);
+    if (page.length === 0) return { photos: [], total: counted?.total ?? 0 };
+    const reports = await this.db.photoReport.findMany({
+      where: { status: 'open', photoId: { in: page.map((row) => row.photo_id) } },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      select: { photoId: true, category: true, note: true },
+    });
+    const photos = page.map((row): ReportedPhotoSummary => {
+      const groups = new Map<ReportCategory, { category: ReportCategory; count: number; notes: string[] }>();
+      for (const report of reports) {
+        if (report.photoId !== row.photo_id) continue;
+        const category = report.category as ReportCategory;
+        const group = groups.get(category) ?? groups.set(category, { category, count: 0, notes: [] }).get(category)!;
+        group.count += 1;
+        if (report.note) group.notes.push(report.note);
+      }
+      return {
+        photoId: Number(row.photo_id),
+        reporters: row.reporters,
+        groups: [...groups.values()].sort((a, b) => b.count - a.count),
+        firstReportedAt: row.first_at,
+        lastReportedAt: row.last_at,
+      };
+    });
+    return { photos, total: counted?.total ?? 0 };
+  }
+
+  async closeOpen(photoId: number, status: Exclude<ReportStatus, 'open'>, decidedBy: string, at: Date): Promise<number> {
+    const { count } = await this.db.photoReport.updateMany({
+      where: { photoId: BigInt(photoId), status: 'open', createdAt: { lte: at } },
+      data: { status, decidedBy, decidedAt: at },
+    });
+    return count;
+  }
+}
+
+function toReport(row: Row): Report {
+  return {
+    id: row.id,
+    photoId: Number(row.photoId),
+    reporterId: row.reporterId,
+    category: row.category as ReportCategory,
+    note: row.note,
+    status: row.status,
+    photoOwnerId: row.photoOwnerId,
+    photoDescription: row.photoDescription,
+    createdAt: row.createdAt,
+    decidedAt: row.decidedAt,
+    decidedBy: row.decidedBy,
+  };
+}
