@@ -29,6 +29,13 @@ import type {
   PhotoUpdateInput,
   PrivacyBar,
   PrivacyBarsResponse,
+  ReportDecisionInput,
+  ReportDecisionResult,
+  ReportedPhotoOrder,
+  ReportedPhotoPage,
+  ReportInput,
+  ReportPage,
+  ReportResult,
   ReviewDecision,
   UploadedPhoto,
   User,
@@ -214,10 +221,14 @@ export const api = {
     update: (id: number, input: PhotoUpdateInput) => apiJson<unknown>('PATCH', `/api/photos/${id}`, input),
     /** Deletes one of the user's own photos; the gateway answers 204. */
     remove: (id: number) => apiJson<void>('DELETE', `/api/photos/${id}`),
+    /** Reports someone else's approved photo (403 on one's own, 409 while one's earlier report of it is open). */
+    report: (id: number, input: ReportInput) => apiJson<ReportResult>('POST', `/api/photos/${id}/reports`, input),
   },
   user: {
     photos: () => apiJson<UserPhoto[]>('GET', '/api/user/photos'),
     stats: () => apiJson<UserStats>('GET', '/api/user/stats'),
+    /** The caller's reports, newest first, with their outcomes. */
+    reports: (page: number, limit: number) => apiJson<ReportPage>('GET', `/api/user/reports?page=${page}&limit=${limit}`),
   },
   profile: {
     /** PUT /api/profile: the trimmed display name; answers the updated user. */
@@ -248,6 +259,11 @@ export const api = {
      */
     review: ({ id, ...decision }: ReviewDecision) =>
       apiJson<UserPhoto>('PATCH', `/api/admin/photos/${id}/status`, decision, { keepalive: true }),
+    reportedPhotos: (order: ReportedPhotoOrder, page: number, limit: number) =>
+      apiJson<ReportedPhotoPage>('GET', `/api/admin/reports?order=${order}&page=${page}&limit=${limit}`),
+    /** Dismisses a photo's open reports, or removes the photo with a reason its owner sees. */
+    decideReports: ({ photoId, ...decision }: ReportDecisionInput) =>
+      apiJson<ReportDecisionResult>('POST', `/api/admin/reports/${photoId}/decision`, decision),
     /** Deletes a photo at any status. */
     removePhoto: (id: number) => apiJson<void>('DELETE', `/api/admin/photos/${id}`),
     cleanup: (kind: CleanupKind) => apiJson<CleanupResult>('POST', `/api/admin/cleanup/${kind}`),

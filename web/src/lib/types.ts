@@ -3,7 +3,7 @@
  * schemas (proto/http, `@snapcracks/http-contract`), which the gateway validates and serializes with, so the two cannot
  * drift. Names here are the web app's; none of the shapes is written by hand.
  */
-import type { REVIEW, schemas } from '@snapcracks/http-contract';
+import type { REPORTS, REVIEW, schemas } from '@snapcracks/http-contract';
 import type { z } from '@/lib/zod';
 
 export type {
@@ -23,6 +23,14 @@ export type {
   PhotoStatus,
   PrivacyBar,
   RatedPhoto,
+  Report,
+  ReportCategory,
+  ReportDecisionResult,
+  ReportedPhoto,
+  ReportedPhotoPage,
+  ReportPage,
+  ReportResult,
+  ReportStatus,
   ReviewMarks,
   UploadedPhoto,
   User,
@@ -44,6 +52,12 @@ export type {
   PrivacyBars as PrivacyBarsResponse,
   Uploader as PhotoUploader,
 } from '@snapcracks/http-contract';
+
+/** A member's report of a photo, as sent. */
+export type ReportInput = z.input<typeof schemas.reportBody>;
+/** An admin's decision on a photo's reports: a removal always carries its reason. */
+export type ReportDecisionInput = { photoId: number } & ({ decision: (typeof REPORTS.decisions)[0] } | { decision: (typeof REPORTS.decisions)[1]; reason: string });
+export type ReportedPhotoOrder = (typeof REPORTS.orders)[number];
 
 /** The admin's photo lists (SPEC §7 Admin), named as the gateway names them. */
 export type AdminPhotoList = (typeof REVIEW.lists)[number];

@@ -43,6 +43,7 @@ function makePhoto(overrides: Partial<AdminPhoto> = {}): AdminPhoto {
     storageType: 'local',
     description: `Crack ${id}`,
     status: 'pending',
+    underReview: false,
     approvedBy: null,
     rejectionReason: null,
     privacyBars: [],
@@ -685,5 +686,58 @@ describe('admin panel: the whole photo in its card', () => {
   it('says “1 privacy bar” for one', async () => {
     renderAdmin({ 'GET /api/admin/photos/pending?page=1&limit=12': page([makePhoto({ id: 1, description: 'Barred', privacyBars: [{ x: 1, y: 1, width: 10, height: 10 }] })]) });
     expect(within(await card('Barred')).getByText('1 privacy bar')).toBeInTheDocument();
+  });
+});
+
+describe('admin panel: reported photos', () => {
+  const HELD = makePhoto({ id: 8, description: 'Held crack', status: 'pending', underReview: true });
+  const reported = {
+    photoId: 8,
+    photo: HELD,
+    reporters: 3,
+    groups: [
+      { category: 'personal_data', count: 2, notes: ['A face at the left'] },
+      { category: 'offensive', count: 1, notes: [] },
+    ],
+    firstReportedAt: '2025-07-30T10:00:00.000Z',
+    lastReportedAt: '2025-07-30T11:00:00.000Z',
+  };
+  const REPORTED = 'GET /api/admin/reports?order=newest&page=1&limit=10';
+
+  it('counts reported photos on their tile and lists them grouped by category, newest or most reported first', async () => {
+    const { requests } = renderAdmin({
+      [REPORTED]: { body: { photos: [reported], total: 1, totalPages: 1 } },
+      'GET /api/admin/reports?order=most-reported&page=1&limit=10': { body: { photos: [reported], total: 1, totalPages: 1 } },
+    });
+    expect(await screen.findByTestId('stat-reports')).toHaveTextContent('1');
+    await userEvent.click(filterButton(/Reported Photos/));
+    const item = await card('Held crack');
+    expect(within(item).getByText('3 members reported it')).toBeInTheDocument();
+    expect(within(item).getByText('Faces or personal data visible')).toBeInTheDocument();
+    expect(within(item).getByText('“A face at the left”')).toBeInTheDocument();
+    expect(within(item).getByText('Under review')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Most reported first' }));
+    await waitFor(() => expect(count(requests, 'GET', '/api/admin/reports?order=most-reported&page=1&limit=10')).toBe(1));
+  });
+
+  it('dismisses (restoring a held photo) and removes only with a reason', async () => {
+    const { requests } = renderAdmin({
+      [REPORTED]: { body: { photos: [reported], total: 1, totalPages: 1 } },
+      'POST /api/admin/reports/8/decision': { body: { photo: { ...HELD, status: 'approved', underReview: false }, closed: 3 } },
+    });
+    await userEvent.click(await screen.findByRole('button', { name: /Reported Photos/ }));
+    const item = await card('Held crack');
+    await userEvent.click(within(item).getByRole('button', { name: 'Dismiss the reports of Held crack' }));
+    expect(await screen.findByText('The photo is back in the gallery.')).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === 'POST').map((r) => r.json)).toEqual([{ decision: 'dismiss' }]);
+
+    await userEvent.click(within(item).getByRole('button', { name: 'Remove Held crack' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove Photo' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove Photo' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Please provide a reason for removal.');
+    await userEvent.type(within(dialog).getByLabelText('Reason for removal'), 'Shows a face');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Remove Photo' }));
+    expect(await screen.findByText('Photo Removed')).toBeInTheDocument();
+    expect(requests.filter((r) => r.method === 'POST').map((r) => r.json)).toEqual([{ decision: 'dismiss' }, { decision: 'remove', reason: 'Shows a face' }]);
   });
 });

@@ -5,6 +5,7 @@ import { AdminReviewList } from '@/components/admin/admin-review-list';
 import { AdminStatCards } from '@/components/admin/admin-stat-cards';
 import { DEFAULT_ADMIN_FILTER } from '@/components/admin/admin-filters';
 import { CleanupMenu } from '@/components/admin/cleanup-menu';
+import { ReportedPhotosList } from '@/components/admin/reported-photos-list';
 import { statsWithHeldDecisions, useHeldDecisions } from '@/components/admin/review-decisions';
 import { SupportBadge } from '@/components/admin/support-badge';
 import { AdminOnly } from '@/components/auth/admin-only';
@@ -15,6 +16,7 @@ import { useDocumentTitle } from '@/hooks/use-document-title';
 import type { AdminPhotoList } from '@/lib/types';
 import { useAdminStatsQuery } from '@/queries/admin';
 import { useNewContactFormCount } from '@/queries/contact';
+import { useReportedPhotosQuery } from '@/queries/reports';
 
 export function AdminPage() {
   useDocumentTitle('Admin Panel');
@@ -30,7 +32,10 @@ function AdminPanel() {
   const { user } = useAuth();
   const [list, setList] = useState<AdminPhotoList>(DEFAULT_ADMIN_FILTER);
   const [page, setPage] = useState(1);
+  const [showReports, setShowReports] = useState(false);
   const stats = useAdminStatsQuery();
+  // The first page's total is the tile's count (the same query the list shows first, so one request).
+  const reported = useReportedPhotosQuery('newest', 1);
   // Decisions held for their Undo are already counted (one pending fewer, one more approved or rejected today).
   const held = useHeldDecisions();
   const newMessages = useNewContactFormCount();
@@ -38,6 +43,7 @@ function AdminPanel() {
   const selectList = (next: AdminPhotoList) => {
     setList(next);
     setPage(1);
+    setShowReports(false);
   };
 
   return (
@@ -65,8 +71,13 @@ function AdminPanel() {
         }
       />
       <div className="mt-8 flex flex-col gap-8">
-        <AdminStatCards selected={list} stats={statsWithHeldDecisions(stats.data, held)} onSelect={selectList} />
-        <AdminReviewList list={list} page={page} onPageChange={setPage} currentUserId={user?.id} />
+        <AdminStatCards
+          selected={showReports ? null : list}
+          stats={statsWithHeldDecisions(stats.data, held)}
+          onSelect={selectList}
+          reports={{ count: reported.data?.total, selected: showReports, onSelect: () => setShowReports(true) }}
+        />
+        {showReports ? <ReportedPhotosList /> : <AdminReviewList list={list} page={page} onPageChange={setPage} currentUserId={user?.id} />}
       </div>
     </PageContainer>
   );

@@ -53,6 +53,7 @@ function makePhoto(overrides: Partial<UserPhoto> = {}): UserPhoto {
     user: null,
     description: 'A crack in the pavement',
     status: 'pending',
+    underReview: false,
     rejectionReason: null,
     privacyBars: [],
     averageRating: 0,
@@ -509,5 +510,49 @@ describe('dashboard: stats', () => {
     expect(await findCard('Pending crack')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Try Again' }));
     expect(await screen.findByRole('listitem', { name: 'Total Uploads: 3' })).toBeInTheDocument();
+  });
+});
+
+describe('dashboard: reports', () => {
+  const report = (id: string, status: 'open' | 'dismissed' | 'removed', photoDescription: string | null) => ({
+    id,
+    photoId: 40,
+    category: 'personal_data',
+    note: null,
+    status,
+    createdAt: '2025-07-28T10:00:00.000Z',
+    decidedAt: status === 'open' ? null : '2025-07-29T10:00:00.000Z',
+    photoDescription,
+  });
+
+  it("shows a photo under review as such, with why, and the member's reports with their outcomes", async () => {
+    renderDashboard(
+      {
+        'GET /api/user/reports?page=1&limit=10': {
+          body: { reports: [report('a', 'open', 'Crack by the road'), report('b', 'dismissed', null), report('c', 'removed', 'Cracked mirror')], total: 3, totalPages: 1 },
+        },
+      },
+      [makePhoto({ id: 9, description: 'Reported crack', status: 'pending', underReview: true, approvedAt: '2025-07-20T10:00:00.000Z' })],
+    );
+    const card = await findCard('Reported crack');
+    expect(within(card).getByText('Under review', { selector: 'span' })).toBeInTheDocument();
+    expect(within(card).getByText(/Members reported this photo/)).toBeInTheDocument();
+
+    const list = await screen.findByRole('list', { name: 'Your reports' });
+    const rows = within(list).getAllByRole('listitem');
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toHaveTextContent('Crack by the road');
+    expect(rows[0]).toHaveTextContent('Faces or personal data visible');
+    expect(rows[0]).toHaveTextContent('Open');
+    expect(rows[1]).toHaveTextContent('No description');
+    expect(rows[1]).toHaveTextContent('Dismissed');
+    expect(rows[2]).toHaveTextContent('Removed');
+  });
+
+  it('leaves the section out for a member who has reported nothing', async () => {
+    const { requests } = renderDashboard({ 'GET /api/user/reports?page=1&limit=10': { body: { reports: [], total: 0, totalPages: 0 } } });
+    expect(await findCard('Pending crack')).toBeInTheDocument();
+    await waitFor(() => expect(requests.some((r) => r.url === '/api/user/reports?page=1&limit=10')).toBe(true));
+    expect(screen.queryByRole('heading', { name: 'Your reports' })).not.toBeInTheDocument();
   });
 });

@@ -1,3 +1,4 @@
+import { MyReportsSection } from '@/components/dashboard/my-reports-section';
 import { MyUploadsSection } from '@/components/dashboard/my-uploads-section';
 import { RatingCharts } from '@/components/dashboard/rating-charts';
 import { UserStatsSections } from '@/components/dashboard/user-stats-sections';
@@ -15,6 +16,7 @@ export function DashboardPage() {
           <RatingCharts />
         </div>
         <MyUploadsSection />
+        <MyReportsSection />
       </div>
     </PageContainer>
   );

@@ -12,10 +12,19 @@ export function useUserPhotosQuery() {
 
 /**
  * The queries whose data depends on one of the caller's photos, by the start of their keys: their own list and
- * stats, the admin review lists and counters (SPEC §4 Refresh: pending, all, approved-today, rejected-today), the
- * public gallery and the photo previews and votes.
+ * stats and reports, the admin review lists, reported photos and counters (SPEC §4 Refresh: pending, all,
+ * approved-today, rejected-today), the public gallery and the photo previews and votes.
  */
-const DEPENDENT_KEY_PREFIXES: QueryKey[] = [['user', 'photos'], ['user', 'stats'], ['admin', 'photos'], ['admin', 'stats'], ['gallery'], ['photos']];
+const DEPENDENT_KEY_PREFIXES: QueryKey[] = [
+  ['user', 'photos'],
+  ['user', 'stats'],
+  ['user', 'reports'],
+  ['admin', 'photos'],
+  ['admin', 'stats'],
+  ['admin', 'reports'],
+  ['gallery'],
+  ['photos'],
+];
 
 function dependsOnUserPhotos(queryKey: QueryKey): boolean {
   return DEPENDENT_KEY_PREFIXES.some((prefix) => partialMatchKey(queryKey, prefix));

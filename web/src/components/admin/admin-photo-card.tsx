@@ -110,7 +110,7 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
             {photo.description?.trim() || 'No description'}
           </h3>
           <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
-            <PhotoStatusBadge status={photo.status} />
+            <PhotoStatusBadge status={photo.status} underReview={photo.underReview} />
             Photo #{photo.id}
           </p>
         </div>

@@ -81,7 +81,7 @@ export function AdminReviewView({ photos, photo, contentRef, onNavigate, onClose
           <>
             <div className="flex min-w-0 flex-col gap-1 pr-10">
               <div className="flex min-w-0 items-start gap-2">
-                <PhotoStatusBadge status={photo.status} className="mt-0.5 shrink-0" />
+                <PhotoStatusBadge status={photo.status} underReview={photo.underReview} className="mt-0.5 shrink-0" />
                 <DialogTitle className="line-clamp-2 leading-normal wrap-anywhere">{photoLabel(photo)}</DialogTitle>
               </div>
               <DialogDescription className="truncate">

@@ -1,7 +1,7 @@
 import { ADMIN_GRID, cardImage } from '@/components/photo/image-sources';
 import { RetryingImage } from '@/components/photo/retrying-image';
 import { cn } from '@/lib/utils';
-import type { AdminPhoto } from '@/lib/types';
+import type { UserPhoto } from '@/lib/types';
 
 /** The review card's frame: every photo fits inside it whole. */
 const FRAME = { width: 4, height: 3 };
@@ -14,7 +14,7 @@ export const NEUTRAL_BACKDROP = 'bg-neutral-200 dark:bg-neutral-800';
  * photo's own width and height before a byte arrives (as wide as the frame for a landscape photo, as tall for a
  * portrait one), so nothing moves when it loads.
  */
-export function ContainedPhoto({ photo, alt, className }: { photo: AdminPhoto; alt: string; className?: string }) {
+export function ContainedPhoto({ photo, alt, className }: { photo: UserPhoto; alt: string; className?: string }) {
   const hasSize = photo.width > 0 && photo.height > 0;
   const widthPercent = hasSize ? Math.min(100, ((photo.width * FRAME.height) / (photo.height * FRAME.width)) * 100) : 100;
   return (

@@ -1,4 +1,4 @@
-import { REJECTION_REASON } from '@snapcracks/http-contract';
+import { REJECTION_REASON, REPORTS } from '@snapcracks/http-contract';
 import { useId, useState, type ComponentProps, type FormEvent } from 'react';
 import { Loader2, XCircle } from 'lucide-react';
 import { Button } from '@/components/ui/button';
@@ -11,9 +11,15 @@ export const REASON_REQUIRED = REJECTION_REASON.required;
 export const REASON_MAX_LENGTH = REJECTION_REASON.maxLength;
 export const REASON_TOO_LONG = REJECTION_REASON.tooLong;
 
+/** A rejection of a pending photo, or the removal of a reported one: both tell the uploader why. */
+const WORDING = {
+  reject: { title: 'Reject Photo', lead: 'cannot be published', label: 'Reason for rejection', action: 'Reject Photo', busy: 'Rejecting...', required: REJECTION_REASON.required },
+  remove: { title: 'Remove Photo', lead: 'is taken down', label: 'Reason for removal', action: 'Remove Photo', busy: 'Removing...', required: REPORTS.removalReasonRequired },
+} as const;
+
 /**
- * Asks for the reason of a rejection; `onReject` gets it trimmed. Stays open while `isPending`. Opened without a
- * trigger, so `onCloseAutoFocus` says where focus goes when it closes.
+ * Asks for the reason of a rejection (or a removal); `onReject` gets it trimmed. Stays open while `isPending`. Opened
+ * without a trigger, so `onCloseAutoFocus` says where focus goes when it closes.
  */
 export function RejectPhotoDialog({
   open,
@@ -22,6 +28,7 @@ export function RejectPhotoDialog({
   isPending = false,
   onReject,
   onCloseAutoFocus,
+  mode = 'reject',
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -29,7 +36,9 @@ export function RejectPhotoDialog({
   isPending?: boolean;
   onReject: (reason: string) => void;
   onCloseAutoFocus?: ComponentProps<typeof DialogContent>['onCloseAutoFocus'];
+  mode?: keyof typeof WORDING;
 }) {
+  const wording = WORDING[mode];
   return (
     <Dialog
       open={open}
@@ -39,16 +48,18 @@ export function RejectPhotoDialog({
     >
       <DialogContent className="max-w-lg" onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
-          <DialogTitle>Reject Photo</DialogTitle>
-          <DialogDescription className="wrap-anywhere">Tell the uploader why “{photoLabel}” cannot be published. They will see this reason.</DialogDescription>
+          <DialogTitle>{wording.title}</DialogTitle>
+          <DialogDescription className="wrap-anywhere">
+            Tell the uploader why “{photoLabel}” {wording.lead}. They will see this reason.
+          </DialogDescription>
         </DialogHeader>
-        {open && <RejectForm isPending={isPending} onReject={onReject} />}
+        {open && <RejectForm isPending={isPending} onReject={onReject} wording={wording} />}
       </DialogContent>
     </Dialog>
   );
 }
 
-function RejectForm({ isPending, onReject }: { isPending: boolean; onReject: (reason: string) => void }) {
+function RejectForm({ isPending, onReject, wording }: { isPending: boolean; onReject: (reason: string) => void; wording: (typeof WORDING)[keyof typeof WORDING] }) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const id = useId();
@@ -56,7 +67,7 @@ function RejectForm({ isPending, onReject }: { isPending: boolean; onReject: (re
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = reason.trim();
-    if (!trimmed) return setError(REASON_REQUIRED);
+    if (!trimmed) return setError(wording.required);
     if (trimmed.length > REASON_MAX_LENGTH) return setError(REASON_TOO_LONG);
     setError(null);
     onReject(trimmed);
@@ -66,7 +77,7 @@ function RejectForm({ isPending, onReject }: { isPending: boolean; onReject: (re
     <form noValidate onSubmit={submit} className="flex flex-col gap-4">
       <div className="flex flex-col gap-2">
         <div className="flex items-center justify-between gap-2">
-          <Label htmlFor={`${id}-reason`}>Reason for rejection</Label>
+          <Label htmlFor={`${id}-reason`}>{wording.label}</Label>
           <span className="text-xs text-muted-foreground tabular-nums" aria-hidden="true">
             {reason.trim().length}/{REASON_MAX_LENGTH}
           </span>
@@ -99,7 +110,7 @@ function RejectForm({ isPending, onReject }: { isPending: boolean; onReject: (re
         </DialogClose>
         <Button type="submit" variant="destructive" disabled={isPending}>
           {isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <XCircle aria-hidden="true" />}
-          {isPending ? 'Rejecting...' : 'Reject Photo'}
+          {isPending ? wording.busy : wording.action}
         </Button>
       </DialogFooter>
     </form>

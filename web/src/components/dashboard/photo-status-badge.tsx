@@ -1,4 +1,4 @@
-import { CheckCircle2, Clock, XCircle, type LucideIcon } from 'lucide-react';
+import { CheckCircle2, Clock, ShieldAlert, XCircle, type LucideIcon } from 'lucide-react';
 import type { PhotoStatus } from '@/lib/types';
 import { cn } from '@/lib/utils';
 
@@ -26,8 +26,15 @@ const STATUS_STYLES: Record<PhotoStatus, { label: string; icon: LucideIcon; clas
   },
 };
 
-export function PhotoStatusBadge({ status, className }: { status: PhotoStatus; className?: string }) {
-  const { label, icon: Icon, className: statusClassName } = STATUS_STYLES[status] ?? STATUS_STYLES.pending;
+/** A photo members reported, back in review: pending, but not a new upload. */
+const UNDER_REVIEW = {
+  label: 'Under review',
+  icon: ShieldAlert,
+  className: 'border-orange-300 bg-orange-100 text-orange-900 dark:border-orange-700 dark:bg-orange-950 dark:text-orange-200',
+};
+
+export function PhotoStatusBadge({ status, underReview = false, className }: { status: PhotoStatus; underReview?: boolean; className?: string }) {
+  const { label, icon: Icon, className: statusClassName } = status === 'pending' && underReview ? UNDER_REVIEW : (STATUS_STYLES[status] ?? STATUS_STYLES.pending);
   return (
     <span
       className={cn(

@@ -35,7 +35,7 @@ export function UserPhotoCard({ photo }: { photo: UserPhoto }) {
           // The whole photo, contained on a neutral ground, never cropped to the 4:3 box.
           className="size-full object-contain"
         />
-        <PhotoStatusBadge status={photo.status} className="absolute top-3 left-3 shadow-sm" />
+        <PhotoStatusBadge status={photo.status} underReview={photo.underReview} className="absolute top-3 left-3 shadow-sm" />
       </div>
 
       <div className="flex flex-1 flex-col gap-3 p-4">
@@ -62,6 +62,13 @@ export function UserPhotoCard({ photo }: { photo: UserPhoto }) {
             </div>
           )}
         </dl>
+
+        {photo.status === 'pending' && photo.underReview && (
+          <div className="rounded-md border border-orange-300 bg-orange-50 p-3 text-sm text-orange-950 dark:border-orange-400/40 dark:bg-orange-400/10 dark:text-orange-100">
+            <p className="font-semibold">Under review</p>
+            <p className="mt-1">Members reported this photo. It is hidden from the gallery until an admin reviews it.</p>
+          </div>
+        )}
 
         {photo.status === 'rejected' && (
           <div className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-400/40 dark:bg-red-400/10 dark:text-red-200">

@@ -10,6 +10,7 @@ import { viewerImageUrl } from './image-sources';
 import { PhotoVoteControl } from './photo-vote-control';
 import { ProtectedImage } from './protected-image';
 import { RatingSummary } from './rating-summary';
+import { ReportPhotoButton } from './report-photo-dialog';
 
 /** A horizontal swipe shorter than this (CSS px) is a tap or a wobble, not a request for the next photo. */
 export const SWIPE_MIN_DISTANCE = 50;
@@ -206,6 +207,7 @@ function PhotoDialogBody({
       <DialogDescription className={description ? 'text-base break-words text-foreground' : 'italic'}>
         {description || 'No description'}
       </DialogDescription>
+      {user && user.id !== photo.userId && <ReportPhotoButton photoId={photo.id} />}
     </>
   );
 }

@@ -1,0 +1,146 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { fixtureImage, horizontalOverflow, launchBrowser, reviewThroughApi, setTheme, signedInMember, uploadThroughApi, type Person } from './browser.js';
+import { startProduct, type RunningProduct } from './product.js';
+
+const ADMIN: Person = { email: 'ada.admin@example.com', name: 'Ada Admin' };
+const OWNER: Person = { email: 'olga.owner@example.com', name: 'Olga Owner' };
+const REPORTERS: Person[] = [
+  { email: 'rita.one@example.com', name: 'Rita One' },
+  { email: 'remy.two@example.com', name: 'Remy Two' },
+  { email: 'rosa.three@example.com', name: 'Rosa Three' },
+];
+const DESCRIPTION = 'A crack across the bus stop glass';
+const REASON = 'A face is visible behind the glass.';
+
+let product: RunningProduct;
+let browser: Browser;
+let admin: { context: BrowserContext; page: Page };
+let owner: { context: BrowserContext; page: Page };
+let photoId: number;
+
+beforeAll(async () => {
+  [product, browser] = await Promise.all([startProduct({ ADMIN_EMAILS: ADMIN.email }), launchBrowser()]);
+  [admin, owner] = [await signedInMember(browser, product.url, ADMIN), await signedInMember(browser, product.url, OWNER)];
+  ({ id: photoId } = await uploadThroughApi(owner.context, product.url, DESCRIPTION, fixtureImage('rotated-gps.jpg')));
+  await reviewThroughApi(admin.context, product.url, photoId, { status: 'approved' });
+});
+afterAll(async () => {
+  await browser?.close();
+  await product?.stop();
+});
+
+/** Opens the photo from the gallery, reports it from its viewer, and answers the toast's text. */
+async function reportFromViewer(page: Page, category: string, note?: string): Promise<string> {
+  await page.goto(`${product.url}/`);
+  await page.getByRole('article').filter({ hasText: DESCRIPTION }).locator('img').click();
+  const viewer = page.getByRole('dialog');
+  await viewer.getByRole('button', { name: 'Report' }).click();
+  const form = page.getByRole('dialog', { name: 'Report Photo' });
+  await form.getByRole('radio', { name: category }).check();
+  if (note) await form.getByLabel('Details (optional)').fill(note);
+  await form.getByRole('button', { name: 'Send Report' }).click();
+  await page.getByText('Report Sent', { exact: true }).waitFor();
+  return page.getByText(/^Thank you\./).innerText();
+}
+
+describe('members report a photo, an admin removes it, everyone sees the outcome', () => {
+  it('three reports hide the photo; the owner sees it under review without names; the admin removes it by keyboard', { timeout: 180_000 }, async () => {
+    const reporters = [];
+    for (const person of REPORTERS) reporters.push(await signedInMember(browser, product.url, person));
+
+    // The owner's own viewer offers no Report.
+    await owner.page.goto(`${product.url}/`);
+    await owner.page.getByRole('article').filter({ hasText: DESCRIPTION }).locator('img').click();
+    await owner.page.getByRole('dialog').getByText(DESCRIPTION).waitFor();
+    expect(await owner.page.getByRole('dialog').getByRole('button', { name: 'Report' }).count()).toBe(0);
+
+    expect(await reportFromViewer(reporters[0]!.page, 'Faces or personal data visible', 'Someone stands behind the glass')).toMatch(/An admin will look/);
+    expect(await reportFromViewer(reporters[1]!.page, 'Faces or personal data visible')).toMatch(/An admin will look/);
+    expect(await reportFromViewer(reporters[2]!.page, 'Offensive')).toMatch(/hidden from the gallery/);
+
+    // Gone from the gallery for everyone.
+    await reporters[0]!.page.goto(`${product.url}/`);
+    await reporters[0]!.page.getByRole('article').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => undefined);
+    expect(await reporters[0]!.page.getByRole('article').filter({ hasText: DESCRIPTION }).count()).toBe(0);
+
+    // The owner: under review, with why, and no reporter's name anywhere on the dashboard.
+    await owner.page.goto(`${product.url}/dashboard`);
+    const ownCard = owner.page.getByRole('listitem', { name: DESCRIPTION });
+    await ownCard.getByText('Members reported this photo.', { exact: false }).waitFor();
+    const dashboardText = await owner.page.locator('main').innerText();
+    for (const person of REPORTERS) expect(dashboardText).not.toContain(person.name);
+
+    // The admin: the Reported Photos tile, the photo with its reports grouped, then Remove with a reason, all by keyboard.
+    const { page } = admin;
+    await page.goto(`${product.url}/admin`);
+    await page.getByTestId('stat-reports').filter({ hasText: '1' }).waitFor({ timeout: 15_000 });
+    const tile = page.getByRole('button', { name: /Reported Photos/ });
+    await tile.focus();
+    await page.keyboard.press('Enter');
+    const reported = page.getByRole('listitem', { name: DESCRIPTION });
+    await reported.getByText('3 members reported it').waitFor();
+    expect(await reported.getByText('“Someone stands behind the glass”').count()).toBe(1);
+    await reported.getByRole('button', { name: `Remove ${DESCRIPTION}` }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Remove Photo' });
+    await dialog.getByLabel('Reason for removal').focus();
+    await page.keyboard.type(REASON);
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.getByText('Photo Removed', { exact: true }).waitFor();
+    await page.getByText('No photos have open reports.').waitFor();
+
+    // The owner reads the reason; each reporter sees "Removed", and only their own report.
+    await owner.page.goto(`${product.url}/dashboard`);
+    await ownCard.getByText(REASON).waitFor();
+    for (const [index, { page: reporterPage }] of reporters.entries()) {
+      await reporterPage.goto(`${product.url}/dashboard`);
+      const rows = reporterPage.getByRole('list', { name: 'Your reports' }).getByRole('listitem');
+      await rows.first().getByText('Removed').waitFor();
+      expect(await rows.count(), REPORTERS[index]!.name).toBe(1);
+    }
+    expect(await horizontalOverflow(reporters[0]!.page)).toMatchObject({ overflow: 0 });
+    await Promise.all(reporters.map(({ context }) => context.close()));
+  });
+
+  // Screenshots for a person to look at; set E2E_SCREENSHOTS=/some/dir to take them.
+  it.runIf(process.env.E2E_SCREENSHOTS)('screenshots of reporting and the reported photos', { timeout: 180_000 }, async () => {
+    const dir = process.env.E2E_SCREENSHOTS!;
+    mkdirSync(dir, { recursive: true });
+    const { id } = await uploadThroughApi(owner.context, product.url, 'A second crack, by the fountain', fixtureImage('photo.webp'));
+    await reviewThroughApi(admin.context, product.url, id, { status: 'approved' });
+    const reporter = await signedInMember(browser, product.url, REPORTERS[0]!);
+    await reporter.page.request.post(`${product.url}/api/photos/${id}/reports`, { data: { category: 'spam', note: 'Posted twice' }, headers: { Origin: product.url } });
+    for (const theme of ['light', 'dark'] as const) {
+      for (const viewport of [
+        { width: 1280, height: 800 },
+        { width: 390, height: 844 },
+      ]) {
+        for (const page of [reporter.page, admin.page]) {
+          await page.setViewportSize(viewport);
+          await page.goto(`${product.url}/`);
+          await setTheme(page, theme);
+        }
+        const { page } = reporter;
+        await page.goto(`${product.url}/`);
+        await page.getByRole('article').filter({ hasText: DESCRIPTION.slice(0, 5) }).first().waitFor({ timeout: 5000 }).catch(() => undefined);
+        await page.getByRole('article').first().locator('img').click();
+        await page.getByRole('dialog').getByRole('button', { name: 'Report' }).click();
+        await page.getByRole('dialog', { name: 'Report Photo' }).getByRole('radio', { name: 'Not a crack' }).check();
+        await page.screenshot({ path: join(dir, `report-dialog-${theme}-${viewport.width}.png`), animations: 'disabled' });
+        await page.goto(`${product.url}/dashboard`);
+        await page.getByRole('list', { name: 'Your reports' }).waitFor();
+        await page.screenshot({ path: join(dir, `dashboard-reports-${theme}-${viewport.width}.png`), fullPage: true, animations: 'disabled' });
+        await admin.page.goto(`${product.url}/admin`);
+        await admin.page.getByRole('button', { name: /Reported Photos/ }).click();
+        await admin.page.getByRole('list', { name: 'Reported photos' }).waitFor();
+        await admin.page.screenshot({ path: join(dir, `admin-reports-${theme}-${viewport.width}.png`), fullPage: true, animations: 'disabled' });
+      }
+    }
+    await reporter.context.close();
+  });
+});
