@@ -63,6 +63,17 @@ export function toPhotoJson(photo: Photo): PhotoJson {
     description: photo.description ?? null,
     status: STATUS_NAMES[photo.status] ?? 'pending',
     underReview: photo.underReview === true,
+    resubmitUntil: photo.resubmitUntil?.toISOString() ?? null,
+    resubmission: photo.resubmission
+      ? {
+          resubmittedAt: photo.resubmission.resubmittedAt?.toISOString() ?? null,
+          note: photo.resubmission.note ?? null,
+          previousRejectionReason: photo.resubmission.previousRejectionReason ?? null,
+          descriptionBefore: photo.resubmission.descriptionBefore ?? null,
+          privacyBarsBefore: toBars(photo.resubmission.privacyBarsBefore),
+        }
+      : null,
+    finalRejection: photo.finalRejection === true,
     approvedBy: photo.approvedBy ?? null,
     approvedAt: photo.approvedAt?.toISOString() ?? null,
     rejectionReason: photo.rejectionReason ?? null,

@@ -68,6 +68,14 @@ export default async function photoRoutes(app: FastifyInstance, { clients }: { c
     return toPhotoJson(required(photo));
   });
 
+  serve(routes.resubmitPhoto, async (request) => {
+    const caller = await request.requireMember();
+    const { note } = request.body;
+    const { photo } = await clients.photo.call.resubmitPhoto({ id: request.params.id, ...(note ? { note } : {}) }, { caller });
+    if (!photo) throw new Error('The photo service answered without a photo');
+    return toPhotoJson(photo);
+  });
+
   serve(routes.deletePhoto, async (request, reply) => {
     const caller = await request.requireMember();
     await clients.photo.call.deletePhoto({ id: request.params.id }, { caller });

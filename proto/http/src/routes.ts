@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
-import { AVATAR, FACE_SUGGESTIONS, REPORTS, UPLOAD } from './rules.js';
+import { AVATAR, FACE_SUGGESTIONS, REPORTS, RESUBMIT, UPLOAD } from './rules.js';
 import { loginQuery } from './return-to.js';
 import { nonEmptyBytes } from './fields.js';
 import { acceptTermsBody, adminUserEdit, adminUserPage, adminUserQuery, adminUser, avatarResult, profileBody, user, userIdParams } from './schemas/users.js';
 import {
   descriptionEdit,
   photo,
+  resubmissionBody,
   photoIdParams,
   photoPreview,
   privacyBars,
@@ -280,6 +281,18 @@ export const routes = {
     body: { type: 'json', schema: descriptionEdit },
     ok: { status: 200, json: photo, description: 'The photo.' },
     errors: { 404: 'No such photo.' },
+  }),
+  resubmitPhoto: defineRoute({
+    method: 'POST',
+    path: '/api/photos/{id}/resubmission',
+    tag: 'Photos',
+    summary: 'Resubmit a rejected photo',
+    description: `Its owner, once per photo, within ${RESUBMIT.windowDays} days of the rejection, after fixing its description or privacy bars; the note tells the admins what changed. The photo is pending again; a second rejection is final.`,
+    access: 'member',
+    params: photoIdParams,
+    body: { type: 'json', schema: resubmissionBody },
+    ok: { status: 200, json: photo, description: 'The photo, pending again.' },
+    errors: { 404: 'No such photo.', 409: `${RESUBMIT.notRejected} / ${RESUBMIT.final} / ${RESUBMIT.expired}` },
   }),
   deletePhoto: defineRoute({
     method: 'DELETE',

@@ -223,6 +223,16 @@ export const REPORTS = {
   unknownOrder: 'Order must be newest or most-reported',
 } as const;
 
+/** Fix and resubmit: the owner's one answer to a rejection (beyond the spec: moderation that is fair). */
+export const RESUBMIT = {
+  windowDays: 30,
+  noteMaxLength: 500,
+  noteTooLong: 'The note must be 500 characters or less',
+  notRejected: 'Only a rejected photo can be resubmitted.',
+  final: 'This photo was resubmitted once already; its rejection is final.',
+  expired: 'The 30 days to resubmit this photo have passed.',
+} as const;
+
 /** Spec §4, §9: how the web app behaves over time. */
 export const WEB = {
   /** An image that fails to load is tried again this many times, after 1 s, 2 s, 3 s. */

@@ -24,6 +24,7 @@ export type PhotoPreview = z.output<typeof s.photoPreview>;
 export type UploadedPhoto = z.output<typeof s.uploadedPhoto>;
 export type PrivacyBars = z.output<typeof s.privacyBars>;
 export type DescriptionEdit = z.input<typeof s.descriptionEdit>;
+export type ResubmissionRequest = z.input<typeof s.resubmissionBody>;
 
 export type GalleryFilter = z.output<typeof s.galleryFilter>;
 export type GalleryPage = z.output<typeof s.galleryPage>;

@@ -47,7 +47,7 @@ async function reportFromViewer(page: Page, category: string, note?: string): Pr
 }
 
 describe('members report a photo, an admin removes it, everyone sees the outcome', () => {
-  it('three reports hide the photo; the owner sees it under review without names; the admin removes it by keyboard', { timeout: 180_000 }, async () => {
+  it('three reports hide the photo; the admin removes it by keyboard; the owner fixes the bars and resubmits; the admin approves it again', { timeout: 240_000 }, async () => {
     const reporters = [];
     for (const person of REPORTERS) reporters.push(await signedInMember(browser, product.url, person));
 
@@ -104,6 +104,49 @@ describe('members report a photo, an admin removes it, everyone sees the outcome
       expect(await rows.count(), REPORTERS[index]!.name).toBe(1);
     }
     expect(await horizontalOverflow(reporters[0]!.page)).toMatchObject({ overflow: 0 });
+
+    // The owner fixes the bars (drawn with the mouse over the photo), and resubmits with a note.
+    await ownCard.getByText(/resubmit it once, until/).waitFor();
+    await ownCard.getByRole('button', { name: `Edit ${DESCRIPTION}` }).click();
+    const edit = owner.page.getByRole('dialog', { name: 'Edit Photo' });
+    const surface = edit.getByRole('group', { name: `Privacy bars for ${DESCRIPTION}` });
+    await surface.locator('img').evaluate((img: HTMLImageElement) => img.decode());
+    const box = (await surface.boundingBox())!;
+    await owner.page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.1);
+    await owner.page.mouse.down();
+    await owner.page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3, { steps: 5 });
+    await owner.page.mouse.move(box.x + box.width * 0.45, box.y + box.height * 0.45, { steps: 5 });
+    await owner.page.mouse.up();
+    await edit.getByRole('button', { name: 'Privacy bar 1 of 1' }).waitFor();
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await edit.waitFor({ state: 'detached', timeout: 30_000 });
+    await ownCard.getByRole('button', { name: `Fix and resubmit ${DESCRIPTION}` }).click();
+    const resubmit = owner.page.getByRole('dialog', { name: 'Resubmit Photo' });
+    await resubmit.getByText(REASON).waitFor();
+    await resubmit.getByLabel('What did you change? (optional)').fill('Covered the face with a privacy bar');
+    await resubmit.getByRole('button', { name: 'Resubmit Photo' }).click();
+    await owner.page.getByText('Photo Resubmitted', { exact: true }).waitFor();
+    await ownCard.getByText(/an admin will review it again/).waitFor();
+
+    // The admin sees the resubmission beside the photo: the old reason, the note, the bars before and now; approves by keyboard.
+    await page.goto(`${product.url}/admin`);
+    const pendingCard = page.getByRole('listitem', { name: DESCRIPTION });
+    const details = pendingCard.getByRole('region', { name: 'Resubmission' });
+    await details.getByText(`Rejected because: “${REASON}”`).waitFor({ timeout: 15_000 });
+    await details.getByText('The uploader says: “Covered the face with a privacy bar”').waitFor();
+    await details.getByText('0 bars before → 1 bar now').waitFor();
+    await pendingCard.focus();
+    await page.keyboard.press('a');
+    await page.getByRole('button', { name: 'Undo' }).waitFor();
+    // The decision is sent once its Undo window closes; then the photo is back in the gallery for everyone.
+    await expect
+      .poll(async () => {
+        const response = await page.request.get(`${product.url}/api/gallery/new-this-week?page=1&limit=50`);
+        return ((await response.json()) as { photos: { id: number }[] }).photos.some((p) => p.id === photoId);
+      }, { timeout: 30_000 })
+      .toBe(true);
+    await owner.page.goto(`${product.url}/dashboard`);
+    await ownCard.getByText('Approved', { exact: true }).waitFor();
     await Promise.all(reporters.map(({ context }) => context.close()));
   });
 

@@ -129,6 +129,16 @@ async function age(keys: string[] | 'all', hours: number): Promise<void> {
     await db.end();
   }
 }
+/** Moves every rejection more than 30 days back, past the owners' time to resubmit: the rejected cleanup may take them. */
+async function settleRejections(): Promise<void> {
+  const db = new pg.Client({ connectionString: system.database.url });
+  await db.connect();
+  try {
+    await db.query(`UPDATE photo.photos SET reviewed_at = reviewed_at - interval '31 days' WHERE status = 'rejected'`);
+  } finally {
+    await db.end();
+  }
+}
 const onDisk = (key: string) => existsSync(join(system.platform.dataDir, 'uploads', key.slice(key.indexOf(':') + 1)));
 
 beforeAll(async () => {
@@ -284,6 +294,7 @@ describe('repeat uploads', () => {
     expect(pending.photos.find((p) => p.id === twiceB)!.reviewMarks!.duplicateOf!.photoId).toBeLessThan(twiceA + 1);
 
     // The rejected photo's hash outlives it: the rejected-photos cleanup below deletes it, the mark stays.
+    await settleRejections();
     expect((await send(admin, 'POST', '/api/admin/cleanup/rejected')).status).toBe(200);
     expect(await find('all', original)).toBeUndefined();
     expect((await find('pending', again))?.reviewMarks?.similarRejected).toMatchObject({ photoId: original, rejectionReason: 'Not a crack, a shadow' });
@@ -330,6 +341,12 @@ describe('the file cleanups', () => {
 
     const rejectedFiles = await send(admin, 'GET', rejectedPhoto!.originalUrl);
     expect(rejectedFiles.status).toBe(200);
+    // A rejection less than 30 days old may still be fixed and resubmitted by its owner: the cleanup leaves it.
+    const resubmittable = await upload(bob, fixture('photo.webp'), 'fixable.webp');
+    expect((await send(admin, 'PATCH', `/api/admin/photos/${resubmittable}/status`, { status: 'rejected', rejectionReason: 'Blurry' })).status).toBe(200);
+    expect(await json(await send(admin, 'POST', '/api/admin/cleanup/rejected'))).toMatchObject({ removed: 0 });
+    expect(await find('all', rejected)).toMatchObject({ status: 'rejected' });
+    await settleRejections();
     const byRejected = await json<{ message: string; removed: number }>(await send(admin, 'POST', '/api/admin/cleanup/rejected'));
     expect(byRejected.message).toMatch(/^Deleted \d+ rejected photos? and their files\.$/);
     expect(byRejected.removed).toBeGreaterThanOrEqual(1);

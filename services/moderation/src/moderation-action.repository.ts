@@ -3,9 +3,10 @@ import type { Prisma, PrismaClient, ModerationAction as Row } from './generated/
 /**
  * Decisions about one photo, and the file cleanups (about no single photo; `reason` then says what they removed).
  * `hold`: members' reports took an approved photo back to review (the actor is "reports"); `remove`: an approved or held
- * photo rejected; `dismiss_reports`: a photo's reports dismissed while it stayed in the gallery.
+ * photo rejected; `dismiss_reports`: a photo's reports dismissed while it stayed in the gallery; `resubmit`: its owner sent
+ * a rejected photo back to review (the actor is the owner, the reason their note).
  */
-export const ACTION_KINDS = ['approve', 'reject', 'delete', 'cleanup_orphaned', 'cleanup_rejected', 'hold', 'remove', 'dismiss_reports'] as const;
+export const ACTION_KINDS = ['approve', 'reject', 'delete', 'cleanup_orphaned', 'cleanup_rejected', 'hold', 'remove', 'dismiss_reports', 'resubmit'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
 /** One entry of the audit log: who did what to which photo, and why. */

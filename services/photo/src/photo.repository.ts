@@ -62,6 +62,12 @@ export type PhotoChanges = Partial<
     | 'approvedAt'
     | 'rejectionReason'
     | 'reviewedAt'
+    | 'heldAt'
+    | 'rejectedDescription'
+    | 'rejectedPrivacyBars'
+    | 'resubmittedAt'
+    | 'resubmissionNote'
+    | 'previousRejectionReason'
     | 'privacyBars'
     | 'displayKey'
     | 'displayEtag'
@@ -109,6 +115,8 @@ export interface ReviewQuery {
   /** reviewed_at in [reviewedFrom, reviewedBefore). */
   reviewedFrom?: Date;
   reviewedBefore?: Date;
+  /** Only decisions that stand: resubmitted once already, or reviewed before this (the resubmission window is over). */
+  settledBefore?: Date;
   order: 'oldest' | 'newest' | 'newest_reviewed';
   offset: number;
   limit: number;
@@ -206,6 +214,7 @@ export class PrismaPhotoRepository implements PhotoRepository {
     const where: Prisma.PhotoWhereInput = {
       ...(query.status ? { status: query.status } : {}),
       ...(query.reviewedFrom || query.reviewedBefore ? { reviewedAt: { gte: query.reviewedFrom, lt: query.reviewedBefore } } : {}),
+      ...(query.settledBefore ? { OR: [{ resubmittedAt: { not: null } }, { reviewedAt: { lt: query.settledBefore } }] } : {}),
     };
     const orderBy: Prisma.PhotoOrderByWithRelationInput[] =
       query.order === 'oldest'

@@ -4,7 +4,7 @@ import { InvalidArgumentError, decodeEvent, decodeEventOfType, makeEvent, type C
 import { createRecordingLogger, type LogRecord } from '@snapcracks/kit/testing';
 import { PhotoStatus as PhotoStatusMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, UserDeleted, UserUpdated } from '@snapcracks/proto/events/v1';
-import { PhotoService, isUnderReview, safeBasename, validateBars, type ImageVariant } from './photo.service.js';
+import { PhotoService, isUnderReview, resubmitDeadline, safeBasename, validateBars, type ImageVariant } from './photo.service.js';
 import type { Photo } from './photo.repository.js';
 import { InMemoryPhotoRepository } from './testing/in-memory-photo.repository.js';
 import { FakeStorage, bytes } from './testing/fake-storage.js';
@@ -458,6 +458,64 @@ describe('reports: holding for review and removing', () => {
     const [a, b] = [await uploaded(), await approvedPhoto()];
     expect((await service.getForReview([b.id, 999, a.id, b.id])).map((p) => p.id)).toEqual([b.id, a.id]);
     await expect(service.getForReview(Array.from({ length: 101 }, (_, i) => i + 1))).rejects.toEqual(invalid());
+  });
+});
+
+describe('fix and resubmit', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+  async function rejectedPhoto(reason = 'A face is visible'): Promise<Photo> {
+    const photo = await uploaded(owner, 'Before');
+    return service.setStatus(admin, photo.id, { status: 'rejected', rejectionReason: reason, actionId: 'r1' });
+  }
+
+  it('keeps what was rejected, and sends the fixed photo back to pending once, with the note and an audit action id', async () => {
+    const photo = await rejectedPhoto();
+    expect(photo).toMatchObject({ rejectedDescription: 'Before', rejectedPrivacyBars: photo.privacyBars });
+    expect(resubmitDeadline(photo, NOW)).toEqual(new Date(NOW.getTime() + 30 * DAY));
+    await service.updateDescription(owner, photo.id, 'After');
+    clock = new Date(NOW.getTime() + 29 * DAY);
+    const resubmitted = await service.resubmit(owner, photo.id, '  Added a bar over the face  ');
+    expect(resubmitted).toMatchObject({
+      status: 'pending',
+      description: 'After',
+      rejectionReason: null,
+      previousRejectionReason: 'A face is visible',
+      resubmissionNote: 'Added a bar over the face',
+      resubmittedAt: clock,
+      rejectedDescription: 'Before',
+    });
+    expect(isUnderReview(resubmitted)).toBe(false);
+    const event = decodeEvent(photos.events.at(-1)!, PhotoStatusChanged);
+    expect(event).toMatchObject({ previousStatus: PhotoStatusMessage.PHOTO_STATUS_REJECTED, changedBy: 'owner', note: 'Added a bar over the face' });
+    expect(event.actionId).toMatch(/^[0-9a-f-]{36}$/);
+
+    // Rejected again: final.
+    const again = await service.setStatus(admin, photo.id, { status: 'rejected', rejectionReason: 'Still visible', actionId: 'r2' });
+    expect(resubmitDeadline(again, clock)).toBeNull();
+    await expect(service.resubmit(owner, photo.id, undefined)).rejects.toEqual(kind('failed_precondition', 'This photo was resubmitted once already; its rejection is final.'));
+  });
+
+  it('refuses others, photos that are not rejected, a late resubmission and a long note, changing nothing', async () => {
+    const photo = await rejectedPhoto();
+    const events = photos.events.length;
+    await expect(service.resubmit(other, photo.id, undefined)).rejects.toEqual(notFound);
+    await expect(service.resubmit(admin, photo.id, undefined)).rejects.toEqual(denied);
+    await expect(service.resubmit(owner, photo.id, 'x'.repeat(501))).rejects.toEqual(invalid('The note must be 500 characters or less'));
+    await expect(service.resubmit(owner, (await uploaded()).id, undefined)).rejects.toEqual(kind('failed_precondition', 'Only a rejected photo can be resubmitted.'));
+    clock = new Date(NOW.getTime() + 30 * DAY + 1);
+    await expect(service.resubmit(owner, photo.id, undefined)).rejects.toEqual(kind('failed_precondition', 'The 30 days to resubmit this photo have passed.'));
+    expect(photos.events).toHaveLength(events + 1);
+    expect((await photos.findById(photo.id))?.status).toBe('rejected');
+  });
+
+  it('keeps rejections that can still be resubmitted out of the rejected-photos cleanup', async () => {
+    const fresh = await rejectedPhoto();
+    clock = new Date(NOW.getTime() - 31 * DAY);
+    const old = await rejectedPhoto();
+    clock = NOW;
+    const settled = (await service.listForReview('rejected')).photos.map((p) => p.id);
+    expect(settled).toEqual([old.id]);
+    expect(settled).not.toContain(fresh.id);
   });
 });
 

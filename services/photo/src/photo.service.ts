@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   AbortedError,
   FailedPreconditionError,
@@ -11,7 +11,7 @@ import {
   type Caller,
   type Logger,
 } from '@snapcracks/kit';
-import { DESCRIPTION, PAGES, REFUSALS, REJECTION_REASON, REVIEW, pageProblem, privacyBarsProblem } from '@snapcracks/http-contract';
+import { DESCRIPTION, PAGES, REFUSALS, REJECTION_REASON, RESUBMIT, REVIEW, pageProblem, privacyBarsProblem } from '@snapcracks/http-contract';
 import { PhotoStatus as PhotoStatusMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, type PhotoState } from '@snapcracks/proto/events/v1';
 import type { PhotoOwnerStore } from './consumers/photo-owners.store.js';
@@ -67,6 +67,7 @@ export class PhotoService {
     private readonly storage: PhotoStorage,
     private readonly logger: Pick<Logger, 'warn'>,
     private readonly now: () => Date = () => new Date(),
+    private readonly newActionId: () => string = randomUUID,
   ) {}
 
   /**
@@ -277,8 +278,8 @@ export class PhotoService {
     const at = this.now();
     const changes: PhotoChanges =
       status === 'approved'
-        ? { status, approvedBy: admin.userId, approvedAt: photo.approvedAt ?? at, rejectionReason: null, reviewedAt: at }
-        : { status, rejectionReason: reason, reviewedAt: at };
+        ? { status, approvedBy: admin.userId, approvedAt: photo.approvedAt ?? at, rejectionReason: null, reviewedAt: at, heldAt: null }
+        : { status, rejectionReason: reason, reviewedAt: at, heldAt: null, rejectedDescription: photo.description, rejectedPrivacyBars: photo.privacyBars };
     const updated = await this.photos.update(id, changes, this.statusEvent(photo.status, admin.userId, decision.actionId, at, reason), { when: { status: photo.status } });
     if (updated) return updated;
     throw new AbortedError(CHANGED_MEANWHILE);
@@ -294,7 +295,36 @@ export class PhotoService {
     if (!photo) throw new NotFoundError(PHOTO_NOT_FOUND);
     if (photo.status !== 'approved') throw new FailedPreconditionError('Only approved photos can be held for review');
     const at = this.now();
-    const updated = await this.photos.update(id, { status: 'pending' }, this.statusEvent('approved', HELD_BY, actionId, at, null), { when: { status: 'approved' } });
+    const updated = await this.photos.update(id, { status: 'pending', heldAt: at }, this.statusEvent('approved', HELD_BY, actionId, at, null), { when: { status: 'approved' } });
+    if (updated) return updated;
+    throw new AbortedError(CHANGED_MEANWHILE);
+  }
+
+  /**
+   * The owner's answer to a rejection: the photo, fixed with the usual edits, goes back to pending with their note.
+   * Once per photo, within RESUBMIT.windowDays of the rejection; a photo rejected again after it is rejected for good.
+   * The status event carries an action id of this service's, so the audit log records the resubmission too.
+   */
+  async resubmit(owner: Caller, id: number, rawNote: string | undefined): Promise<Photo> {
+    const note = rawNote?.trim() ?? '';
+    if (note.length > RESUBMIT.noteMaxLength) throw new InvalidArgumentError(RESUBMIT.noteTooLong);
+    const photo = await this.findPhoto(id);
+    if (!photo || !mayView(photo, owner)) throw new NotFoundError(PHOTO_NOT_FOUND);
+    if (photo.userId !== owner.userId) throw new PermissionDeniedError(REFUSALS.ownPhotosOnly);
+    const at = this.now();
+    if (photo.status !== 'rejected') throw new FailedPreconditionError(RESUBMIT.notRejected);
+    if (photo.resubmittedAt) throw new FailedPreconditionError(RESUBMIT.final);
+    if (!resubmitDeadline(photo, at)) throw new FailedPreconditionError(RESUBMIT.expired);
+    const changes: PhotoChanges = {
+      status: 'pending',
+      resubmittedAt: at,
+      resubmissionNote: note || null,
+      previousRejectionReason: photo.rejectionReason,
+      rejectionReason: null,
+    };
+    const updated = await this.photos.update(id, changes, this.statusEvent('rejected', owner.userId, this.newActionId(), at, null, note || null), {
+      when: { status: 'rejected' },
+    });
     if (updated) return updated;
     throw new AbortedError(CHANGED_MEANWHILE);
   }
@@ -306,7 +336,7 @@ export class PhotoService {
     return unique.length > 0 ? this.photos.findByIds(unique) : [];
   }
 
-  private statusEvent(previous: PhotoStatus, changedBy: string, actionId: string, changedAt: Date, rejectionReason: string | null): EventOf {
+  private statusEvent(previous: PhotoStatus, changedBy: string, actionId: string, changedAt: Date, rejectionReason: string | null, note: string | null = null): EventOf {
     return (photo) =>
       makeEvent(
         'photo.photo.status_changed',
@@ -318,6 +348,7 @@ export class PhotoService {
           rejectionReason: rejectionReason ?? undefined,
           changedAt,
           actionId,
+          note: note ?? undefined,
         },
         { source: SOURCE },
       );
@@ -340,7 +371,8 @@ export class PhotoService {
       approved_today: { status: 'approved', ...today, order: 'newest_reviewed' },
       rejected_today: { status: 'rejected', ...today, order: 'newest_reviewed' },
       all: { order: 'newest' },
-      rejected: { status: 'rejected', order: 'oldest' },
+      // The rejected-photos cleanup: a rejection its owner may still answer with a resubmission is kept until then.
+      rejected: { status: 'rejected', settledBefore: new Date(now.getTime() - RESUBMIT.windowDays * DAY_MS), order: 'oldest' },
     };
     if (!list || !(list in filters)) throw new InvalidArgumentError('Unknown review list');
     const { photos, total } = await this.photos.listForReview({ ...filters[list], offset: (pageNumber - 1) * limit, limit });
@@ -391,9 +423,19 @@ function isOwnerOrAdmin(photo: { userId: string }, caller: Caller | null): boole
   return caller !== null && (caller.isAdmin || caller.userId === photo.userId);
 }
 
-/** Pending again after an approval: reports took it back to review; a new upload has never been approved. */
-export function isUnderReview(photo: Pick<Photo, 'status' | 'approvedAt'>): boolean {
-  return photo.status === 'pending' && photo.approvedAt !== null;
+/** Pending again after an approval: members' reports took it back to review until an admin decides. */
+export function isUnderReview(photo: Pick<Photo, 'status' | 'heldAt'>): boolean {
+  return photo.status === 'pending' && photo.heldAt !== null;
+}
+
+/**
+ * Until when the owner may resubmit a rejected photo: RESUBMIT.windowDays after the rejection, if it was never
+ * resubmitted; null when they may not (not rejected, resubmitted once already, or too late).
+ */
+export function resubmitDeadline(photo: Pick<Photo, 'status' | 'resubmittedAt' | 'reviewedAt'>, now: Date): Date | null {
+  if (photo.status !== 'rejected' || photo.resubmittedAt || !photo.reviewedAt) return null;
+  const deadline = new Date(photo.reviewedAt.getTime() + RESUBMIT.windowDays * DAY_MS);
+  return deadline > now ? deadline : null;
 }
 
 function mayView(photo: { userId: string; status: PhotoStatus }, caller: Caller | null): boolean {

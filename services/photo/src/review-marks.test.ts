@@ -32,9 +32,11 @@ describe('the review list', () => {
   const admin: Caller = { userId: 'admin', isAdmin: true, hasAcceptedTerms: true };
   let photos: InMemoryPhotoRepository;
   let service: PhotoService;
+  let clock: Date;
   beforeEach(() => {
     photos = new InMemoryPhotoRepository();
-    service = new PhotoService(photos, new FakeStorage(), createLogger('test', 'silent'), () => new Date('2030-06-15T10:00:00Z'));
+    clock = new Date('2030-06-15T10:00:00Z');
+    service = new PhotoService(photos, new FakeStorage(), createLogger('test', 'silent'), () => clock);
   });
 
   it('marks pending photos only, and lists every rejected photo oldest first for the cleanup', async () => {
@@ -53,6 +55,9 @@ describe('the review list', () => {
     expect(byId.get(first.id)?.reviewMarks).toBeUndefined();
     expect(byId.get(approvedTwin.id)?.reviewMarks).toBeUndefined();
 
+    // The cleanup's list holds rejections past their owners' time to resubmit.
+    expect((await service.listForReview('rejected', { limit: 100 })).photos).toEqual([]);
+    clock = new Date(clock.getTime() + 31 * 24 * 3600_000);
     const rejected = await service.listForReview('rejected', { limit: 100 });
     expect(rejected.photos.map((p) => p.id)).toEqual([first.id]);
   });
@@ -88,7 +93,8 @@ describe('the gRPC edge of review marks and blob references', () => {
 
   it('carries the marks of pending photos in the review list, and lists every rejected photo', async () => {
     const photos = new InMemoryPhotoRepository();
-    const service = new PhotoService(photos, new FakeStorage(), logger);
+    let now = new Date('2030-06-15T10:00:00Z');
+    const service = new PhotoService(photos, new FakeStorage(), logger, () => now);
     const handlers = photoHandlers(service, unusedGallery);
     const first = photos.seed({ userId: 'u1', perceptualHash: '0123456789abcdef', contentSha256: 'same' });
     await service.setStatus(admin, first.id, { status: 'rejected', rejectionReason: 'Not a crack', actionId: 'a' });
@@ -104,6 +110,7 @@ describe('the gRPC edge of review marks and blob references', () => {
         },
       }),
     ]);
+    now = new Date(now.getTime() + 31 * 24 * 3600_000);
     const { photos: rejected } = await handlers.listPhotosForReview({ list: ReviewList.REVIEW_LIST_REJECTED }, ctx(admin, 'moderation'));
     expect(rejected.map((p) => [p.id, p.reviewMarks])).toEqual([[first.id, undefined]]);
   });

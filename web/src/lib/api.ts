@@ -221,6 +221,8 @@ export const api = {
     update: (id: number, input: PhotoUpdateInput) => apiJson<unknown>('PATCH', `/api/photos/${id}`, input),
     /** Deletes one of the user's own photos; the gateway answers 204. */
     remove: (id: number) => apiJson<void>('DELETE', `/api/photos/${id}`),
+    /** Sends one's rejected photo back to review with a note (once, within 30 days of the rejection). */
+    resubmit: (id: number, note: string) => apiJson<UserPhoto>('POST', `/api/photos/${id}/resubmission`, note ? { note } : {}),
     /** Reports someone else's approved photo (403 on one's own, 409 while one's earlier report of it is open). */
     report: (id: number, input: ReportInput) => apiJson<ReportResult>('POST', `/api/photos/${id}/reports`, input),
   },

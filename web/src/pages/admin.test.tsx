@@ -44,6 +44,9 @@ function makePhoto(overrides: Partial<AdminPhoto> = {}): AdminPhoto {
     description: `Crack ${id}`,
     status: 'pending',
     underReview: false,
+    resubmitUntil: null,
+    resubmission: null,
+    finalRejection: false,
     approvedBy: null,
     rejectionReason: null,
     privacyBars: [],
@@ -739,5 +742,29 @@ describe('admin panel: reported photos', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Remove Photo' }));
     expect(await screen.findByText('Photo Removed')).toBeInTheDocument();
     expect(requests.filter((r) => r.method === 'POST').map((r) => r.json)).toEqual([{ decision: 'dismiss' }, { decision: 'remove', reason: 'Shows a face' }]);
+  });
+});
+
+describe('admin panel: resubmissions', () => {
+  it("shows a resubmitted photo's previous reason, the uploader's note and what changed", async () => {
+    const resubmitted = makePhoto({
+      id: 21,
+      description: 'Crack, face hidden',
+      privacyBars: [{ x: 1, y: 2, width: 10, height: 10 }],
+      resubmission: {
+        resubmittedAt: '2025-07-30T10:00:00.000Z',
+        note: 'Hid the face',
+        previousRejectionReason: 'A face is visible',
+        descriptionBefore: 'Crack',
+        privacyBarsBefore: [],
+      },
+    });
+    renderAdmin({ 'GET /api/admin/photos/pending?page=1&limit=12': page([resubmitted]) });
+    const item = await card('Crack, face hidden');
+    const details = within(item).getByRole('region', { name: 'Resubmission' });
+    expect(details).toHaveTextContent('Rejected because: “A face is visible”');
+    expect(details).toHaveTextContent('The uploader says: “Hid the face”');
+    expect(details).toHaveTextContent('“Crack” → “Crack, face hidden”');
+    expect(details).toHaveTextContent('0 bars before → 1 bar now');
   });
 });

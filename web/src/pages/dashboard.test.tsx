@@ -54,6 +54,9 @@ function makePhoto(overrides: Partial<UserPhoto> = {}): UserPhoto {
     description: 'A crack in the pavement',
     status: 'pending',
     underReview: false,
+    resubmitUntil: null,
+    resubmission: null,
+    finalRejection: false,
     rejectionReason: null,
     privacyBars: [],
     averageRating: 0,
@@ -554,5 +557,29 @@ describe('dashboard: reports', () => {
     expect(await findCard('Pending crack')).toBeInTheDocument();
     await waitFor(() => expect(requests.some((r) => r.url === '/api/user/reports?page=1&limit=10')).toBe(true));
     expect(screen.queryByRole('heading', { name: 'Your reports' })).not.toBeInTheDocument();
+  });
+});
+
+describe('dashboard: fix and resubmit', () => {
+  it('offers a rejected photo for resubmission until its deadline, sends the note, and says when a rejection is final', async () => {
+    const fixable = makePhoto({ id: 11, description: 'Fixable crack', status: 'rejected', rejectionReason: 'A face is visible', resubmitUntil: '2025-08-27T10:00:00.000Z' });
+    const final = makePhoto({ id: 12, description: 'Final crack', status: 'rejected', rejectionReason: 'Still blurry', finalRejection: true });
+    const { requests } = renderDashboard(
+      { 'POST /api/photos/11/resubmission': { body: { ...fixable, status: 'pending', resubmitUntil: null } } },
+      [fixable, final],
+    );
+    const card = await findCard('Fixable crack');
+    expect(within(card).getByText(/resubmit it once, until/)).toBeInTheDocument();
+    const finalCard = await findCard('Final crack');
+    expect(within(finalCard).getByText(/this decision is final/)).toBeInTheDocument();
+    expect(within(finalCard).queryByRole('button', { name: /resubmit/i })).not.toBeInTheDocument();
+
+    await userEvent.click(within(card).getByRole('button', { name: 'Fix and resubmit Fixable crack' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Resubmit Photo' });
+    expect(within(dialog).getByText('A face is visible')).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByLabelText('What did you change? (optional)'), ' Added a bar ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Resubmit Photo' }));
+    expect(await screen.findByText('Photo Resubmitted')).toBeInTheDocument();
+    expect(requests.find((r) => r.method === 'POST')?.json).toEqual({ note: 'Added a bar' });
   });
 });

@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { WEB } from '@snapcracks/http-contract';
 import { api } from '@/lib/api';
 import type { ErrorToast } from '@/lib/query-client';
-import type { ReportedPhotoOrder, ReportInput } from '@/lib/types';
+import type { ReportedPhotoOrder, ReportInput, ReportResult } from '@/lib/types';
 import { refreshAfterUserPhotoChange } from '@/queries/user-photos';
 
 const MY_REPORTS_PAGE_SIZE = 10;
@@ -16,12 +16,18 @@ export function useMyReportsQuery(page: number) {
   return useQuery({ queryKey: myReportsQueryKey(page), queryFn: () => api.user.reports(page, MY_REPORTS_PAGE_SIZE), placeholderData: keepPreviousData });
 }
 
-/** Reports a photo; the member's list and everything showing the photo are refreshed (it may have left the gallery). */
-export function useReportPhotoMutation(errorToast: ErrorToast) {
+/**
+ * Reports a photo; the member's list and everything showing the photo are refreshed (it may have left the gallery).
+ * `onSuccess` belongs to the mutation, not to `mutate`, so it runs even when the refresh closes the viewer it came from.
+ */
+export function useReportPhotoMutation(errorToast: ErrorToast, onSuccess: (result: ReportResult) => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ photoId, ...input }: ReportInput & { photoId: number }) => api.photos.report(photoId, input),
-    onSuccess: () => refreshAfterUserPhotoChange(queryClient),
+    onSuccess: (result) => {
+      onSuccess(result);
+      return refreshAfterUserPhotoChange(queryClient);
+    },
     meta: { errorToast },
   });
 }

@@ -82,6 +82,20 @@ export function useEditUserPhotoMutation(errorToast: ErrorToast) {
   });
 }
 
+/**
+ * Sends one's rejected photo back to review, then refreshes every list that could show it. `onSuccess` belongs to the
+ * mutation, not to `mutate`: the refreshed card no longer offers the resubmission, so the dialog that sent it is gone.
+ */
+export function useResubmitPhotoMutation(errorToast: ErrorToast, onSuccess: () => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    meta: { errorToast },
+    mutationFn: ({ id, note }: { id: number; note: string }) => api.photos.resubmit(id, note),
+    onSuccess,
+    onSettled: () => refreshAfterUserPhotoChange(queryClient),
+  });
+}
+
 /** Deletes one's own photo permanently, then refreshes every list that could show it. */
 export function useDeleteUserPhotoMutation(errorToast: ErrorToast) {
   const queryClient = useQueryClient();

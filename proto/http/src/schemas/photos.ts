@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DESCRIPTION, ERRORS, PRIVACY_BARS, UPLOAD } from '../rules.js';
+import { DESCRIPTION, ERRORS, PRIVACY_BARS, RESUBMIT, UPLOAD } from '../rules.js';
 import { requiredText, timestamp, wholeNumber } from '../fields.js';
 import { isValidPrivacyBar } from '../privacy-bars.js';
 
@@ -85,6 +85,18 @@ export const photo = z
     description: z.string().nullable(),
     status: photoStatus,
     underReview: z.boolean().meta({ description: 'Pending again after it was approved: members reported it and an admin will decide.' }),
+    resubmitUntil: timestamp.meta({ description: `Rejected, and its owner may fix and resubmit it until then (once, within ${RESUBMIT.windowDays} days); null otherwise.` }),
+    resubmission: z
+      .object({
+        resubmittedAt: timestamp,
+        note: z.string().nullable(),
+        previousRejectionReason: z.string().nullable(),
+        descriptionBefore: z.string().nullable(),
+        privacyBarsBefore: z.array(privacyBar),
+      })
+      .nullable()
+      .meta({ id: 'Resubmission', description: "The owner's resubmission after a rejection, with what the photo was when it was rejected." }),
+    finalRejection: z.boolean().meta({ description: 'Rejected after a resubmission: it cannot be resubmitted again.' }),
     approvedBy: z.string().nullable(),
     approvedAt: timestamp,
     rejectionReason: z.string().nullable(),
@@ -122,4 +134,9 @@ export const uploadForm = z
 export const uploadedPhoto = z.object({ id: z.number().int(), filename: z.string() }).meta({ id: 'UploadedPhoto' });
 
 /** Spec §7: PATCH /api/photos/{id}. */
+/** The owner's note to the admins with a resubmission; blank is none. */
+export const resubmissionBody = z
+  .object({ note: z.string({ error: RESUBMIT.noteTooLong }).trim().max(RESUBMIT.noteMaxLength, RESUBMIT.noteTooLong).nullish() })
+  .meta({ id: 'ResubmissionRequest' });
+
 export const descriptionEdit = z.object({ description: requiredText(DESCRIPTION) }).meta({ id: 'DescriptionEdit' });

@@ -53,6 +53,13 @@ describe('which photo events are moderation actions', () => {
     expect(decisionFromEvent(held)).toMatchObject({ action: 'remove', reason: 'Faces' });
   });
 
+  it("an owner's resubmission, with their note, from the photo service's own action id", () => {
+    expect(
+      decisionFromEvent(statusChanged(PhotoStatus.PHOTO_STATUS_PENDING, { previousStatus: PhotoStatus.PHOTO_STATUS_REJECTED, changedBy: 'owner-1', note: 'Bars added' })),
+    ).toMatchObject({ action: 'resubmit', actorId: 'owner-1', reason: 'Bars added' });
+    expect(reportOutcomeOfEvent(statusChanged(PhotoStatus.PHOTO_STATUS_PENDING, { previousStatus: PhotoStatus.PHOTO_STATUS_REJECTED }))).toBeNull();
+  });
+
   it('closes reports: an approval dismisses them, a rejection or any deletion removes them, a hold leaves them open', () => {
     expect(reportOutcomeOfEvent(statusChanged(PhotoStatus.PHOTO_STATUS_APPROVED))).toEqual({ photoId: 7, status: 'dismissed', decidedBy: 'admin-1', at });
     expect(reportOutcomeOfEvent(statusChanged(PhotoStatus.PHOTO_STATUS_REJECTED, { rejectionReason: 'Blurry' }))).toEqual({ photoId: 7, status: 'removed', decidedBy: 'admin-1', at });

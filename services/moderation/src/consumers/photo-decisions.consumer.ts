@@ -15,7 +15,9 @@ export const DELETED_BEFORE_DECISION = 'deleted';
 function statusAction(event: DecodedEvent<'photo.photo.status_changed'>): ActionKind | null {
   const { photo, previousStatus } = event.payload;
   if (photo?.status === PhotoStatus.PHOTO_STATUS_APPROVED) return 'approve';
-  if (photo?.status === PhotoStatus.PHOTO_STATUS_PENDING) return previousStatus === PhotoStatus.PHOTO_STATUS_APPROVED ? 'hold' : null;
+  if (photo?.status === PhotoStatus.PHOTO_STATUS_PENDING) {
+    return previousStatus === PhotoStatus.PHOTO_STATUS_APPROVED ? 'hold' : previousStatus === PhotoStatus.PHOTO_STATUS_REJECTED ? 'resubmit' : null;
+  }
   if (photo?.status !== PhotoStatus.PHOTO_STATUS_REJECTED) return null;
   return previousStatus === PhotoStatus.PHOTO_STATUS_APPROVED || photo.approvedAt ? 'remove' : 'reject';
 }
@@ -27,7 +29,7 @@ function statusAction(event: DecodedEvent<'photo.photo.status_changed'>): Action
  */
 export function decisionFromEvent(event: PhotoDecisionEvent): NewModerationAction | null {
   if (event.type === 'photo.photo.status_changed') {
-    const { actionId, photo, changedBy, rejectionReason, changedAt } = event.payload;
+    const { actionId, photo, changedBy, rejectionReason, changedAt, note } = event.payload;
     if (!actionId) return null;
     const action = statusAction(event);
     if (!action) return null;
@@ -36,7 +38,7 @@ export function decisionFromEvent(event: PhotoDecisionEvent): NewModerationActio
       actorId: changedBy ?? 'unknown',
       action,
       photoId: photo?.photoId ?? null,
-      reason: action === 'reject' || action === 'remove' ? (rejectionReason ?? null) : null,
+      reason: action === 'reject' || action === 'remove' ? (rejectionReason ?? null) : action === 'resubmit' ? (note ?? null) : null,
       photoOwnerId: photo?.userId || null,
       createdAt: changedAt ?? event.occurredAt ?? new Date(),
     };

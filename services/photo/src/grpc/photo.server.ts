@@ -17,6 +17,7 @@ import type { GalleryFilter, GalleryService } from '../gallery.service.js';
 import {
   isUnderReview,
   parseBars,
+  resubmitDeadline,
   statusFromMessage,
   statusToMessage,
   type ImageVariant,
@@ -138,6 +139,10 @@ export function photoHandlers(service: PhotoService, gallery: GalleryService): O
       return { photo: toMessage(photo) };
     },
 
+    async resubmitPhoto(request, ctx) {
+      return { photo: toMessage(await service.resubmit(requireMember(ctx), request.id, request.note)) };
+    },
+
     async holdPhotoForReview(request, ctx) {
       // On no one's behalf: the moderation service decided the reports are enough.
       requireService(ctx, 'moderation');
@@ -227,6 +232,24 @@ export function toMessage(photo: GalleryPhoto | Photo | ReviewPhoto): PhotoMessa
     imageVersion: photo.imageVersion,
     width: photo.width ?? 0,
     height: photo.height ?? 0,
+    ...('heldAt' in photo ? reviewFields(photo) : {}),
+  };
+}
+
+/** What a photo's owner and the admins see of its review: under review, when it can be resubmitted, its resubmission. */
+function reviewFields(photo: Photo): Pick<PhotoMessage, 'underReview' | 'resubmitUntil' | 'resubmission' | 'finalRejection'> {
+  return {
     underReview: isUnderReview(photo),
+    resubmitUntil: resubmitDeadline(photo, new Date()) ?? undefined,
+    resubmission: photo.resubmittedAt
+      ? {
+          resubmittedAt: photo.resubmittedAt,
+          note: photo.resubmissionNote ?? undefined,
+          previousRejectionReason: photo.previousRejectionReason ?? undefined,
+          descriptionBefore: photo.rejectedDescription ?? undefined,
+          privacyBarsBefore: parseBars(photo.rejectedPrivacyBars),
+        }
+      : undefined,
+    finalRejection: photo.status === 'rejected' && photo.resubmittedAt !== null,
   };
 }

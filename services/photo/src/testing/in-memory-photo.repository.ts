@@ -93,7 +93,8 @@ export class InMemoryPhotoRepository implements PhotoRepository {
       (r) =>
         (!query.status || r.status === query.status) &&
         (!query.reviewedFrom || (r.reviewedAt !== null && r.reviewedAt >= query.reviewedFrom)) &&
-        (!query.reviewedBefore || (r.reviewedAt !== null && r.reviewedAt < query.reviewedBefore)),
+        (!query.reviewedBefore || (r.reviewedAt !== null && r.reviewedAt < query.reviewedBefore)) &&
+        (!query.settledBefore || r.resubmittedAt !== null || (r.reviewedAt !== null && r.reviewedAt < query.settledBefore)),
     );
     const photos = this.#sorted(matching, query.order)
       .slice(query.offset, query.offset + query.limit)
@@ -271,6 +272,12 @@ function blankPhoto(userId: string, id: number): Row {
     contentSha256: null,
     perceptualHash: null,
     reviewedAt: null,
+    heldAt: null,
+    rejectedDescription: null,
+    rejectedPrivacyBars: null,
+    resubmittedAt: null,
+    resubmissionNote: null,
+    previousRejectionReason: null,
     ratingSum: 0,
     voteCount: 0,
   };

@@ -16,6 +16,7 @@ import { AuditTrail } from './audit-trail';
 import { ContainedPhoto } from './contained-photo';
 import { isPlainKey, isTextEntry } from './keyboard';
 import { discardDecision } from './review-decisions';
+import { ResubmissionDetails } from './resubmission-details';
 import { ReviewMarks } from './review-marks';
 
 
@@ -154,6 +155,7 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
           </div>
         )}
 
+        <ResubmissionDetails photo={photo} />
         {isPending && <ReviewMarks marks={photo.reviewMarks} />}
         <AuditTrail entries={photo.auditLog ?? []} currentUserId={currentUserId} />
 

@@ -7,6 +7,7 @@ import type { UserPhoto } from '@/lib/types';
 import { DeletePhotoButton } from './delete-photo-button';
 import { EditPhotoDialog } from './edit-photo-dialog';
 import { PhotoStatusBadge } from './photo-status-badge';
+import { ResubmitPhotoButton } from './resubmit-photo-dialog';
 import { photoLabel } from './photo-label';
 
 /** The thumbnail, medium or display image, whichever is sharp enough at the card's size (image-sources.ts). */
@@ -70,10 +71,21 @@ export function UserPhotoCard({ photo }: { photo: UserPhoto }) {
           </div>
         )}
 
+        {photo.status === 'pending' && photo.resubmission && !photo.underReview && (
+          <p className="rounded-md border bg-muted/50 p-3 text-sm text-muted-foreground">
+            Resubmitted {formatDate(photo.resubmission.resubmittedAt)}: an admin will review it again.
+          </p>
+        )}
+
         {photo.status === 'rejected' && (
           <div className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900 dark:border-red-400/40 dark:bg-red-400/10 dark:text-red-200">
             <p className="font-semibold">Rejection reason</p>
             <p className="mt-1 break-words">{photo.rejectionReason?.trim() || 'No reason was given.'}</p>
+            {photo.resubmitUntil ? (
+              <p className="mt-2">You can fix this photo and resubmit it once, until {formatDate(photo.resubmitUntil)}.</p>
+            ) : (
+              photo.finalRejection && <p className="mt-2">This photo was resubmitted once; this decision is final.</p>
+            )}
           </div>
         )}
 
@@ -84,6 +96,7 @@ export function UserPhotoCard({ photo }: { photo: UserPhoto }) {
               Edit
             </Button>
           </EditPhotoDialog>
+          {photo.resubmitUntil && <ResubmitPhotoButton photo={photo} />}
           <DeletePhotoButton photo={photo} />
         </div>
       </div>

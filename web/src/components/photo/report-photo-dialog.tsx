@@ -31,7 +31,18 @@ export function ReportPhotoButton({ photoId }: { photoId: number }) {
 }
 
 export function ReportPhotoDialog({ photoId, open, onOpenChange }: { photoId: number; open: boolean; onOpenChange: (open: boolean) => void }) {
-  const report = useReportPhotoMutation((error) => ({ title: 'Report not sent', description: getServerMessage(error, 'Failed to send the report. Please try again.') }));
+  const report = useReportPhotoMutation(
+    (error) => ({ title: 'Report not sent', description: getServerMessage(error, 'Failed to send the report. Please try again.') }),
+    ({ photoHeld }) => {
+      onOpenChange(false);
+      toast({
+        title: 'Report Sent',
+        description: photoHeld
+          ? 'Thank you. The photo is hidden from the gallery until an admin decides.'
+          : 'Thank you. An admin will look at this photo. You can follow your report on your dashboard.',
+      });
+    },
+  );
   return (
     <Dialog
       open={open}
@@ -50,22 +61,7 @@ export function ReportPhotoDialog({ photoId, open, onOpenChange }: { photoId: nu
         {open && (
           <ReportForm
             isPending={report.isPending}
-            onSubmit={(input) =>
-              report.mutate(
-                { photoId, ...input },
-                {
-                  onSuccess: ({ photoHeld }) => {
-                    onOpenChange(false);
-                    toast({
-                      title: 'Report Sent',
-                      description: photoHeld
-                        ? 'Thank you. The photo is hidden from the gallery until an admin decides.'
-                        : 'Thank you. An admin will look at this photo. You can follow your report on your dashboard.',
-                    });
-                  },
-                },
-              )
-            }
+            onSubmit={(input) => report.mutate({ photoId, ...input })}
           />
         )}
       </DialogContent>

@@ -83,8 +83,10 @@ export interface PhotoStatusChanged {
   changedAt?:
     | Date
     | undefined;
-  /** The moderation service's audit entry for this decision. */
+  /** The moderation service's audit entry for this decision (or the photo service's, for an owner's resubmission). */
   actionId: string;
+  /** A resubmission's note from the owner to the admins. */
+  note?: string | undefined;
 }
 
 /** photo.photo.updated: description or privacy bars edited. */
@@ -831,6 +833,7 @@ function createBasePhotoStatusChanged(): PhotoStatusChanged {
     rejectionReason: undefined,
     changedAt: undefined,
     actionId: "",
+    note: undefined,
   };
 }
 
@@ -853,6 +856,9 @@ export const PhotoStatusChanged: MessageFns<PhotoStatusChanged> = {
     }
     if (message.actionId !== "") {
       writer.uint32(50).string(message.actionId);
+    }
+    if (message.note !== undefined) {
+      writer.uint32(58).string(message.note);
     }
     return writer;
   },
@@ -918,6 +924,14 @@ export const PhotoStatusChanged: MessageFns<PhotoStatusChanged> = {
             message.actionId = reader.string();
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -958,6 +972,7 @@ export const PhotoStatusChanged: MessageFns<PhotoStatusChanged> = {
         : isSet(object.action_id)
         ? globalThis.String(object.action_id)
         : "",
+      note: isSet(object.note) ? globalThis.String(object.note) : undefined,
     };
   },
 
@@ -980,6 +995,9 @@ export const PhotoStatusChanged: MessageFns<PhotoStatusChanged> = {
     }
     if (message.actionId !== "") {
       obj.actionId = message.actionId;
+    }
+    if (message.note !== undefined) {
+      obj.note = message.note;
     }
     return obj;
   },

@@ -238,7 +238,28 @@ export interface Photo {
     | ReviewMarks
     | undefined;
   /** Pending again after it was approved: back in review (members reported it), not a new upload. */
-  underReview?: boolean | undefined;
+  underReview?:
+    | boolean
+    | undefined;
+  /** Rejected, and its owner may still fix and resubmit it until then (once per photo, within 30 days). */
+  resubmitUntil?:
+    | Date
+    | undefined;
+  /** The owner's resubmission, once there was one. */
+  resubmission?:
+    | Resubmission
+    | undefined;
+  /** Rejected after a resubmission: no more resubmissions. */
+  finalRejection?: boolean | undefined;
+}
+
+/** An owner's answer to a rejection: what they wrote, and what the photo was when it was rejected. */
+export interface Resubmission {
+  resubmittedAt?: Date | undefined;
+  note?: string | undefined;
+  previousRejectionReason?: string | undefined;
+  descriptionBefore?: string | undefined;
+  privacyBarsBefore: PrivacyBar[];
 }
 
 /** Hints for the admin about a pending photo; nothing is decided automatically. */
@@ -399,6 +420,15 @@ export interface HoldPhotoForReviewResponse {
   photo?: Photo | undefined;
 }
 
+export interface ResubmitPhotoRequest {
+  id: number;
+  note?: string | undefined;
+}
+
+export interface ResubmitPhotoResponse {
+  photo?: Photo | undefined;
+}
+
 export interface GetPhotosForReviewRequest {
   /** At most 100. */
   ids: number[];
@@ -476,6 +506,9 @@ function createBasePhoto(): Photo {
     height: 0,
     reviewMarks: undefined,
     underReview: undefined,
+    resubmitUntil: undefined,
+    resubmission: undefined,
+    finalRejection: undefined,
   };
 }
 
@@ -552,6 +585,15 @@ export const Photo: MessageFns<Photo> = {
     }
     if (message.underReview !== undefined) {
       writer.uint32(192).bool(message.underReview);
+    }
+    if (message.resubmitUntil !== undefined) {
+      Timestamp.encode(toTimestamp(message.resubmitUntil), writer.uint32(202).fork()).join();
+    }
+    if (message.resubmission !== undefined) {
+      Resubmission.encode(message.resubmission, writer.uint32(210).fork()).join();
+    }
+    if (message.finalRejection !== undefined) {
+      writer.uint32(216).bool(message.finalRejection);
     }
     return writer;
   },
@@ -761,6 +803,30 @@ export const Photo: MessageFns<Photo> = {
             message.underReview = reader.bool();
             continue;
           }
+          case 25: {
+            if (tag !== 202) {
+              break;
+            }
+
+            message.resubmitUntil = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 26: {
+            if (tag !== 210) {
+              break;
+            }
+
+            message.resubmission = Resubmission.decode(reader, reader.uint32());
+            continue;
+          }
+          case 27: {
+            if (tag !== 216) {
+              break;
+            }
+
+            message.finalRejection = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -863,6 +929,17 @@ export const Photo: MessageFns<Photo> = {
         : isSet(object.under_review)
         ? globalThis.Boolean(object.under_review)
         : undefined,
+      resubmitUntil: isSet(object.resubmitUntil)
+        ? fromJsonTimestamp(object.resubmitUntil)
+        : isSet(object.resubmit_until)
+        ? fromJsonTimestamp(object.resubmit_until)
+        : undefined,
+      resubmission: isSet(object.resubmission) ? Resubmission.fromJSON(object.resubmission) : undefined,
+      finalRejection: isSet(object.finalRejection)
+        ? globalThis.Boolean(object.finalRejection)
+        : isSet(object.final_rejection)
+        ? globalThis.Boolean(object.final_rejection)
+        : undefined,
     };
   },
 
@@ -939,6 +1016,157 @@ export const Photo: MessageFns<Photo> = {
     }
     if (message.underReview !== undefined) {
       obj.underReview = message.underReview;
+    }
+    if (message.resubmitUntil !== undefined) {
+      obj.resubmitUntil = message.resubmitUntil.toISOString();
+    }
+    if (message.resubmission !== undefined) {
+      obj.resubmission = Resubmission.toJSON(message.resubmission);
+    }
+    if (message.finalRejection !== undefined) {
+      obj.finalRejection = message.finalRejection;
+    }
+    return obj;
+  },
+};
+
+function createBaseResubmission(): Resubmission {
+  return {
+    resubmittedAt: undefined,
+    note: undefined,
+    previousRejectionReason: undefined,
+    descriptionBefore: undefined,
+    privacyBarsBefore: [],
+  };
+}
+
+export const Resubmission: MessageFns<Resubmission> = {
+  encode(message: Resubmission, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.resubmittedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.resubmittedAt), writer.uint32(10).fork()).join();
+    }
+    if (message.note !== undefined) {
+      writer.uint32(18).string(message.note);
+    }
+    if (message.previousRejectionReason !== undefined) {
+      writer.uint32(26).string(message.previousRejectionReason);
+    }
+    if (message.descriptionBefore !== undefined) {
+      writer.uint32(34).string(message.descriptionBefore);
+    }
+    for (const v of message.privacyBarsBefore) {
+      PrivacyBar.encode(v!, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Resubmission {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResubmission();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.resubmittedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.previousRejectionReason = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.descriptionBefore = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.privacyBarsBefore.push(PrivacyBar.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Resubmission {
+    return {
+      resubmittedAt: isSet(object.resubmittedAt)
+        ? fromJsonTimestamp(object.resubmittedAt)
+        : isSet(object.resubmitted_at)
+        ? fromJsonTimestamp(object.resubmitted_at)
+        : undefined,
+      note: isSet(object.note) ? globalThis.String(object.note) : undefined,
+      previousRejectionReason: isSet(object.previousRejectionReason)
+        ? globalThis.String(object.previousRejectionReason)
+        : isSet(object.previous_rejection_reason)
+        ? globalThis.String(object.previous_rejection_reason)
+        : undefined,
+      descriptionBefore: isSet(object.descriptionBefore)
+        ? globalThis.String(object.descriptionBefore)
+        : isSet(object.description_before)
+        ? globalThis.String(object.description_before)
+        : undefined,
+      privacyBarsBefore: globalThis.Array.isArray(object?.privacyBarsBefore)
+        ? object.privacyBarsBefore.map((e: any) => PrivacyBar.fromJSON(e))
+        : globalThis.Array.isArray(object?.privacy_bars_before)
+        ? object.privacy_bars_before.map((e: any) => PrivacyBar.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: Resubmission): unknown {
+    const obj: any = {};
+    if (message.resubmittedAt !== undefined) {
+      obj.resubmittedAt = message.resubmittedAt.toISOString();
+    }
+    if (message.note !== undefined) {
+      obj.note = message.note;
+    }
+    if (message.previousRejectionReason !== undefined) {
+      obj.previousRejectionReason = message.previousRejectionReason;
+    }
+    if (message.descriptionBefore !== undefined) {
+      obj.descriptionBefore = message.descriptionBefore;
+    }
+    if (message.privacyBarsBefore?.length) {
+      obj.privacyBarsBefore = message.privacyBarsBefore.map((e) => PrivacyBar.toJSON(e));
     }
     return obj;
   },
@@ -3033,6 +3261,139 @@ export const HoldPhotoForReviewResponse: MessageFns<HoldPhotoForReviewResponse> 
   },
 };
 
+function createBaseResubmitPhotoRequest(): ResubmitPhotoRequest {
+  return { id: 0, note: undefined };
+}
+
+export const ResubmitPhotoRequest: MessageFns<ResubmitPhotoRequest> = {
+  encode(message: ResubmitPhotoRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.note !== undefined) {
+      writer.uint32(18).string(message.note);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResubmitPhotoRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResubmitPhotoRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResubmitPhotoRequest {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      note: isSet(object.note) ? globalThis.String(object.note) : undefined,
+    };
+  },
+
+  toJSON(message: ResubmitPhotoRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.note !== undefined) {
+      obj.note = message.note;
+    }
+    return obj;
+  },
+};
+
+function createBaseResubmitPhotoResponse(): ResubmitPhotoResponse {
+  return { photo: undefined };
+}
+
+export const ResubmitPhotoResponse: MessageFns<ResubmitPhotoResponse> = {
+  encode(message: ResubmitPhotoResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photo !== undefined) {
+      Photo.encode(message.photo, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResubmitPhotoResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResubmitPhotoResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photo = Photo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResubmitPhotoResponse {
+    return { photo: isSet(object.photo) ? Photo.fromJSON(object.photo) : undefined };
+  },
+
+  toJSON(message: ResubmitPhotoResponse): unknown {
+    const obj: any = {};
+    if (message.photo !== undefined) {
+      obj.photo = Photo.toJSON(message.photo);
+    }
+    return obj;
+  },
+};
+
 function createBaseGetPhotosForReviewRequest(): GetPhotosForReviewRequest {
   return { ids: [] };
 }
@@ -3842,6 +4203,17 @@ export const PhotoServiceService = {
       Buffer.from(GetPhotosForReviewResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetPhotosForReviewResponse => GetPhotosForReviewResponse.decode(value),
   },
+  /** The owner sends a rejected photo back to review, once, within 30 days of the rejection, with a note. */
+  resubmitPhoto: {
+    path: "/snapcracks.photo.v1.PhotoService/ResubmitPhoto" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResubmitPhotoRequest): Buffer => Buffer.from(ResubmitPhotoRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResubmitPhotoRequest => ResubmitPhotoRequest.decode(value),
+    responseSerialize: (value: ResubmitPhotoResponse): Buffer =>
+      Buffer.from(ResubmitPhotoResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResubmitPhotoResponse => ResubmitPhotoResponse.decode(value),
+  },
   listPhotosForReview: {
     path: "/snapcracks.photo.v1.PhotoService/ListPhotosForReview" as const,
     requestStream: false as const,
@@ -3911,6 +4283,8 @@ export interface PhotoServiceServer extends UntypedServiceImplementation {
   holdPhotoForReview: handleUnaryCall<HoldPhotoForReviewRequest, HoldPhotoForReviewResponse>;
   /** Photos by id at any status, for an admin (the reported photos' list); ids not found are left out. */
   getPhotosForReview: handleUnaryCall<GetPhotosForReviewRequest, GetPhotosForReviewResponse>;
+  /** The owner sends a rejected photo back to review, once, within 30 days of the rejection, with a note. */
+  resubmitPhoto: handleUnaryCall<ResubmitPhotoRequest, ResubmitPhotoResponse>;
   listPhotosForReview: handleUnaryCall<ListPhotosForReviewRequest, ListPhotosForReviewResponse>;
   /**
    * Which of the given blob keys a photo uses (its original, display, medium or thumbnail image). Called by the
@@ -4132,6 +4506,22 @@ export interface PhotoServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetPhotosForReviewResponse) => void,
+  ): ClientUnaryCall;
+  /** The owner sends a rejected photo back to review, once, within 30 days of the rejection, with a note. */
+  resubmitPhoto(
+    request: ResubmitPhotoRequest,
+    callback: (error: ServiceError | null, response: ResubmitPhotoResponse) => void,
+  ): ClientUnaryCall;
+  resubmitPhoto(
+    request: ResubmitPhotoRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResubmitPhotoResponse) => void,
+  ): ClientUnaryCall;
+  resubmitPhoto(
+    request: ResubmitPhotoRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResubmitPhotoResponse) => void,
   ): ClientUnaryCall;
   listPhotosForReview(
     request: ListPhotosForReviewRequest,
