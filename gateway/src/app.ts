@@ -29,6 +29,7 @@ import { BARE_SECURITY_HEADERS } from './plugins/security.js';
 import imageRoutes, { avatarRoutes } from './routes/images.routes.js';
 import adminPhotoRoutes from './routes/admin-photos.routes.js';
 import reportRoutes from './routes/reports.routes.js';
+import uploadAllowanceRoutes from './routes/upload-allowance.routes.js';
 import googleDriveRoutes from './routes/google-drive.routes.js';
 
 export interface AppDependencies {
@@ -113,6 +114,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(avatarRoutes, { clients: deps.clients });
   await app.register(adminPhotoRoutes, { clients: deps.clients });
   await app.register(reportRoutes, { clients: deps.clients });
+  await app.register(uploadAllowanceRoutes, { clients: deps.clients });
   await app.register(import('./routes/admin-stats.routes.js'), { clients: deps.clients });
   await app.register(import('./routes/user-stats.routes.js'), { clients: deps.clients });
   await app.register(import('./routes/admin-users.routes.js'), { clients: deps.clients, users: deps.users });

@@ -28,6 +28,7 @@ import {
   reportedPhotoQuery,
   reportResult,
 } from './schemas/reports.js';
+import { uploadAllowance, uploadAllowanceSettings } from './schemas/allowance.js';
 import { adminPhotoPage, cleanupParams, cleanupResult, reviewBody, reviewListParams, reviewListQuery } from './schemas/moderation.js';
 import { contactBody, contactForm, contactFormIdParams, contactFormPage, contactFormQuery, contactStatusBody } from './schemas/contact.js';
 import { driveAuthUrl, driveCallbackQuery, driveCodeBody, driveRefreshToken } from './schemas/storage-setup.js';
@@ -254,12 +255,21 @@ export const routes = {
     tag: 'Photos',
     summary: 'Upload a photo',
     description:
-      'Multipart: the file as `photo` and an optional `description`. The photo waits for review (pending). The type is decided by the bytes, not the name; metadata (EXIF, GPS) is stripped.',
+      'Multipart: the file as `photo` and an optional `description`. The photo waits for review (pending). The type is decided by the bytes, not the name; metadata (EXIF, GPS) is stripped. A member whose upload allowance is full (GET /api/user/upload-allowance) gets a 429 saying so.',
     access: 'member',
     limit: 'uploads',
     body: { type: 'multipart', schema: uploadForm },
     ok: { status: 201, json: uploadedPhoto, description: 'Stored, pending review.' },
     errors: { 400: UPLOAD.refused, 413: `${UPLOAD.refused} (the file is larger).`, 503: 'The image workers are busy; Retry-After says when to try again.' },
+  }),
+  uploadAllowance: defineRoute({
+    method: 'GET',
+    path: '/api/user/upload-allowance',
+    tag: 'Photos',
+    summary: "The caller's upload allowance",
+    description: 'How many photos the caller may have waiting for review at once, how many are, and why. Every photo is still reviewed; the allowance bounds each member\'s share of the queue.',
+    access: 'member',
+    ok: { status: 200, json: uploadAllowance, description: 'The allowance.' },
   }),
   myPhotos: defineRoute({
     method: 'GET',
@@ -412,6 +422,24 @@ export const routes = {
     params: photoIdParams,
     ok: { status: 204, description: 'Deleted.' },
     errors: { 404: 'No such photo.' },
+  }),
+  uploadAllowanceSettings: defineRoute({
+    method: 'GET',
+    path: '/api/admin/upload-allowance',
+    tag: 'Admin',
+    summary: 'The upload allowances',
+    access: 'admin',
+    ok: { status: 200, json: uploadAllowanceSettings, description: 'The allowances every member\'s is made from.' },
+  }),
+  setUploadAllowanceSettings: defineRoute({
+    method: 'PUT',
+    path: '/api/admin/upload-allowance',
+    tag: 'Admin',
+    summary: 'Change the upload allowances',
+    description: 'The basic allowance, the approved photos (with no rejection or removal in 90 days) that earn the larger one, and the larger one. Each rejection or removal in the last 30 days lowers a member\'s allowance by one, never below one.',
+    access: 'admin',
+    body: { type: 'json', schema: uploadAllowanceSettings },
+    ok: { status: 200, json: uploadAllowanceSettings, description: 'The allowances as stored.' },
   }),
   cleanup: defineRoute({
     method: 'POST',

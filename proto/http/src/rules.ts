@@ -233,6 +233,31 @@ export const RESUBMIT = {
   expired: 'The 30 days to resubmit this photo have passed.',
 } as const;
 
+/**
+ * Upload allowances: how many photos a member may have waiting for review at once (beyond the spec: a fair queue).
+ * Every photo is still reviewed; the allowance only bounds each member's share of the queue.
+ */
+export const ALLOWANCE = {
+  defaults: { pendingLimit: 5, trustedAfter: 10, trustedPendingLimit: 15 },
+  /** Approved photos earn the larger allowance only with no rejection or removal in this many days. */
+  cleanRecordDays: 90,
+  /** Each rejection or removal lowers the allowance by one for this many days (never below one). */
+  penaltyDays: 30,
+  maxSetting: 1000,
+  settingInvalid: 'Each allowance must be a whole number from 1 to 1000, and the larger one at least the basic one',
+  base: (limit: number) => `Members may have ${limit} photos waiting for review at once.`,
+  trusted: (approved: number, limit: number) =>
+    `With ${approved} or more approved photos and no rejection or removal in 90 days, you may have ${limit} waiting at once.`,
+  towardTrusted: (needed: number, limit: number) =>
+    needed === 0
+      ? `No rejection or removal for 90 days raises it to ${limit}.`
+      : `${needed} more approved ${needed === 1 ? 'photo' : 'photos'} and no rejection or removal for 90 days raise it to ${limit}.`,
+  penalty: (count: number) =>
+    `${count} ${count === 1 ? 'rejection or removal' : 'rejections or removals'} in the last 30 days ${count === 1 ? 'lowers' : 'lower'} it by ${count}.`,
+  full: (pending: number, limit: number) =>
+    `You have ${pending} ${pending === 1 ? 'photo' : 'photos'} waiting for review, your allowance is ${limit}. Please wait until an admin has reviewed ${pending === 1 ? 'it' : 'some of them'}.`,
+} as const;
+
 /** Spec §4, §9: how the web app behaves over time. */
 export const WEB = {
   /** An image that fails to load is tried again this many times, after 1 s, 2 s, 3 s. */

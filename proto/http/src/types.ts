@@ -44,6 +44,9 @@ export type AdminPhoto = z.output<typeof s.adminPhoto>;
 export type AdminPhotoPage = z.output<typeof s.adminPhotoPage>;
 export type CleanupResult = z.output<typeof s.cleanupResult>;
 
+export type UploadAllowance = z.output<typeof s.uploadAllowance>;
+export type UploadAllowanceSettings = z.output<typeof s.uploadAllowanceSettings>;
+
 export type ReportCategory = z.output<typeof s.reportCategory>;
 export type ReportStatus = z.output<typeof s.reportStatus>;
 export type ReportSubmission = z.input<typeof s.reportBody>;

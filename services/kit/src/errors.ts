@@ -13,6 +13,7 @@ export type DomainErrorKind =
   | 'failed_precondition'
   | 'aborted'
   | 'cancelled'
+  | 'resource_exhausted'
   | 'unavailable';
 
 /**
@@ -63,6 +64,12 @@ export class FailedPreconditionError extends DomainError {
 export class AbortedError extends DomainError {
   constructor(message: string) {
     super('aborted', message);
+  }
+}
+/** The caller has used up an allowance (uploads waiting for review); the message says which and why. */
+export class ResourceExhaustedError extends DomainError {
+  constructor(message: string) {
+    super('resource_exhausted', message);
   }
 }
 export class UnavailableError extends DomainError {

@@ -1,4 +1,6 @@
 import type { Envelope, Outbox } from '@snapcracks/kit';
+import { ALLOWANCE } from '@snapcracks/http-contract';
+import type { AllowanceFacts, AllowanceSettings } from './upload-allowance.js';
 import { prismaErrorCode } from '@snapcracks/kit';
 import type { Prisma, PrismaClient, Photo as PhotoModel, PhotoStatus, Uploader } from './generated/prisma/client.js';
 import { SIMILAR_MAX_DISTANCE, type ReviewMarks } from './review-marks.js';
@@ -14,6 +16,16 @@ export const PHOTO_ROW = {
   include: { rating: { select: { voteCount: true, ratingSum: true } } },
 } as const satisfies Prisma.PhotoDefaultArgs;
 export type PhotoRow = Prisma.PhotoGetPayload<typeof PHOTO_ROW>;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** An upload found its member's allowance full when its row was about to be stored (another upload took the place). */
+export class PendingLimitReached extends Error {
+  constructor(readonly pending: number) {
+    super(`the member already has ${pending} photos pending`);
+    this.name = 'PendingLimitReached';
+  }
+}
 
 /**
  * A photo as the service sees it: its row (version as a plain number), its rating totals and its uploader's public
@@ -136,7 +148,16 @@ export interface PhotoRepository {
   listByUser(userId: string): Promise<Photo[]>;
   listForReview(query: ReviewQuery): Promise<{ photos: Photo[]; total: number }>;
 
-  create(photo: NewPhoto, eventOf: EventOf): Promise<Photo>;
+  /**
+   * Stores a new photo with its event. With `maxPending`, only while its uploader has fewer photos waiting (uploaded or
+   * resubmitted, not held by reports): counted under a lock per uploader, so two uploads at once cannot both take the
+   * last place; past it nothing is stored and PendingLimitReached is thrown.
+   */
+  create(photo: NewPhoto, eventOf: EventOf, options?: { maxPending?: number }): Promise<Photo>;
+  /** What a member's upload allowance depends on (upload-allowance.ts), counted as of `now`. */
+  allowanceFacts(userId: string, now: Date): Promise<AllowanceFacts>;
+  allowanceSettings(): Promise<AllowanceSettings>;
+  setAllowanceSettings(settings: AllowanceSettings, by: string): Promise<AllowanceSettings>;
   update(id: number, changes: PhotoChanges, eventOf: EventOf, options?: UpdateOptions): Promise<Photo | null>;
   /** Returns the deleted photo, or null when there was none. */
   delete(id: number, eventOf: EventOf): Promise<Photo | null>;
@@ -229,10 +250,43 @@ export class PrismaPhotoRepository implements PhotoRepository {
     return { photos: await this.withUploaders(rows), total };
   }
 
-  async create(photo: NewPhoto, eventOf: EventOf): Promise<Photo> {
-    // The photo's ratings row comes with it (the photos_ratings trigger).
-    const row = await this.commit((tx) => tx.photo.create({ data: photo, ...PHOTO_ROW }), eventOf);
+  async create(photo: NewPhoto, eventOf: EventOf, { maxPending }: { maxPending?: number } = {}): Promise<Photo> {
+    const row = await this.commit(async (tx) => {
+      if (maxPending !== undefined) {
+        // One uploader's uploads take turns here; other members' do not wait.
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('photo-pending:' || ${photo.userId}))`;
+        const [{ pending }] = await tx.$queryRaw<[{ pending: number }]>`
+          SELECT COUNT(*)::int AS pending FROM "photo"."photos" WHERE "user_id" = ${photo.userId} AND "status" = 'pending' AND "held_at" IS NULL`;
+        if (pending >= maxPending) throw new PendingLimitReached(pending);
+      }
+      // The photo's ratings row comes with it (the photos_ratings trigger).
+      return tx.photo.create({ data: photo, ...PHOTO_ROW });
+    }, eventOf);
     return (await this.withUploaders([row]))[0]!;
+  }
+
+  async allowanceFacts(userId: string, now: Date): Promise<AllowanceFacts> {
+    const [facts] = await this.prisma.$queryRaw<[AllowanceFacts]>`
+      SELECT COUNT(*) FILTER (WHERE "status" = 'pending' AND "held_at" IS NULL)::int AS pending,
+             COUNT(*) FILTER (WHERE "status" = 'approved')::int AS approved,
+             COUNT(*) FILTER (WHERE "status" = 'rejected' AND "reviewed_at" >= ${new Date(now.getTime() - ALLOWANCE.cleanRecordDays * DAY_MS)})::int AS "rejectedRecently",
+             COUNT(*) FILTER (WHERE "status" = 'rejected' AND "reviewed_at" >= ${new Date(now.getTime() - ALLOWANCE.penaltyDays * DAY_MS)})::int AS "rejectedLately"
+      FROM "photo"."photos" WHERE "user_id" = ${userId}`;
+    return facts;
+  }
+
+  async allowanceSettings(): Promise<AllowanceSettings> {
+    const row = await this.prisma.uploadAllowanceSettings.findUnique({ where: { id: 1 } });
+    return row ? { pendingLimit: row.pendingLimit, trustedAfter: row.trustedAfter, trustedPendingLimit: row.trustedPendingLimit } : { ...ALLOWANCE.defaults };
+  }
+
+  async setAllowanceSettings(settings: AllowanceSettings, by: string): Promise<AllowanceSettings> {
+    await this.prisma.uploadAllowanceSettings.upsert({
+      where: { id: 1 },
+      create: { id: 1, ...settings, updatedBy: by },
+      update: { ...settings, updatedBy: by, updatedAt: new Date() },
+    });
+    return settings;
   }
 
   async update(id: number, changes: PhotoChanges, eventOf: EventOf, options: UpdateOptions = {}): Promise<Photo | null> {

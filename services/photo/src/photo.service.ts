@@ -5,17 +5,19 @@ import {
   InvalidArgumentError,
   NotFoundError,
   PermissionDeniedError,
+  ResourceExhaustedError,
   controlCharactersMessage,
   hasControlCharacters,
   makeEvent,
   type Caller,
   type Logger,
 } from '@snapcracks/kit';
-import { DESCRIPTION, PAGES, REFUSALS, REJECTION_REASON, RESUBMIT, REVIEW, pageProblem, privacyBarsProblem } from '@snapcracks/http-contract';
+import { ALLOWANCE, DESCRIPTION, PAGES, REFUSALS, REJECTION_REASON, RESUBMIT, REVIEW, pageProblem, privacyBarsProblem } from '@snapcracks/http-contract';
+import { uploadAllowance, type Allowance, type AllowanceSettings } from './upload-allowance.js';
 import { PhotoStatus as PhotoStatusMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, type PhotoState } from '@snapcracks/proto/events/v1';
 import type { PhotoOwnerStore } from './consumers/photo-owners.store.js';
-import type { EventOf, Photo, PhotoChanges, PhotoImages, PhotoRepository, PhotoStatus, ReviewQuery } from './photo.repository.js';
+import { PendingLimitReached, type EventOf, type Photo, type PhotoChanges, type PhotoImages, type PhotoRepository, type PhotoStatus, type ReviewQuery } from './photo.repository.js';
 import type { PhotoStorage, StoredBlob } from './storage.client.js';
 import { MAX_REFERENCE_KEYS, type ReviewMarks } from './review-marks.js';
 
@@ -76,6 +78,9 @@ export class PhotoService {
    * description is in the header, or else may follow the bytes (`lateDescription`, known once they are read).
    */
   async upload(caller: Caller, header: UploadHeader, chunks: AsyncIterable<Buffer>, lateDescription: () => string | undefined = () => undefined): Promise<Photo> {
+    // A full allowance is refused before a byte is processed; the row's insert checks again, under a lock.
+    const allowance = await this.allowance(caller);
+    if (allowance.pending >= allowance.limit) throw new ResourceExhaustedError(ALLOWANCE.full(allowance.pending, allowance.limit));
     let description = optionalDescription(header.description);
     const originalName = safeBasename(header.originalName);
     // A description that follows the bytes is checked before storage hears the upload is whole: a refused one makes
@@ -117,11 +122,31 @@ export class PhotoService {
           perceptualHash: image.perceptualHash,
         },
         (photo) => makeEvent('photo.photo.uploaded', PhotoUploaded, { photo: photoState(photo) }, { source: SOURCE }),
+        { maxPending: allowance.limit },
       );
     } catch (error) {
       await this.deleteBlobs(caller, keys, 'after a failed upload');
+      if (error instanceof PendingLimitReached) throw new ResourceExhaustedError(ALLOWANCE.full(error.pending, allowance.limit));
       throw error;
     }
+  }
+
+  /** How many photos the member may have waiting for review at once, how many they have, and why (upload-allowance.ts). */
+  async allowance(member: Caller): Promise<Allowance> {
+    const [settings, facts] = await Promise.all([this.photos.allowanceSettings(), this.photos.allowanceFacts(member.userId, this.now())]);
+    return uploadAllowance(settings, facts);
+  }
+
+  allowanceSettings(): Promise<AllowanceSettings> {
+    return this.photos.allowanceSettings();
+  }
+
+  /** An admin's new allowances: whole numbers from 1 to ALLOWANCE.maxSetting, the larger one at least the basic one. */
+  setAllowanceSettings(admin: Caller, settings: AllowanceSettings): Promise<AllowanceSettings> {
+    const whole = (n: number) => Number.isInteger(n) && n >= 1 && n <= ALLOWANCE.maxSetting;
+    const { pendingLimit, trustedAfter, trustedPendingLimit } = settings;
+    if (![pendingLimit, trustedAfter, trustedPendingLimit].every(whole) || trustedPendingLimit < pendingLimit) throw new InvalidArgumentError(ALLOWANCE.settingInvalid);
+    return this.photos.setAllowanceSettings({ pendingLimit, trustedAfter, trustedPendingLimit }, admin.userId);
   }
 
   listMine(caller: Caller): Promise<Photo[]> {

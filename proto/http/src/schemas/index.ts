@@ -5,6 +5,7 @@ export * from './votes.js';
 export * from './stats.js';
 export * from './moderation.js';
 export * from './reports.js';
+export * from './allowance.js';
 export * from './contact.js';
 export * from './storage-setup.js';
 export * from './images.js';

@@ -247,6 +247,7 @@ const STATUS_OF_KIND: Record<DomainErrorKind, grpc.status> = {
   failed_precondition: grpc.status.FAILED_PRECONDITION,
   aborted: grpc.status.ABORTED,
   cancelled: grpc.status.CANCELLED,
+  resource_exhausted: grpc.status.RESOURCE_EXHAUSTED,
   unavailable: grpc.status.UNAVAILABLE,
 };
 

@@ -139,6 +139,20 @@ export function photoHandlers(service: PhotoService, gallery: GalleryService): O
       return { photo: toMessage(photo) };
     },
 
+    async getUploadAllowance(_request, ctx) {
+      const { limit, pending, trusted, reasons } = await service.allowance(requireMember(ctx));
+      return { limit, pending, trusted, reasons };
+    },
+
+    async getUploadAllowanceSettings(_request, ctx) {
+      requireAdmin(ctx);
+      return service.allowanceSettings();
+    },
+
+    async setUploadAllowanceSettings(request, ctx) {
+      return service.setAllowanceSettings(requireAdmin(ctx), request);
+    },
+
     async resubmitPhoto(request, ctx) {
       return { photo: toMessage(await service.resubmit(requireMember(ctx), request.id, request.note)) };
     },

@@ -1,4 +1,6 @@
 import type { Envelope } from '@snapcracks/kit';
+import { ALLOWANCE } from '@snapcracks/http-contract';
+import type { AllowanceFacts, AllowanceSettings } from '../upload-allowance.js';
 import type {
   BlobRef,
   EventOf,
@@ -11,6 +13,7 @@ import type {
   UpdateOptions,
   Uploader,
 } from '../photo.repository.js';
+import { PendingLimitReached } from '../photo.repository.js';
 import type { UploaderStore } from '../consumers/uploaders.store.js';
 import { SIMILAR_MAX_DISTANCE, hammingDistance, hashToBigInt, type ReviewMarks } from '../review-marks.js';
 
@@ -23,6 +26,7 @@ type Row = Omit<Photo, 'uploader'>;
  * order. Rows are copied in and out, so a test sees only what was stored.
  */
 export class InMemoryPhotoRepository implements PhotoRepository {
+  #allowance: AllowanceSettings = { ...ALLOWANCE.defaults };
   readonly events: Envelope[] = [];
   readonly #rows = new Map<number, Row>();
   readonly #uploaders = new Map<string, Uploader>();
@@ -67,6 +71,27 @@ export class InMemoryPhotoRepository implements PhotoRepository {
     return ids.flatMap((id) => this.#copy(this.#rows.get(id)) ?? []);
   }
 
+  async allowanceFacts(userId: string, now: Date): Promise<AllowanceFacts> {
+    const day = 24 * 60 * 60 * 1000;
+    const mine = [...this.#rows.values()].filter((r) => r.userId === userId);
+    const rejectedSince = (days: number) => mine.filter((r) => r.status === 'rejected' && r.reviewedAt !== null && r.reviewedAt.getTime() >= now.getTime() - days * day).length;
+    return {
+      pending: mine.filter((r) => r.status === 'pending' && r.heldAt === null).length,
+      approved: mine.filter((r) => r.status === 'approved').length,
+      rejectedRecently: rejectedSince(ALLOWANCE.cleanRecordDays),
+      rejectedLately: rejectedSince(ALLOWANCE.penaltyDays),
+    };
+  }
+
+  async allowanceSettings(): Promise<AllowanceSettings> {
+    return { ...this.#allowance };
+  }
+
+  async setAllowanceSettings(settings: AllowanceSettings): Promise<AllowanceSettings> {
+    this.#allowance = { ...settings };
+    return { ...settings };
+  }
+
   async findImages(filename: string): Promise<PhotoImages | null> {
     const row = [...this.#rows.values()].find((r) => r.filename === filename);
     if (!row) return null;
@@ -102,8 +127,12 @@ export class InMemoryPhotoRepository implements PhotoRepository {
     return { photos, total: matching.length };
   }
 
-  async create(photo: NewPhoto, eventOf: EventOf): Promise<Photo> {
+  async create(photo: NewPhoto, eventOf: EventOf, { maxPending }: { maxPending?: number } = {}): Promise<Photo> {
     this.#maybeFail();
+    if (maxPending !== undefined) {
+      const pending = [...this.#rows.values()].filter((r) => r.userId === photo.userId && r.status === 'pending' && r.heldAt === null).length;
+      if (pending >= maxPending) throw new PendingLimitReached(pending);
+    }
     if ([...this.#rows.values()].some((r) => r.filename === photo.filename)) throw new Error('duplicate filename');
     const row = this.#newRow({ ...blankPhoto(photo.userId, this.#nextId), ...photo });
     const event = eventOf(this.#copy(row, false)!); // built before storing: a throwing builder changes nothing

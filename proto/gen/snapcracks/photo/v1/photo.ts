@@ -420,6 +420,29 @@ export interface HoldPhotoForReviewResponse {
   photo?: Photo | undefined;
 }
 
+export interface GetUploadAllowanceRequest {
+}
+
+export interface GetUploadAllowanceResponse {
+  limit: number;
+  pending: number;
+  /** The larger allowance, earned with approved photos and a clean record. */
+  trusted: boolean;
+  /** Why the limit is what it is, in the words the member reads. */
+  reasons: string[];
+}
+
+export interface GetUploadAllowanceSettingsRequest {
+}
+
+export interface UploadAllowanceSettings {
+  /** Photos a member may have pending at once. */
+  pendingLimit: number;
+  /** Approved photos (and no rejection or removal in 90 days) that earn the larger allowance. */
+  trustedAfter: number;
+  trustedPendingLimit: number;
+}
+
 export interface ResubmitPhotoRequest {
   id: number;
   note?: string | undefined;
@@ -3261,6 +3284,301 @@ export const HoldPhotoForReviewResponse: MessageFns<HoldPhotoForReviewResponse> 
   },
 };
 
+function createBaseGetUploadAllowanceRequest(): GetUploadAllowanceRequest {
+  return {};
+}
+
+export const GetUploadAllowanceRequest: MessageFns<GetUploadAllowanceRequest> = {
+  encode(_: GetUploadAllowanceRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUploadAllowanceRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUploadAllowanceRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetUploadAllowanceRequest {
+    return {};
+  },
+
+  toJSON(_: GetUploadAllowanceRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+};
+
+function createBaseGetUploadAllowanceResponse(): GetUploadAllowanceResponse {
+  return { limit: 0, pending: 0, trusted: false, reasons: [] };
+}
+
+export const GetUploadAllowanceResponse: MessageFns<GetUploadAllowanceResponse> = {
+  encode(message: GetUploadAllowanceResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.limit !== 0) {
+      writer.uint32(8).int32(message.limit);
+    }
+    if (message.pending !== 0) {
+      writer.uint32(16).int32(message.pending);
+    }
+    if (message.trusted !== false) {
+      writer.uint32(24).bool(message.trusted);
+    }
+    for (const v of message.reasons) {
+      writer.uint32(34).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUploadAllowanceResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUploadAllowanceResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pending = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.trusted = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reasons.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUploadAllowanceResponse {
+    return {
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      pending: isSet(object.pending) ? globalThis.Number(object.pending) : 0,
+      trusted: isSet(object.trusted) ? globalThis.Boolean(object.trusted) : false,
+      reasons: globalThis.Array.isArray(object?.reasons) ? object.reasons.map((e: any) => globalThis.String(e)) : [],
+    };
+  },
+
+  toJSON(message: GetUploadAllowanceResponse): unknown {
+    const obj: any = {};
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.pending !== 0) {
+      obj.pending = Math.round(message.pending);
+    }
+    if (message.trusted !== false) {
+      obj.trusted = message.trusted;
+    }
+    if (message.reasons?.length) {
+      obj.reasons = message.reasons;
+    }
+    return obj;
+  },
+};
+
+function createBaseGetUploadAllowanceSettingsRequest(): GetUploadAllowanceSettingsRequest {
+  return {};
+}
+
+export const GetUploadAllowanceSettingsRequest: MessageFns<GetUploadAllowanceSettingsRequest> = {
+  encode(_: GetUploadAllowanceSettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUploadAllowanceSettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUploadAllowanceSettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetUploadAllowanceSettingsRequest {
+    return {};
+  },
+
+  toJSON(_: GetUploadAllowanceSettingsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+};
+
+function createBaseUploadAllowanceSettings(): UploadAllowanceSettings {
+  return { pendingLimit: 0, trustedAfter: 0, trustedPendingLimit: 0 };
+}
+
+export const UploadAllowanceSettings: MessageFns<UploadAllowanceSettings> = {
+  encode(message: UploadAllowanceSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pendingLimit !== 0) {
+      writer.uint32(8).int32(message.pendingLimit);
+    }
+    if (message.trustedAfter !== 0) {
+      writer.uint32(16).int32(message.trustedAfter);
+    }
+    if (message.trustedPendingLimit !== 0) {
+      writer.uint32(24).int32(message.trustedPendingLimit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UploadAllowanceSettings {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUploadAllowanceSettings();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pendingLimit = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.trustedAfter = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.trustedPendingLimit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UploadAllowanceSettings {
+    return {
+      pendingLimit: isSet(object.pendingLimit)
+        ? globalThis.Number(object.pendingLimit)
+        : isSet(object.pending_limit)
+        ? globalThis.Number(object.pending_limit)
+        : 0,
+      trustedAfter: isSet(object.trustedAfter)
+        ? globalThis.Number(object.trustedAfter)
+        : isSet(object.trusted_after)
+        ? globalThis.Number(object.trusted_after)
+        : 0,
+      trustedPendingLimit: isSet(object.trustedPendingLimit)
+        ? globalThis.Number(object.trustedPendingLimit)
+        : isSet(object.trusted_pending_limit)
+        ? globalThis.Number(object.trusted_pending_limit)
+        : 0,
+    };
+  },
+
+  toJSON(message: UploadAllowanceSettings): unknown {
+    const obj: any = {};
+    if (message.pendingLimit !== 0) {
+      obj.pendingLimit = Math.round(message.pendingLimit);
+    }
+    if (message.trustedAfter !== 0) {
+      obj.trustedAfter = Math.round(message.trustedAfter);
+    }
+    if (message.trustedPendingLimit !== 0) {
+      obj.trustedPendingLimit = Math.round(message.trustedPendingLimit);
+    }
+    return obj;
+  },
+};
+
 function createBaseResubmitPhotoRequest(): ResubmitPhotoRequest {
   return { id: 0, note: undefined };
 }
@@ -4214,6 +4532,42 @@ export const PhotoServiceService = {
       Buffer.from(ResubmitPhotoResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ResubmitPhotoResponse => ResubmitPhotoResponse.decode(value),
   },
+  /** How many photos the calling member may have waiting for review at once, how many they have, and why. */
+  getUploadAllowance: {
+    path: "/snapcracks.photo.v1.PhotoService/GetUploadAllowance" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUploadAllowanceRequest): Buffer =>
+      Buffer.from(GetUploadAllowanceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUploadAllowanceRequest => GetUploadAllowanceRequest.decode(value),
+    responseSerialize: (value: GetUploadAllowanceResponse): Buffer =>
+      Buffer.from(GetUploadAllowanceResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetUploadAllowanceResponse => GetUploadAllowanceResponse.decode(value),
+  },
+  /** Admins: the allowances every member's is made from. */
+  getUploadAllowanceSettings: {
+    path: "/snapcracks.photo.v1.PhotoService/GetUploadAllowanceSettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUploadAllowanceSettingsRequest): Buffer =>
+      Buffer.from(GetUploadAllowanceSettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUploadAllowanceSettingsRequest =>
+      GetUploadAllowanceSettingsRequest.decode(value),
+    responseSerialize: (value: UploadAllowanceSettings): Buffer =>
+      Buffer.from(UploadAllowanceSettings.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UploadAllowanceSettings => UploadAllowanceSettings.decode(value),
+  },
+  setUploadAllowanceSettings: {
+    path: "/snapcracks.photo.v1.PhotoService/SetUploadAllowanceSettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UploadAllowanceSettings): Buffer =>
+      Buffer.from(UploadAllowanceSettings.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UploadAllowanceSettings => UploadAllowanceSettings.decode(value),
+    responseSerialize: (value: UploadAllowanceSettings): Buffer =>
+      Buffer.from(UploadAllowanceSettings.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UploadAllowanceSettings => UploadAllowanceSettings.decode(value),
+  },
   listPhotosForReview: {
     path: "/snapcracks.photo.v1.PhotoService/ListPhotosForReview" as const,
     requestStream: false as const,
@@ -4285,6 +4639,11 @@ export interface PhotoServiceServer extends UntypedServiceImplementation {
   getPhotosForReview: handleUnaryCall<GetPhotosForReviewRequest, GetPhotosForReviewResponse>;
   /** The owner sends a rejected photo back to review, once, within 30 days of the rejection, with a note. */
   resubmitPhoto: handleUnaryCall<ResubmitPhotoRequest, ResubmitPhotoResponse>;
+  /** How many photos the calling member may have waiting for review at once, how many they have, and why. */
+  getUploadAllowance: handleUnaryCall<GetUploadAllowanceRequest, GetUploadAllowanceResponse>;
+  /** Admins: the allowances every member's is made from. */
+  getUploadAllowanceSettings: handleUnaryCall<GetUploadAllowanceSettingsRequest, UploadAllowanceSettings>;
+  setUploadAllowanceSettings: handleUnaryCall<UploadAllowanceSettings, UploadAllowanceSettings>;
   listPhotosForReview: handleUnaryCall<ListPhotosForReviewRequest, ListPhotosForReviewResponse>;
   /**
    * Which of the given blob keys a photo uses (its original, display, medium or thumbnail image). Called by the
@@ -4522,6 +4881,53 @@ export interface PhotoServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResubmitPhotoResponse) => void,
+  ): ClientUnaryCall;
+  /** How many photos the calling member may have waiting for review at once, how many they have, and why. */
+  getUploadAllowance(
+    request: GetUploadAllowanceRequest,
+    callback: (error: ServiceError | null, response: GetUploadAllowanceResponse) => void,
+  ): ClientUnaryCall;
+  getUploadAllowance(
+    request: GetUploadAllowanceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetUploadAllowanceResponse) => void,
+  ): ClientUnaryCall;
+  getUploadAllowance(
+    request: GetUploadAllowanceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetUploadAllowanceResponse) => void,
+  ): ClientUnaryCall;
+  /** Admins: the allowances every member's is made from. */
+  getUploadAllowanceSettings(
+    request: GetUploadAllowanceSettingsRequest,
+    callback: (error: ServiceError | null, response: UploadAllowanceSettings) => void,
+  ): ClientUnaryCall;
+  getUploadAllowanceSettings(
+    request: GetUploadAllowanceSettingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UploadAllowanceSettings) => void,
+  ): ClientUnaryCall;
+  getUploadAllowanceSettings(
+    request: GetUploadAllowanceSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UploadAllowanceSettings) => void,
+  ): ClientUnaryCall;
+  setUploadAllowanceSettings(
+    request: UploadAllowanceSettings,
+    callback: (error: ServiceError | null, response: UploadAllowanceSettings) => void,
+  ): ClientUnaryCall;
+  setUploadAllowanceSettings(
+    request: UploadAllowanceSettings,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UploadAllowanceSettings) => void,
+  ): ClientUnaryCall;
+  setUploadAllowanceSettings(
+    request: UploadAllowanceSettings,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UploadAllowanceSettings) => void,
   ): ClientUnaryCall;
   listPhotosForReview(
     request: ListPhotosForReviewRequest,
