@@ -64,7 +64,7 @@ export interface Community {
 
 /**
  * A small community as members make it: the admin (the product must list COMMUNITY.admin's email in ADMIN_EMAILS),
- * a member with a 60-character name and one without a name upload every shape, the admin approves them all and a
+ * a member with a 60-character name and one without a name upload every shape, the admin approves each and a
  * voter rates some of them, leaving others with no votes.
  */
 export async function seedCommunity(browser: Browser, baseUrl: string): Promise<Community> {
@@ -78,10 +78,11 @@ export async function seedCommunity(browser: Browser, baseUrl: string): Promise<
       const description = `${shape.description} (${owner === 'longName' ? 'by Maximiliana' : 'unsigned'})`;
       const buffer = await framedPhoto(shape.width, shape.height, index + (owner === 'anonymous' ? 7 : 0));
       const { id, filename } = await uploadThroughApi(contexts[owner], baseUrl, description, { name: `PXL_20251103_14223351${index}.jpg`, mimeType: 'image/jpeg', buffer });
+      // Approved as it arrives: a member's upload allowance bounds how many may wait for review at once.
+      await reviewThroughApi(contexts.admin, baseUrl, id, { status: 'approved' });
       photos.push({ id, filename, description, width: shape.width, height: shape.height, owner: COMMUNITY[owner] });
     }
   }
-  for (const photo of photos) await reviewThroughApi(contexts.admin, baseUrl, photo.id, { status: 'approved' });
   // Votes reach the vote service through events a few milliseconds after approval: retry until it accepts them.
   for (const [index, photo] of photos.entries()) {
     if (index % 3 === 2) continue;

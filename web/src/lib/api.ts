@@ -37,6 +37,8 @@ import type {
   ReportPage,
   ReportResult,
   ReviewDecision,
+  UploadAllowance,
+  UploadAllowanceSettings,
   UploadedPhoto,
   User,
   UserPhoto,
@@ -229,6 +231,8 @@ export const api = {
   user: {
     photos: () => apiJson<UserPhoto[]>('GET', '/api/user/photos'),
     stats: () => apiJson<UserStats>('GET', '/api/user/stats'),
+    /** How many photos the caller may have waiting for review at once, how many are, and why. */
+    uploadAllowance: () => apiJson<UploadAllowance>('GET', '/api/user/upload-allowance'),
     /** The caller's reports, newest first, with their outcomes. */
     reports: (page: number, limit: number) => apiJson<ReportPage>('GET', `/api/user/reports?page=${page}&limit=${limit}`),
   },
@@ -261,6 +265,8 @@ export const api = {
      */
     review: ({ id, ...decision }: ReviewDecision) =>
       apiJson<UserPhoto>('PATCH', `/api/admin/photos/${id}/status`, decision, { keepalive: true }),
+    uploadAllowanceSettings: () => apiJson<UploadAllowanceSettings>('GET', '/api/admin/upload-allowance'),
+    setUploadAllowanceSettings: (settings: UploadAllowanceSettings) => apiJson<UploadAllowanceSettings>('PUT', '/api/admin/upload-allowance', settings),
     reportedPhotos: (order: ReportedPhotoOrder, page: number, limit: number) =>
       apiJson<ReportedPhotoPage>('GET', `/api/admin/reports?order=${order}&page=${page}&limit=${limit}`),
     /** Dismisses a photo's open reports, or removes the photo with a reason its owner sees. */

@@ -32,6 +32,8 @@ export type {
   ReportResult,
   ReportStatus,
   ReviewMarks,
+  UploadAllowance,
+  UploadAllowanceSettings,
   UploadedPhoto,
   User,
   UserStats,

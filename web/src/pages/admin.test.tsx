@@ -768,3 +768,25 @@ describe('admin panel: resubmissions', () => {
     expect(details).toHaveTextContent('0 bars before → 1 bar now');
   });
 });
+
+describe('admin panel: upload allowance', () => {
+  it('shows the allowances, refuses a larger one below the basic one, and saves whole numbers', async () => {
+    const { requests } = renderAdmin({
+      'GET /api/admin/upload-allowance': { body: { pendingLimit: 5, trustedAfter: 10, trustedPendingLimit: 15 } },
+      'PUT /api/admin/upload-allowance': (request) => ({ body: request.json }),
+    });
+    await userEvent.click(await screen.findByRole('button', { name: 'Upload Allowance' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Upload Allowance' });
+    const first = await within(dialog).findByLabelText('Photos waiting at once');
+    expect(first).toHaveValue('5');
+    await userEvent.clear(first);
+    await userEvent.type(first, '20');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(/the larger one at least the basic one/);
+    await userEvent.clear(first);
+    await userEvent.type(first, '3');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Upload Allowance Saved')).toBeInTheDocument();
+    expect(requests.find((r) => r.method === 'PUT')?.json).toEqual({ pendingLimit: 3, trustedAfter: 10, trustedPendingLimit: 15 });
+  });
+});

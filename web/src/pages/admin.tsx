@@ -6,6 +6,7 @@ import { AdminStatCards } from '@/components/admin/admin-stat-cards';
 import { DEFAULT_ADMIN_FILTER } from '@/components/admin/admin-filters';
 import { CleanupMenu } from '@/components/admin/cleanup-menu';
 import { ReportedPhotosList } from '@/components/admin/reported-photos-list';
+import { UploadAllowanceDialog } from '@/components/admin/upload-allowance-dialog';
 import { statsWithHeldDecisions, useHeldDecisions } from '@/components/admin/review-decisions';
 import { SupportBadge } from '@/components/admin/support-badge';
 import { AdminOnly } from '@/components/auth/admin-only';
@@ -66,6 +67,7 @@ function AdminPanel() {
                 <SupportBadge count={newMessages} />
               </Link>
             </Button>
+            <UploadAllowanceDialog />
             <CleanupMenu />
           </>
         }

@@ -583,3 +583,14 @@ describe('dashboard: fix and resubmit', () => {
     expect(requests.find((r) => r.method === 'POST')?.json).toEqual({ note: 'Added a bar' });
   });
 });
+
+describe('dashboard: upload allowance', () => {
+  it('says how many photos may wait for review, how many do and why, and warns when the queue is full', async () => {
+    renderDashboard({
+      'GET /api/user/upload-allowance': { body: { limit: 4, pending: 4, trusted: false, reasons: ['Members may have 5 photos waiting for review at once.', '1 rejection or removal in the last 30 days lowers it by 1.'] } },
+    });
+    const note = await screen.findByRole('region', { name: 'Upload allowance' });
+    expect(note).toHaveTextContent('Your 4 places in the review queue are taken');
+    expect(note).toHaveTextContent('1 rejection or removal in the last 30 days lowers it by 1.');
+  });
+});

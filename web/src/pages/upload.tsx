@@ -7,6 +7,7 @@ import { PrivacyBarEditor } from '@/components/privacy-bars/privacy-bar-editor';
 import { ChosenPhoto } from '@/components/upload/chosen-photo';
 import { DropzoneErrors, PhotoDropzone } from '@/components/upload/photo-dropzone';
 import { PreviewFailed, PreviewPreparing } from '@/components/upload/preview-status';
+import { UploadAllowanceNote } from '@/components/upload/upload-allowance-note';
 import { UploadProgressBar } from '@/components/upload/upload-progress';
 import { PHOTO_DESCRIPTION_MAX_LENGTH, isHeicFile } from '@/components/upload/upload-rules';
 import { useUploadFlow } from '@/components/upload/use-upload-flow';
@@ -80,6 +81,7 @@ export function UploadPage() {
         title="Snap a Crack"
         description="Share a crack you found. Cover faces, number plates or anything private before you upload."
       />
+      <UploadAllowanceNote className="mt-6" />
       <form
         noValidate
         aria-label="Upload a photo"

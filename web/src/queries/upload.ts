@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { uploadAllowanceQueryKey } from './upload-allowance';
 import { api } from '@/lib/api';
 import type { ErrorToast } from '@/lib/query-client';
 import type { PrivacyBar } from '@/lib/types';
@@ -23,7 +24,10 @@ export function useUploadPhotoMutation(errorToast: ErrorToast) {
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: userPhotosQueryKey });
       void queryClient.invalidateQueries({ queryKey: userStatsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: uploadAllowanceQueryKey });
     },
+    // A refusal may be the allowance, which the page shows: ask it again.
+    onError: () => void queryClient.invalidateQueries({ queryKey: uploadAllowanceQueryKey }),
   });
 }
 

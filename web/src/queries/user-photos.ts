@@ -19,6 +19,7 @@ const DEPENDENT_KEY_PREFIXES: QueryKey[] = [
   ['user', 'photos'],
   ['user', 'stats'],
   ['user', 'reports'],
+  ['user', 'upload-allowance'],
   ['admin', 'photos'],
   ['admin', 'stats'],
   ['admin', 'reports'],

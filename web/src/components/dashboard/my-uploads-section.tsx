@@ -6,6 +6,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { isUnauthorizedError } from '@/lib/api';
 import type { UserPhoto } from '@/lib/types';
 import { useUserPhotosQuery } from '@/queries/user-photos';
+import { UploadAllowanceNote } from '@/components/upload/upload-allowance-note';
 import { UserPhotoCard } from './user-photo-card';
 
 const SKELETON_COUNT = 3;
@@ -32,6 +33,7 @@ export function MyUploadsSection() {
         )}
       </div>
 
+      <UploadAllowanceNote />
       {isPending ? (
         <MyUploadsSkeleton />
       ) : error ? (
