@@ -16,14 +16,16 @@ export default async function uploadAllowanceRoutes(app: FastifyInstance, { clie
 
   serve(routes.uploadAllowanceSettings, async (request, reply) => {
     const caller = await request.requireAdmin();
-    const { pendingLimit, trustedAfter, trustedPendingLimit } = await clients.photo.call.getUploadAllowanceSettings({}, { caller });
+    const { settings } = await clients.photo.call.getUploadAllowanceSettings({}, { caller });
+    if (!settings) throw new Error('The photo service answered without settings');
     reply.header('cache-control', 'private, no-store');
-    return { pendingLimit, trustedAfter, trustedPendingLimit };
+    return { pendingLimit: settings.pendingLimit, trustedAfter: settings.trustedAfter, trustedPendingLimit: settings.trustedPendingLimit };
   });
 
   serve(routes.setUploadAllowanceSettings, async (request) => {
     const caller = await request.requireAdmin();
-    const { pendingLimit, trustedAfter, trustedPendingLimit } = await clients.photo.call.setUploadAllowanceSettings(request.body, { caller });
-    return { pendingLimit, trustedAfter, trustedPendingLimit };
+    const { settings } = await clients.photo.call.setUploadAllowanceSettings({ settings: request.body }, { caller });
+    if (!settings) throw new Error('The photo service answered without settings');
+    return { pendingLimit: settings.pendingLimit, trustedAfter: settings.trustedAfter, trustedPendingLimit: settings.trustedPendingLimit };
   });
 }

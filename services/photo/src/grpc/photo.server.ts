@@ -1,5 +1,5 @@
 import { InvalidArgumentError, readHeaderAndChunks, requireAdmin, requireMember, requireService, type Handlers } from '@snapcracks/kit';
-import { UPLOAD } from '@snapcracks/http-contract';
+import { ALLOWANCE, UPLOAD } from '@snapcracks/http-contract';
 import { StorageType as StorageTypeMessage } from '@snapcracks/proto/common/v1';
 import {
   GalleryFilter as GalleryFilterMessage,
@@ -146,11 +146,13 @@ export function photoHandlers(service: PhotoService, gallery: GalleryService): O
 
     async getUploadAllowanceSettings(_request, ctx) {
       requireAdmin(ctx);
-      return service.allowanceSettings();
+      return { settings: await service.allowanceSettings() };
     },
 
     async setUploadAllowanceSettings(request, ctx) {
-      return service.setAllowanceSettings(requireAdmin(ctx), request);
+      const admin = requireAdmin(ctx);
+      if (!request.settings) throw new InvalidArgumentError(ALLOWANCE.settingInvalid);
+      return { settings: await service.setAllowanceSettings(admin, request.settings) };
     },
 
     async resubmitPhoto(request, ctx) {

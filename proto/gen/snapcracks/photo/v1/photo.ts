@@ -435,6 +435,18 @@ export interface GetUploadAllowanceResponse {
 export interface GetUploadAllowanceSettingsRequest {
 }
 
+export interface GetUploadAllowanceSettingsResponse {
+  settings?: UploadAllowanceSettings | undefined;
+}
+
+export interface SetUploadAllowanceSettingsRequest {
+  settings?: UploadAllowanceSettings | undefined;
+}
+
+export interface SetUploadAllowanceSettingsResponse {
+  settings?: UploadAllowanceSettings | undefined;
+}
+
 export interface UploadAllowanceSettings {
   /** Photos a member may have pending at once. */
   pendingLimit: number;
@@ -3477,6 +3489,180 @@ export const GetUploadAllowanceSettingsRequest: MessageFns<GetUploadAllowanceSet
   },
 };
 
+function createBaseGetUploadAllowanceSettingsResponse(): GetUploadAllowanceSettingsResponse {
+  return { settings: undefined };
+}
+
+export const GetUploadAllowanceSettingsResponse: MessageFns<GetUploadAllowanceSettingsResponse> = {
+  encode(message: GetUploadAllowanceSettingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.settings !== undefined) {
+      UploadAllowanceSettings.encode(message.settings, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUploadAllowanceSettingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUploadAllowanceSettingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settings = UploadAllowanceSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUploadAllowanceSettingsResponse {
+    return { settings: isSet(object.settings) ? UploadAllowanceSettings.fromJSON(object.settings) : undefined };
+  },
+
+  toJSON(message: GetUploadAllowanceSettingsResponse): unknown {
+    const obj: any = {};
+    if (message.settings !== undefined) {
+      obj.settings = UploadAllowanceSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+};
+
+function createBaseSetUploadAllowanceSettingsRequest(): SetUploadAllowanceSettingsRequest {
+  return { settings: undefined };
+}
+
+export const SetUploadAllowanceSettingsRequest: MessageFns<SetUploadAllowanceSettingsRequest> = {
+  encode(message: SetUploadAllowanceSettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.settings !== undefined) {
+      UploadAllowanceSettings.encode(message.settings, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetUploadAllowanceSettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetUploadAllowanceSettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settings = UploadAllowanceSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetUploadAllowanceSettingsRequest {
+    return { settings: isSet(object.settings) ? UploadAllowanceSettings.fromJSON(object.settings) : undefined };
+  },
+
+  toJSON(message: SetUploadAllowanceSettingsRequest): unknown {
+    const obj: any = {};
+    if (message.settings !== undefined) {
+      obj.settings = UploadAllowanceSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+};
+
+function createBaseSetUploadAllowanceSettingsResponse(): SetUploadAllowanceSettingsResponse {
+  return { settings: undefined };
+}
+
+export const SetUploadAllowanceSettingsResponse: MessageFns<SetUploadAllowanceSettingsResponse> = {
+  encode(message: SetUploadAllowanceSettingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.settings !== undefined) {
+      UploadAllowanceSettings.encode(message.settings, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SetUploadAllowanceSettingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSetUploadAllowanceSettingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settings = UploadAllowanceSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SetUploadAllowanceSettingsResponse {
+    return { settings: isSet(object.settings) ? UploadAllowanceSettings.fromJSON(object.settings) : undefined };
+  },
+
+  toJSON(message: SetUploadAllowanceSettingsResponse): unknown {
+    const obj: any = {};
+    if (message.settings !== undefined) {
+      obj.settings = UploadAllowanceSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+};
+
 function createBaseUploadAllowanceSettings(): UploadAllowanceSettings {
   return { pendingLimit: 0, trustedAfter: 0, trustedPendingLimit: 0 };
 }
@@ -4553,20 +4739,23 @@ export const PhotoServiceService = {
       Buffer.from(GetUploadAllowanceSettingsRequest.encode(value).finish()),
     requestDeserialize: (value: Buffer): GetUploadAllowanceSettingsRequest =>
       GetUploadAllowanceSettingsRequest.decode(value),
-    responseSerialize: (value: UploadAllowanceSettings): Buffer =>
-      Buffer.from(UploadAllowanceSettings.encode(value).finish()),
-    responseDeserialize: (value: Buffer): UploadAllowanceSettings => UploadAllowanceSettings.decode(value),
+    responseSerialize: (value: GetUploadAllowanceSettingsResponse): Buffer =>
+      Buffer.from(GetUploadAllowanceSettingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetUploadAllowanceSettingsResponse =>
+      GetUploadAllowanceSettingsResponse.decode(value),
   },
   setUploadAllowanceSettings: {
     path: "/snapcracks.photo.v1.PhotoService/SetUploadAllowanceSettings" as const,
     requestStream: false as const,
     responseStream: false as const,
-    requestSerialize: (value: UploadAllowanceSettings): Buffer =>
-      Buffer.from(UploadAllowanceSettings.encode(value).finish()),
-    requestDeserialize: (value: Buffer): UploadAllowanceSettings => UploadAllowanceSettings.decode(value),
-    responseSerialize: (value: UploadAllowanceSettings): Buffer =>
-      Buffer.from(UploadAllowanceSettings.encode(value).finish()),
-    responseDeserialize: (value: Buffer): UploadAllowanceSettings => UploadAllowanceSettings.decode(value),
+    requestSerialize: (value: SetUploadAllowanceSettingsRequest): Buffer =>
+      Buffer.from(SetUploadAllowanceSettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SetUploadAllowanceSettingsRequest =>
+      SetUploadAllowanceSettingsRequest.decode(value),
+    responseSerialize: (value: SetUploadAllowanceSettingsResponse): Buffer =>
+      Buffer.from(SetUploadAllowanceSettingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SetUploadAllowanceSettingsResponse =>
+      SetUploadAllowanceSettingsResponse.decode(value),
   },
   listPhotosForReview: {
     path: "/snapcracks.photo.v1.PhotoService/ListPhotosForReview" as const,
@@ -4642,8 +4831,8 @@ export interface PhotoServiceServer extends UntypedServiceImplementation {
   /** How many photos the calling member may have waiting for review at once, how many they have, and why. */
   getUploadAllowance: handleUnaryCall<GetUploadAllowanceRequest, GetUploadAllowanceResponse>;
   /** Admins: the allowances every member's is made from. */
-  getUploadAllowanceSettings: handleUnaryCall<GetUploadAllowanceSettingsRequest, UploadAllowanceSettings>;
-  setUploadAllowanceSettings: handleUnaryCall<UploadAllowanceSettings, UploadAllowanceSettings>;
+  getUploadAllowanceSettings: handleUnaryCall<GetUploadAllowanceSettingsRequest, GetUploadAllowanceSettingsResponse>;
+  setUploadAllowanceSettings: handleUnaryCall<SetUploadAllowanceSettingsRequest, SetUploadAllowanceSettingsResponse>;
   listPhotosForReview: handleUnaryCall<ListPhotosForReviewRequest, ListPhotosForReviewResponse>;
   /**
    * Which of the given blob keys a photo uses (its original, display, medium or thumbnail image). Called by the
@@ -4901,33 +5090,33 @@ export interface PhotoServiceClient extends Client {
   /** Admins: the allowances every member's is made from. */
   getUploadAllowanceSettings(
     request: GetUploadAllowanceSettingsRequest,
-    callback: (error: ServiceError | null, response: UploadAllowanceSettings) => void,
+    callback: (error: ServiceError | null, response: GetUploadAllowanceSettingsResponse) => void,
   ): ClientUnaryCall;
   getUploadAllowanceSettings(
     request: GetUploadAllowanceSettingsRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: UploadAllowanceSettings) => void,
+    callback: (error: ServiceError | null, response: GetUploadAllowanceSettingsResponse) => void,
   ): ClientUnaryCall;
   getUploadAllowanceSettings(
     request: GetUploadAllowanceSettingsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: UploadAllowanceSettings) => void,
+    callback: (error: ServiceError | null, response: GetUploadAllowanceSettingsResponse) => void,
   ): ClientUnaryCall;
   setUploadAllowanceSettings(
-    request: UploadAllowanceSettings,
-    callback: (error: ServiceError | null, response: UploadAllowanceSettings) => void,
+    request: SetUploadAllowanceSettingsRequest,
+    callback: (error: ServiceError | null, response: SetUploadAllowanceSettingsResponse) => void,
   ): ClientUnaryCall;
   setUploadAllowanceSettings(
-    request: UploadAllowanceSettings,
+    request: SetUploadAllowanceSettingsRequest,
     metadata: Metadata,
-    callback: (error: ServiceError | null, response: UploadAllowanceSettings) => void,
+    callback: (error: ServiceError | null, response: SetUploadAllowanceSettingsResponse) => void,
   ): ClientUnaryCall;
   setUploadAllowanceSettings(
-    request: UploadAllowanceSettings,
+    request: SetUploadAllowanceSettingsRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: UploadAllowanceSettings) => void,
+    callback: (error: ServiceError | null, response: SetUploadAllowanceSettingsResponse) => void,
   ): ClientUnaryCall;
   listPhotosForReview(
     request: ListPhotosForReviewRequest,
