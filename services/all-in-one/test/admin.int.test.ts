@@ -151,6 +151,8 @@ beforeAll(async () => {
   ({ browser: newcomer } = await signIn(system.url, 'new@example.com', 'New Comer'));
   adminId = await idOf(admin);
   services = serviceClients();
+  // These members keep more photos waiting than an allowance lets them (upload-allowance.int.test.ts tests that).
+  expect((await send(admin, 'PUT', '/api/admin/upload-allowance', { pendingLimit: 1000, trustedAfter: 1000, trustedPendingLimit: 1000 })).status).toBe(200);
 }, 120_000);
 afterAll(async () => {
   if (services) for (const client of Object.values(services)) client.close();

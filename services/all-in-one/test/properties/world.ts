@@ -75,6 +75,9 @@ export class World {
   /** Puts the cast back as described above; cheap when nothing changed. */
   async repair(): Promise<void> {
     for (const account of this.accounts) await this.repairAccount(account);
+    // Generated requests may set the upload allowances (an admin's 200 changes them); the cast's uploads need room.
+    const allowance = await this.pool.query(`SELECT 1 FROM photo.upload_allowance_settings WHERE pending_limit >= 5 AND trusted_pending_limit >= 5`);
+    if (allowance.rowCount === 0) await this.keeperSends('PUT', '/api/admin/upload-allowance', { pendingLimit: 5, trustedAfter: 10, trustedPendingLimit: 15 });
     const owner = this.account('owner');
     const photos = await this.pool.query<{ id: number; status: string }>(`SELECT id, status::text FROM photo.photos WHERE user_id = $1`, [owner.id]);
     if (!photos.rows.some((photo) => photo.status === 'pending')) await this.upload(owner);
