@@ -126,6 +126,15 @@ export async function uploadThroughApi(
   return (await response.json()) as { id: number; filename: string };
 }
 
+/** Lets every member keep up to 1000 photos waiting for review, as an admin sets it (`context` must be an admin's). */
+export async function liftUploadAllowance(context: BrowserContext, baseUrl: string): Promise<void> {
+  const response = await context.request.put(`${baseUrl}/api/admin/upload-allowance`, {
+    data: { pendingLimit: 1000, trustedAfter: 1000, trustedPendingLimit: 1000 },
+    headers: { Origin: baseUrl },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
 /** An admin's review decision through the API (`context` must be an admin's). */
 export async function reviewThroughApi(
   context: BrowserContext,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser, reviewThroughApi, signedInMember } from './browser.js';
+import { launchBrowser, liftUploadAllowance, reviewThroughApi, signedInMember } from './browser.js';
 import { startProduct, type RunningProduct } from './product.js';
 import { sharp } from './sharp.js';
 
@@ -98,6 +98,8 @@ function watchForServerErrors(context: BrowserContext): void {
 beforeAll(async () => {
   [product, browser] = await Promise.all([startProduct({ ADMIN_EMAILS: ADMIN.email }), launchBrowser()]);
   [owner, admin] = await Promise.all([signedInMember(browser, product.url, OWNER), signedInMember(browser, product.url, ADMIN)]);
+  // The owner uploads every sample before any is reviewed, more than a member's upload allowance holds.
+  await liftUploadAllowance(admin.context, product.url);
   watchForServerErrors(owner.context);
   watchForServerErrors(admin.context);
 });

@@ -105,18 +105,12 @@ describe('members report a photo, an admin removes it, everyone sees the outcome
     }
     expect(await horizontalOverflow(reporters[0]!.page)).toMatchObject({ overflow: 0 });
 
-    // The owner fixes the bars (drawn with the mouse over the photo), and resubmits with a note.
+    // The owner fixes the bars (with the editor's keyboard way, Add bar, a bar in the middle), and resubmits with a note.
     await ownCard.getByText(/resubmit it once, until/).waitFor();
     await ownCard.getByRole('button', { name: `Edit ${DESCRIPTION}` }).click();
     const edit = owner.page.getByRole('dialog', { name: 'Edit Photo' });
-    const surface = edit.getByRole('group', { name: `Privacy bars for ${DESCRIPTION}` });
-    await surface.locator('img').evaluate((img: HTMLImageElement) => img.decode());
-    const box = (await surface.boundingBox())!;
-    await owner.page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.1);
-    await owner.page.mouse.down();
-    await owner.page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.3, { steps: 5 });
-    await owner.page.mouse.move(box.x + box.width * 0.45, box.y + box.height * 0.45, { steps: 5 });
-    await owner.page.mouse.up();
+    await edit.getByRole('group', { name: `Privacy bars for ${DESCRIPTION}` }).locator('img').evaluate((img: HTMLImageElement) => img.decode());
+    await edit.getByRole('button', { name: 'Add bar' }).click();
     await edit.getByRole('button', { name: 'Privacy bar 1 of 1' }).waitFor();
     await edit.getByRole('button', { name: 'Save Changes' }).click();
     await edit.waitFor({ state: 'detached', timeout: 30_000 });
@@ -156,6 +150,8 @@ describe('members report a photo, an admin removes it, everyone sees the outcome
     mkdirSync(dir, { recursive: true });
     const { id } = await uploadThroughApi(owner.context, product.url, 'A second crack, by the fountain', fixtureImage('photo.webp'));
     await reviewThroughApi(admin.context, product.url, id, { status: 'approved' });
+    const { id: rejectedId } = await uploadThroughApi(owner.context, product.url, 'A third crack, blurred', fixtureImage('photo.png'));
+    await reviewThroughApi(admin.context, product.url, rejectedId, { status: 'rejected', rejectionReason: 'The crack is out of focus.' });
     const reporter = await signedInMember(browser, product.url, REPORTERS[0]!);
     await reporter.page.request.post(`${product.url}/api/photos/${id}/reports`, { data: { category: 'spam', note: 'Posted twice' }, headers: { Origin: product.url } });
     for (const theme of ['light', 'dark'] as const) {
@@ -182,6 +178,25 @@ describe('members report a photo, an admin removes it, everyone sees the outcome
         await admin.page.getByRole('button', { name: /Reported Photos/ }).click();
         await admin.page.getByRole('list', { name: 'Reported photos' }).waitFor();
         await admin.page.screenshot({ path: join(dir, `admin-reports-${theme}-${viewport.width}.png`), fullPage: true, animations: 'disabled' });
+        await admin.page.getByRole('button', { name: 'Upload Allowance' }).click();
+        await admin.page.getByRole('dialog', { name: 'Upload Allowance' }).getByLabel('Photos waiting at once').first().waitFor();
+        await admin.page.screenshot({ path: join(dir, `admin-allowance-${theme}-${viewport.width}.png`), animations: 'disabled' });
+        await admin.page.keyboard.press('Escape');
+
+        // The owner: a rejected photo they may fix and resubmit, the resubmit dialog, and the upload page's allowance.
+        await owner.page.setViewportSize(viewport);
+        await owner.page.goto(`${product.url}/dashboard`);
+        await setTheme(owner.page, theme);
+        await owner.page.getByRole('button', { name: /^Fix and resubmit/ }).first().waitFor();
+        await owner.page.getByRole('region', { name: 'Upload allowance' }).scrollIntoViewIfNeeded();
+        await owner.page.screenshot({ path: join(dir, `dashboard-resubmit-${theme}-${viewport.width}.png`), animations: 'disabled' });
+        await owner.page.getByRole('button', { name: /^Fix and resubmit/ }).first().click();
+        await owner.page.getByRole('dialog', { name: 'Resubmit Photo' }).waitFor();
+        await owner.page.screenshot({ path: join(dir, `resubmit-dialog-${theme}-${viewport.width}.png`), animations: 'disabled' });
+        await owner.page.keyboard.press('Escape');
+        await owner.page.goto(`${product.url}/upload`);
+        await owner.page.getByRole('region', { name: 'Upload allowance' }).waitFor();
+        await owner.page.screenshot({ path: join(dir, `upload-allowance-${theme}-${viewport.width}.png`), animations: 'disabled' });
       }
     }
     await reporter.context.close();
