@@ -27,7 +27,7 @@ export function UploadAllowanceNote({ className }: { className?: string }) {
         <p className={cn('font-medium', !full && 'text-foreground')}>
           {full
             ? `Your ${data.limit} places in the review queue are taken: you can upload again once an admin has reviewed a photo of yours.`
-            : `${data.pending} of your ${data.limit} photos allowed in the review queue ${data.pending === 1 ? 'is' : 'are'} waiting.`}
+            : `You may have ${data.limit} photos waiting for review at once; ${data.pending === 0 ? 'none is' : data.pending === 1 ? '1 is' : `${data.pending} are`} waiting now.`}
         </p>
         <ul className="mt-1 flex flex-col gap-0.5">
           {data.reasons.map((reason) => (
