@@ -1,8 +1,9 @@
 import { REPORTS } from '@snapcracks/http-contract';
 import { useRef, useState } from 'react';
-import { AlertTriangle, Check, ChevronLeft, ChevronRight, Flag, ImageOff, RotateCw, Trash2, Users } from 'lucide-react';
+import { AlertTriangle, Check, Flag, ImageOff, RotateCw, Trash2, Users } from 'lucide-react';
 import { photoLabel } from '@/components/dashboard/photo-label';
 import { PhotoStatusBadge } from '@/components/dashboard/photo-status-badge';
+import { GalleryPagination } from '@/components/gallery/gallery-pagination';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { getServerMessage } from '@/lib/api';
@@ -104,21 +105,7 @@ export function ReportedPhotosList() {
               />
             ))}
           </ul>
-          {data.totalPages > 1 && (
-            <nav aria-label="Reported photos pages" className="flex items-center justify-center gap-2 text-sm">
-              <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                <ChevronLeft aria-hidden="true" />
-                Previous
-              </Button>
-              <span className="tabular-nums text-muted-foreground">
-                Page {page} of {data.totalPages}
-              </span>
-              <Button variant="outline" size="sm" disabled={page >= data.totalPages} onClick={() => setPage((p) => p + 1)}>
-                Next
-                <ChevronRight aria-hidden="true" />
-              </Button>
-            </nav>
-          )}
+          <GalleryPagination page={page} totalPages={data.totalPages} onPageChange={setPage} label="Reported photos pages" />
         </>
       )}
 

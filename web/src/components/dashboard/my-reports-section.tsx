@@ -1,6 +1,7 @@
 import { REPORTS } from '@snapcracks/http-contract';
 import { useState } from 'react';
-import { CheckCircle2, ChevronLeft, ChevronRight, Clock, Flag, RotateCw, Trash2, type LucideIcon } from 'lucide-react';
+import { CheckCircle2, Clock, Flag, RotateCw, Trash2, type LucideIcon } from 'lucide-react';
+import { GalleryPagination } from '@/components/gallery/gallery-pagination';
 import { Button } from '@/components/ui/button';
 import { formatDate } from '@/lib/format';
 import type { Report, ReportStatus } from '@/lib/types';
@@ -60,21 +61,7 @@ export function MyReportsSection() {
               <ReportRow key={report.id} report={report} />
             ))}
           </ul>
-          {data.totalPages > 1 && (
-            <nav aria-label="Your reports pages" className="flex items-center justify-end gap-2 text-sm">
-              <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                <ChevronLeft aria-hidden="true" />
-                Previous
-              </Button>
-              <span className="tabular-nums text-muted-foreground">
-                Page {page} of {data.totalPages}
-              </span>
-              <Button variant="outline" size="sm" disabled={page >= data.totalPages} onClick={() => setPage((p) => p + 1)}>
-                Next
-                <ChevronRight aria-hidden="true" />
-              </Button>
-            </nav>
-          )}
+          <GalleryPagination page={page} totalPages={data.totalPages} onPageChange={setPage} label="Your reports pages" />
         </>
       )}
     </section>

@@ -19,15 +19,17 @@ export interface GalleryPaginationProps {
   page: number;
   totalPages: number;
   onPageChange: (page: number) => void;
+  /** The navigation's name for screen readers. */
+  label?: string;
   className?: string;
 }
 
 /** Previous, up to five page numbers and Next, and "Page N of M"; nothing when everything fits on one page. */
-export function GalleryPagination({ page, totalPages, onPageChange, className }: GalleryPaginationProps) {
+export function GalleryPagination({ page, totalPages, onPageChange, label = 'Gallery pages', className }: GalleryPaginationProps) {
   if (totalPages <= 1) return null;
   const pages = pageWindow(page, totalPages);
   return (
-    <nav aria-label="Gallery pages" className={cn('flex flex-col items-center gap-3', className)}>
+    <nav aria-label={label} className={cn('flex flex-col items-center gap-3', className)}>
       <ul className="flex flex-wrap items-center justify-center gap-1.5">
         <li>
           <Button
