@@ -45,7 +45,7 @@ function toReviewMarksJson(marks: ReviewMarks | undefined): ReviewMarksJson | nu
 }
 
 /** A photo as the admin's review list shows it: everything the owner sees, its repeat-upload marks and its audit entries. */
-function toAdminPhotoJson(photo: Photo, actions: ModerationAction[]): AdminPhoto {
+export function toAdminPhotoJson(photo: Photo, actions: ModerationAction[]): AdminPhoto {
   return {
     ...toPhotoJson(photo),
     reviewMarks: toReviewMarksJson(photo.reviewMarks),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
-import { AVATAR, FACE_SUGGESTIONS, REPORTS, RESUBMIT, UPLOAD } from './rules.js';
+import { AVATAR, DESK, FACE_SUGGESTIONS, REASON_TEMPLATES, REPORTS, RESUBMIT, REVERSAL, UPLOAD } from './rules.js';
 import { loginQuery } from './return-to.js';
 import { nonEmptyBytes } from './fields.js';
 import { acceptTermsBody, adminUserEdit, adminUserPage, adminUserQuery, adminUser, avatarResult, profileBody, user, userIdParams } from './schemas/users.js';
@@ -29,6 +29,21 @@ import {
   reportResult,
 } from './schemas/reports.js';
 import { uploadAllowance, uploadAllowanceSettings } from './schemas/allowance.js';
+import {
+  bulkApprovalBody,
+  bulkApprovalResult,
+  deskClaim,
+  deskNext,
+  deskNextBody,
+  reasonTemplate,
+  reasonTemplateBody,
+  reasonTemplateList,
+  reasonTemplateParams,
+  reversalBody,
+  reversalResult,
+  reviewFigures,
+  reviewFiguresQuery,
+} from './schemas/desk.js';
 import { adminPhotoPage, cleanupParams, cleanupResult, reviewBody, reviewListParams, reviewListQuery } from './schemas/moderation.js';
 import { contactBody, contactForm, contactFormIdParams, contactFormPage, contactFormQuery, contactStatusBody } from './schemas/contact.js';
 import { driveAuthUrl, driveCallbackQuery, driveCodeBody, driveRefreshToken } from './schemas/storage-setup.js';
@@ -411,7 +426,7 @@ export const routes = {
     params: photoIdParams,
     body: { type: 'json', schema: reviewBody },
     ok: { status: 200, json: photo, description: 'The photo with its new status.' },
-    errors: { 404: 'No such photo.', 409: 'The photo is no longer pending.' },
+    errors: { 404: 'No such photo.', 409: `The photo is no longer pending, or another admin has claimed it at the review desk (${DESK.claimedByOther}).` },
   }),
   adminDeletePhoto: defineRoute({
     method: 'DELETE',
@@ -422,6 +437,110 @@ export const routes = {
     params: photoIdParams,
     ok: { status: 204, description: 'Deleted.' },
     errors: { 404: 'No such photo.' },
+  }),
+  bulkApprove: defineRoute({
+    method: 'POST',
+    path: '/api/admin/photos/approvals',
+    tag: 'Admin',
+    summary: 'Approve several pending photos',
+    description: `At most ${DESK.bulkMax} at once, each audited as its own approval. A photo decided meanwhile, claimed at another admin's desk or gone is left as it is and listed with why.`,
+    access: 'admin',
+    body: { type: 'json', schema: bulkApprovalBody },
+    ok: { status: 200, json: bulkApprovalResult, description: 'Which were approved, and which not.' },
+  }),
+  reverseDecision: defineRoute({
+    method: 'POST',
+    path: '/api/admin/photos/{id}/reversal',
+    tag: 'Admin',
+    summary: 'Take back a decision',
+    description:
+      '`remove` takes an approved photo out of the gallery (its owner sees the reason, as for a rejection); `approve` puts a rejected or removed photo in the gallery after all, where it was if it had been approved before. Its votes stop counting while it is not approved and count again once it is. Audited with the reason.',
+    access: 'admin',
+    params: photoIdParams,
+    body: { type: 'json', schema: reversalBody },
+    ok: { status: 200, json: reversalResult, description: 'The photo as it now is.' },
+    errors: { 404: 'No such photo.', 409: `${REVERSAL.notApproved} / ${REVERSAL.notRejected}` },
+  }),
+  deskNext: defineRoute({
+    method: 'POST',
+    path: '/api/admin/desk/next',
+    tag: 'Admin',
+    summary: 'Review next',
+    description: `The photo that has waited longest (a new upload, a resubmission or a photo members reported back into review) that no other admin has claimed, claimed for the caller for ${DESK.claimSeconds / 60} minutes. Two admins asking at once never get the same photo. Decisions on a photo claimed by another admin are refused (409) until its claim ends.`,
+    access: 'admin',
+    body: { type: 'json', schema: deskNextBody },
+    ok: { status: 200, json: deskNext, description: 'The claimed item, or null when nothing is waiting.' },
+  }),
+  renewDeskClaim: defineRoute({
+    method: 'POST',
+    path: '/api/admin/desk/claims/{id}/renewal',
+    tag: 'Admin',
+    summary: 'Keep a claim',
+    description: `Extends the caller's claim by ${DESK.claimSeconds / 60} minutes from now.`,
+    access: 'admin',
+    params: photoIdParams,
+    ok: { status: 200, json: deskClaim, description: 'The claim.' },
+    errors: { 409: DESK.claimLost },
+  }),
+  releaseDeskClaim: defineRoute({
+    method: 'DELETE',
+    path: '/api/admin/desk/claims/{id}',
+    tag: 'Admin',
+    summary: 'Give up a claim',
+    description: "The admin left the desk: another admin may take the photo at once. Releasing a claim the caller does not hold does nothing.",
+    access: 'admin',
+    params: photoIdParams,
+    ok: { status: 204, description: 'Released.' },
+  }),
+  reasonTemplates: defineRoute({
+    method: 'GET',
+    path: '/api/admin/reason-templates',
+    tag: 'Admin',
+    summary: 'Reason templates',
+    description: 'The reasons admins pick from when they reject or remove a photo, oldest first.',
+    access: 'admin',
+    ok: { status: 200, json: reasonTemplateList, description: 'Every template.' },
+  }),
+  createReasonTemplate: defineRoute({
+    method: 'POST',
+    path: '/api/admin/reason-templates',
+    tag: 'Admin',
+    summary: 'Add a reason template',
+    access: 'admin',
+    body: { type: 'json', schema: reasonTemplateBody },
+    ok: { status: 201, json: reasonTemplate, description: 'The template.' },
+    errors: { 409: REASON_TEMPLATES.limitReached },
+  }),
+  updateReasonTemplate: defineRoute({
+    method: 'PUT',
+    path: '/api/admin/reason-templates/{id}',
+    tag: 'Admin',
+    summary: 'Change a reason template',
+    access: 'admin',
+    params: reasonTemplateParams,
+    body: { type: 'json', schema: reasonTemplateBody },
+    ok: { status: 200, json: reasonTemplate, description: 'The template.' },
+    errors: { 404: REASON_TEMPLATES.notFound },
+  }),
+  deleteReasonTemplate: defineRoute({
+    method: 'DELETE',
+    path: '/api/admin/reason-templates/{id}',
+    tag: 'Admin',
+    summary: 'Delete a reason template',
+    access: 'admin',
+    params: reasonTemplateParams,
+    ok: { status: 204, description: 'Deleted.' },
+    errors: { 404: REASON_TEMPLATES.notFound },
+  }),
+  reviewFigures: defineRoute({
+    method: 'GET',
+    path: '/api/admin/review-figures',
+    tag: 'Admin',
+    summary: 'Reviewer figures',
+    description: 'Decisions per admin per day, the median time from upload to decision, reports per category, and the reporters whose reports were mostly dismissed.',
+    access: 'admin',
+    query: reviewFiguresQuery,
+    ok: { status: 200, json: reviewFigures, description: 'The figures.' },
   }),
   uploadAllowanceSettings: defineRoute({
     method: 'GET',

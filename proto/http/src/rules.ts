@@ -258,6 +258,61 @@ export const ALLOWANCE = {
     `You have ${pending} ${pending === 1 ? 'photo' : 'photos'} waiting for review, your allowance is ${limit}. Please wait until an admin has reviewed ${pending === 1 ? 'it' : 'some of them'}.`,
 } as const;
 
+/**
+ * The review desk (beyond the spec): one item at a time under a claim, so two admins never review the same photo, with
+ * keyboard shortcuts, reason templates and a short undo. Decisions elsewhere (the pending list, bulk approval, reports)
+ * respect the claims too.
+ */
+export const DESK = {
+  /** A claim lasts this long unless the admin's desk renews it; an abandoned one then frees the photo. */
+  claimSeconds: 120,
+  /** The desk renews its claim this often while the admin is on the item. */
+  renewEverySeconds: 30,
+  /** A desk decision can be taken back for this long before it is sent. */
+  undoSeconds: 10,
+  /** Photos a "Review next" may leave out (those skipped or decided at this desk, still being sent). */
+  maxExcluded: 100,
+  kinds: ['new', 'resubmission', 'reported'] as const,
+  kindLabels: { new: 'New upload', resubmission: 'Resubmission', reported: 'Reported' },
+  claimedByOther: 'Another admin is reviewing this photo.',
+  claimLost: 'Your claim on this photo has ended. Please take the next one.',
+  tooManyExcluded: 'At most 100 photos can be left out',
+  bulkMax: 50,
+  bulkEmpty: 'Select at least one photo to approve.',
+  bulkTooMany: 'At most 50 photos can be approved at once.',
+} as const;
+
+/** Decisions taken back: an approved photo removed, a rejected or removed one approved after all, always with a reason. */
+export const REVERSAL = {
+  decisions: ['approve', 'remove'] as const,
+  decisionInvalid: 'Decision must be approve or remove',
+  reasonRequired: 'Please give a reason for changing this decision.',
+  notApproved: 'Only an approved photo can be removed.',
+  notRejected: 'Only a rejected or removed photo can be approved again.',
+} as const;
+
+/** Reasons admins write once and pick at the desk (a number key) or in the reject dialog. */
+export const REASON_TEMPLATES = {
+  max: 20,
+  labelMaxLength: 60,
+  labelRequired: 'Please give the template a short name.',
+  labelTooLong: 'The name must be 60 characters or less',
+  limitReached: 'There can be at most 20 reason templates. Please delete one first.',
+  notFound: 'No such reason template.',
+} as const;
+
+/** The reviewer figures admins see. */
+export const REVIEW_FIGURES = {
+  defaultDays: 14,
+  maxDays: 90,
+  daysInvalid: 'Days must be a whole number from 1 to 90',
+  /** A reporter is listed once this many of their reports are decided, and at least this share was dismissed. */
+  minDecidedReports: 3,
+  mostlyDismissedShare: 0.5,
+  /** Reporters listed at most. */
+  maxReporters: 20,
+} as const;
+
 /** Spec §4, §9: how the web app behaves over time. */
 export const WEB = {
   /** An image that fails to load is tried again this many times, after 1 s, 2 s, 3 s. */

@@ -68,3 +68,14 @@ export type DriveAuthUrl = z.output<typeof s.driveAuthUrl>;
 export type DriveRefreshToken = z.output<typeof s.driveRefreshToken>;
 
 export type ImageSize = s.ImageSize;
+
+export type DeskNext = z.output<typeof s.deskNext>;
+export type DeskItem = z.output<typeof s.deskItem>;
+export type DeskClaim = z.output<typeof s.deskClaim>;
+export type DeskNextRequest = z.input<typeof s.deskNextBody>;
+export type BulkApprovalResult = z.output<typeof s.bulkApprovalResult>;
+export type DecisionReversal = z.input<typeof s.reversalBody>;
+export type ReasonTemplate = z.output<typeof s.reasonTemplate>;
+export type ReasonTemplateInput = z.input<typeof s.reasonTemplateBody>;
+export type ReasonTemplateList = z.output<typeof s.reasonTemplateList>;
+export type ReviewFigures = z.output<typeof s.reviewFigures>;

@@ -13,6 +13,12 @@ import { PHOTO_DECISION_EVENTS, photoDecisionsConsumer } from './consumers/photo
 import { PrismaReportRepository } from './report.repository.js';
 import { ReportService } from './report.service.js';
 import { loadModerationConfig } from './config.js';
+import { PrismaReviewClaimRepository } from './review-claim.repository.js';
+import { ReviewDeskService, claimGuard } from './review-desk.service.js';
+import { PrismaReasonTemplateRepository } from './reason-template.repository.js';
+import { ReasonTemplateService } from './reason-template.service.js';
+import { PrismaReviewFiguresRepository } from './review-figures.repository.js';
+import { ReviewFiguresService } from './review-figures.service.js';
 
 export const moderationService = defineService<PrismaClient>({
   name: 'moderation',
@@ -23,11 +29,19 @@ export const moderationService = defineService<PrismaClient>({
     // Auth: the acting admin's account, and which avatars are in use (the orphaned-files cleanup); storage: which blobs exist.
     const auth = connect('auth', AuthServiceClient);
     const actions = new PrismaModerationActionRepository(prisma);
-    const service = new ModerationService(actions, photo.call, logger);
+    const claims = new PrismaReviewClaimRepository(prisma);
+    const guard = claimGuard(claims);
+    const service = new ModerationService(actions, photo.call, logger, undefined, guard);
     const cleanups = new CleanupService(actions, service, photo.call, storage.call, auth.call, logger);
     const adminRecord: AdminRecordReader = async (admin) => (await auth.call.getUser({ id: admin.userId }, { caller: admin })).user ?? null;
-    const reports = new ReportService(new PrismaReportRepository(prisma), actions, photo.call, { holdThreshold: loadModerationConfig().REPORTS_TO_HOLD }, logger);
-    server.add(ModerationServiceService, moderationHandlers(service, cleanups, reports, adminRecord));
+    const reportRepository = new PrismaReportRepository(prisma);
+    const reports = new ReportService(reportRepository, actions, photo.call, { holdThreshold: loadModerationConfig().REPORTS_TO_HOLD }, logger, undefined, undefined, guard);
+    const desk = {
+      desk: new ReviewDeskService(claims, photo.call, reportRepository, actions),
+      templates: new ReasonTemplateService(new PrismaReasonTemplateRepository(prisma)),
+      figures: new ReviewFiguresService(new PrismaReviewFiguresRepository(prisma)),
+    };
+    server.add(ModerationServiceService, moderationHandlers(service, cleanups, reports, adminRecord, desk));
     consume(
       'decisions',
       PHOTO_DECISION_EVENTS,

@@ -4,9 +4,10 @@ import type { Prisma, PrismaClient, ModerationAction as Row } from './generated/
  * Decisions about one photo, and the file cleanups (about no single photo; `reason` then says what they removed).
  * `hold`: members' reports took an approved photo back to review (the actor is "reports"); `remove`: an approved or held
  * photo rejected; `dismiss_reports`: a photo's reports dismissed while it stayed in the gallery; `resubmit`: its owner sent
- * a rejected photo back to review (the actor is the owner, the reason their note).
+ * a rejected photo back to review (the actor is the owner, the reason their note); `reinstate`: a rejected or removed
+ * photo approved after all (the reason is the admin's).
  */
-export const ACTION_KINDS = ['approve', 'reject', 'delete', 'cleanup_orphaned', 'cleanup_rejected', 'hold', 'remove', 'dismiss_reports', 'resubmit'] as const;
+export const ACTION_KINDS = ['approve', 'reject', 'delete', 'cleanup_orphaned', 'cleanup_rejected', 'hold', 'remove', 'dismiss_reports', 'resubmit', 'reinstate'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
 /** One entry of the audit log: who did what to which photo, and why. */
@@ -22,8 +23,11 @@ export interface ModerationAction {
   createdAt: Date;
 }
 
-/** An entry to record; without `createdAt` it takes the time of the write. */
-export type NewModerationAction = Omit<ModerationAction, 'createdAt'> & { createdAt?: Date };
+/**
+ * An entry to record; without `createdAt` it takes the time of the write. `photoUploadedAt` is kept for the reviewer
+ * figures (the wait from upload to decision) and not read back.
+ */
+export type NewModerationAction = Omit<ModerationAction, 'createdAt'> & { createdAt?: Date; photoUploadedAt?: Date | null };
 
 export interface ActionQuery {
   /** Already validated: 1 to 200. */
@@ -65,6 +69,7 @@ export class PrismaModerationActionRepository implements ModerationActionReposit
           photoId: action.photoId === null ? null : BigInt(action.photoId),
           reason: action.reason,
           photoOwnerId: action.photoOwnerId,
+          photoUploadedAt: action.photoUploadedAt ?? null,
           ...(action.createdAt ? { createdAt: action.createdAt } : {}),
         },
       ],

@@ -6,7 +6,7 @@ import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { ReviewList } from '@snapcracks/proto/photo/v1';
 import type { ModerationServiceServer } from '@snapcracks/proto/moderation/v1';
 import { ModerationService, REASON_REQUIRED } from './moderation.service.js';
-import { moderationHandlers } from './grpc/moderation.server.js';
+import { moderationHandlers, type DeskServices } from './grpc/moderation.server.js';
 import { PHOTO_DECISION_EVENTS, photoDecisionsConsumer } from './consumers/photo-decisions.consumer.js';
 import { InMemoryModerationActionRepository } from './testing/in-memory-moderation-action.repository.js';
 import { FakePhotoService, ONLY_PENDING, photoMessage } from './testing/fake-photo-service.js';
@@ -17,6 +17,9 @@ import type { ReportRepository } from './report.repository.js';
 
 /** These tests decide no reports: every photo has none open. */
 const noReports = { closeOpen: async () => 0, openReporters: async () => 0 } as unknown as ReportRepository;
+
+/** The desk's handlers are tested against the database (services/all-in-one/test/review-desk.int.test.ts). */
+const NO_DESK = {} as DeskServices;
 
 const ACTION_ID = '11111111-1111-4111-8111-111111111111';
 const admin: Caller = { userId: 'admin-1', isAdmin: true, hasAcceptedTerms: true };
@@ -41,7 +44,7 @@ beforeEach(() => {
   accounts = new Map([[admin.userId, { isAdmin: true, isEnabled: true, hasAcceptedTerms: true }]]);
   const adminRecord = async (caller: Caller) => accounts.get(caller.userId) ?? null;
   const reports = new ReportService(noReports, actions, photos, { holdThreshold: 3 }, recording.logger);
-  handlers = moderationHandlers(service, new CleanupService(actions, service, photos, new FakeStorageService(), new FakeAuthService(), recording.logger), reports, adminRecord);
+  handlers = moderationHandlers(service, new CleanupService(actions, service, photos, new FakeStorageService(), new FakeAuthService(), recording.logger), reports, adminRecord, NO_DESK);
 });
 
 const ctx = (caller: Caller | null): CallContext => ({ caller, service: 'gateway', metadata: new Metadata(), logger: silent });

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { InvalidArgumentError, type Caller, type Logger, type PromiseClient } from '@snapcracks/kit';
-import { REJECTION_REASON, REVIEW } from '@snapcracks/http-contract';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { DomainError, FailedPreconditionError, InvalidArgumentError, NotFoundError, isServiceError, type Caller, type Logger, type PromiseClient } from '@snapcracks/kit';
+import { DESK, REJECTION_REASON, REVERSAL, REVIEW } from '@snapcracks/http-contract';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import type { ListPhotosForReviewRequest, ListPhotosForReviewResponse, Photo, PhotoServiceClient } from '@snapcracks/proto/photo/v1';
 import type { ActionQuery, ModerationAction, ModerationActionRepository, NewModerationAction } from './moderation-action.repository.js';
 
 /** The photo service's calls this service makes; the kit's client in production, a fake in unit tests. */
-export type PhotoCalls = Pick<PromiseClient<PhotoServiceClient>, 'setPhotoStatus' | 'deletePhoto' | 'listPhotosForReview' | 'findReferencedBlobs'>;
+export type PhotoCalls = Pick<PromiseClient<PhotoServiceClient>, 'setPhotoStatus' | 'deletePhoto' | 'listPhotosForReview' | 'findReferencedBlobs' | 'getPhotosForReview'>;
 
 export const REASON_REQUIRED = REJECTION_REASON.required;
 export const DEFAULT_ACTION_LIMIT = 50;
@@ -18,6 +19,24 @@ const PAGE_ACTION_LIMIT = 200;
 const actionLimitMessage = `Limit must be between 1 and ${PAGE_ACTION_LIMIT}`;
 
 const limitSchema = z.number().int('Limit must be a whole number').min(1, actionLimitMessage).max(PAGE_ACTION_LIMIT, actionLimitMessage);
+
+/**
+ * The review desk's claims, as decisions see them: a photo another admin has claimed is not theirs to decide, and a
+ * decided photo's claim goes. (review-desk.service.ts keeps them.)
+ */
+export interface ClaimGuard {
+  /** Throws FAILED_PRECONDITION (DESK.claimedByOther) while another admin's claim on the photo runs. */
+  ensureFree(adminId: string, photoId: number): Promise<void>;
+  settle(photoId: number): Promise<void>;
+}
+
+/** No desk: every photo is free (unit tests of the rules without claims). */
+export const NO_CLAIMS: ClaimGuard = { ensureFree: async () => undefined, settle: async () => undefined };
+
+/** The photo service's refusals a bulk approval reports per photo instead of failing the whole request. */
+const PER_PHOTO_REFUSALS = new Set<number>([GrpcStatus.NOT_FOUND, GrpcStatus.FAILED_PRECONDITION, GrpcStatus.ABORTED, GrpcStatus.INVALID_ARGUMENT]);
+
+export type ReversalKind = 'approve' | 'remove';
 
 export interface ReviewDecision {
   photoId: number;
@@ -41,6 +60,7 @@ export class ModerationService {
     private readonly photos: PhotoCalls,
     private readonly logger: Pick<Logger, 'warn'>,
     private readonly newActionId: () => string = randomUUID,
+    private readonly claims: ClaimGuard = NO_CLAIMS,
   ) {}
 
   /** Approves or rejects a pending photo as `admin`; rejecting needs a reason. Returns the photo as it now is. */
@@ -57,12 +77,62 @@ export class ModerationService {
       throw new InvalidArgumentError(REVIEW.statusInvalid);
     }
 
+    await this.claims.ensureFree(admin.userId, decision.photoId);
     const id = this.newActionId();
     const { photo } = await this.photos.setPhotoStatus(
       { id: decision.photoId, status: decision.status, rejectionReason: reason, actionId: id },
       { caller: admin },
     );
-    await this.record({ id, actorId: admin.userId, action, photoId: decision.photoId, reason: reason ?? null, photoOwnerId: photo?.userId ?? null });
+    await this.record({ id, actorId: admin.userId, action, photoId: decision.photoId, reason: reason ?? null, photoOwnerId: photo?.userId ?? null, photoUploadedAt: photo?.createdAt ?? null });
+    await this.settleClaim(decision.photoId);
+    return photo;
+  }
+
+  /**
+   * Approves each photo as its own audited decision, one after another. A photo that cannot be approved (decided
+   * meanwhile, claimed at another admin's desk, gone) is listed with the reason and the others go on.
+   */
+  async approvePhotos(admin: Caller, photoIds: number[]): Promise<{ approved: number[]; failed: { photoId: number; message: string }[] }> {
+    const ids = [...new Set(photoIds)];
+    if (ids.length === 0 || ids.some((id) => !Number.isSafeInteger(id) || id < 1)) throw new InvalidArgumentError(DESK.bulkEmpty);
+    if (ids.length > DESK.bulkMax) throw new InvalidArgumentError(DESK.bulkTooMany);
+    const approved: number[] = [];
+    const failed: { photoId: number; message: string }[] = [];
+    for (const photoId of ids) {
+      try {
+        await this.reviewPhoto(admin, { photoId, status: PhotoStatus.PHOTO_STATUS_APPROVED });
+        approved.push(photoId);
+      } catch (error) {
+        const message = refusalMessage(error);
+        if (message === null) throw error;
+        failed.push({ photoId, message });
+      }
+    }
+    return { approved, failed };
+  }
+
+  /**
+   * Takes back a decision, with a reason: `remove` rejects an approved photo (its owner reads the reason, as for a
+   * rejection), `approve` puts a rejected or removed one in the gallery after all. The photo service checks the photo's
+   * status; its event moves the gallery, votes and figures.
+   */
+  async reverseDecision(admin: Caller, input: { photoId: number; reversal: ReversalKind | null; reason: string }): Promise<Photo | undefined> {
+    if (input.reversal !== 'approve' && input.reversal !== 'remove') throw new InvalidArgumentError(REVERSAL.decisionInvalid);
+    const reason = input.reason.trim();
+    if (!reason) throw new InvalidArgumentError(REVERSAL.reasonRequired);
+    if (reason.length > REJECTION_REASON.maxLength) throw new InvalidArgumentError(REJECTION_REASON.tooLong);
+    const [current] = (await this.photos.getPhotosForReview({ ids: [input.photoId] }, { caller: admin })).photos;
+    if (!current) throw new NotFoundError('Photo not found');
+    if (input.reversal === 'remove' && current.status !== PhotoStatus.PHOTO_STATUS_APPROVED) throw new FailedPreconditionError(REVERSAL.notApproved);
+    if (input.reversal === 'approve' && current.status !== PhotoStatus.PHOTO_STATUS_REJECTED) throw new FailedPreconditionError(REVERSAL.notRejected);
+    const id = this.newActionId();
+    const request =
+      input.reversal === 'approve'
+        ? { id: input.photoId, status: PhotoStatus.PHOTO_STATUS_APPROVED, actionId: id, reinstate: true, note: reason }
+        : { id: input.photoId, status: PhotoStatus.PHOTO_STATUS_REJECTED, rejectionReason: reason, actionId: id, removal: true };
+    const { photo } = await this.photos.setPhotoStatus(request, { caller: admin });
+    const action = input.reversal === 'approve' ? 'reinstate' : 'remove';
+    await this.record({ id, actorId: admin.userId, action, photoId: input.photoId, reason, photoOwnerId: photo?.userId ?? null, photoUploadedAt: photo?.createdAt ?? null });
     return photo;
   }
 
@@ -70,7 +140,8 @@ export class ModerationService {
   async deletePhoto(admin: Caller, photoId: number): Promise<void> {
     const id = this.newActionId();
     const { photo } = await this.photos.deletePhoto({ id: photoId, actionId: id }, { caller: admin });
-    await this.record({ id, actorId: admin.userId, action: 'delete', photoId, reason: null, photoOwnerId: photo?.userId ?? null });
+    await this.record({ id, actorId: admin.userId, action: 'delete', photoId, reason: null, photoOwnerId: photo?.userId ?? null, photoUploadedAt: photo?.createdAt ?? null });
+    await this.settleClaim(photoId);
   }
 
   /** The newest entries, all or about some photos. A limit of 0 (unset) means 50. */
@@ -97,6 +168,15 @@ export class ModerationService {
     return { ...page, actions };
   }
 
+  /** A claim left behind ends by itself within DESK.claimSeconds; the decision stands either way. */
+  private async settleClaim(photoId: number): Promise<void> {
+    try {
+      await this.claims.settle(photoId);
+    } catch (error) {
+      this.logger.warn({ err: error, photoId }, 'review claim not released after the decision; it will expire');
+    }
+  }
+
   /**
    * The photo change has committed, so the decision stands whatever happens here: a failed write is logged and
    * the caller still gets the answer, because the photo service's event will record the entry under the same id.
@@ -108,4 +188,11 @@ export class ModerationService {
       this.logger.warn({ err: error, actionId: action.id, photoId: action.photoId, action: action.action }, 'audit entry not written directly; the photo event will record it');
     }
   }
+}
+
+/** What a refusal of one photo says (a rule, or the photo service's answer), or null for a failure of the request itself. */
+function refusalMessage(error: unknown): string | null {
+  if (error instanceof DomainError) return error.message;
+  if (isServiceError(error) && PER_PHOTO_REFUSALS.has(error.code)) return error.details;
+  return null;
 }

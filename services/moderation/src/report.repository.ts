@@ -40,6 +40,8 @@ export interface ReportRepository {
   listByReporter(reporterId: string, page: { offset: number; limit: number }): Promise<{ reports: Report[]; total: number }>;
   /** Photos with open reports, in `order`, with their open reports grouped by category. */
   listReportedPhotos(order: ReportedPhotoOrder, page: { offset: number; limit: number }): Promise<{ photos: ReportedPhotoSummary[]; total: number }>;
+  /** The photo's open reports: how many members, and the reports by category. */
+  openReportsOf(photoId: number): Promise<Pick<ReportedPhotoSummary, 'reporters' | 'groups'>>;
   /**
    * Closes the photo's open reports made up to `at` with `status`; the number closed. A report made after the decision
    * (the photo back in the gallery, reported again) stays open even when the decision's event is handled later.
@@ -93,24 +95,25 @@ export class PrismaReportRepository implements ReportRepository {
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       select: { photoId: true, category: true, note: true },
     });
-    const photos = page.map((row): ReportedPhotoSummary => {
-      const groups = new Map<ReportCategory, { category: ReportCategory; count: number; notes: string[] }>();
-      for (const report of reports) {
-        if (report.photoId !== row.photo_id) continue;
-        const category = report.category as ReportCategory;
-        const group = groups.get(category) ?? groups.set(category, { category, count: 0, notes: [] }).get(category)!;
-        group.count += 1;
-        if (report.note) group.notes.push(report.note);
-      }
-      return {
+    const photos = page.map(
+      (row): ReportedPhotoSummary => ({
         photoId: Number(row.photo_id),
         reporters: row.reporters,
-        groups: [...groups.values()].sort((a, b) => b.count - a.count),
+        groups: groupByCategory(reports.filter((report) => report.photoId === row.photo_id)),
         firstReportedAt: row.first_at,
         lastReportedAt: row.last_at,
-      };
-    });
+      }),
+    );
     return { photos, total: counted?.total ?? 0 };
+  }
+
+  async openReportsOf(photoId: number): Promise<Pick<ReportedPhotoSummary, 'reporters' | 'groups'>> {
+    const reports = await this.db.photoReport.findMany({
+      where: { status: 'open', photoId: BigInt(photoId) },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      select: { category: true, note: true, reporterId: true },
+    });
+    return { reporters: new Set(reports.map((report) => report.reporterId)).size, groups: groupByCategory(reports) };
   }
 
   async closeOpen(photoId: number, status: Exclude<ReportStatus, 'open'>, decidedBy: string, at: Date): Promise<number> {
@@ -120,6 +123,18 @@ export class PrismaReportRepository implements ReportRepository {
     });
     return count;
   }
+}
+
+/** Reports (newest first) by category, the largest group first; each group's notes stay newest first. */
+function groupByCategory(reports: { category: string; note: string | null }[]): ReportedPhotoSummary['groups'] {
+  const groups = new Map<ReportCategory, { category: ReportCategory; count: number; notes: string[] }>();
+  for (const report of reports) {
+    const category = report.category as ReportCategory;
+    const group = groups.get(category) ?? groups.set(category, { category, count: 0, notes: [] }).get(category)!;
+    group.count += 1;
+    if (report.note) group.notes.push(report.note);
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count);
 }
 
 function toReport(row: Row): Report {

@@ -14,6 +14,7 @@ import { status as GrpcStatus } from '@grpc/grpc-js';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import type { Photo, PhotoServiceClient } from '@snapcracks/proto/photo/v1';
 import type { ModerationActionRepository, NewModerationAction } from './moderation-action.repository.js';
+import { NO_CLAIMS, type ClaimGuard } from './moderation.service.js';
 import type { Report, ReportRepository, ReportedPhotoOrder, ReportedPhotoSummary } from './report.repository.js';
 
 /** The photo service's calls reports make; the kit's client in production, a fake in unit tests. */
@@ -43,6 +44,7 @@ export class ReportService {
     private readonly logger: Pick<Logger, 'warn'>,
     private readonly now: () => Date = () => new Date(),
     private readonly newId: () => string = randomUUID,
+    private readonly claims: ClaimGuard = NO_CLAIMS,
   ) {}
 
   /**
@@ -108,12 +110,13 @@ export class ReportService {
     const open = await this.reports.openReporters(photo.id);
     const decided = input.decision === 'dismiss' ? photo.status === PhotoStatus.PHOTO_STATUS_APPROVED : photo.status === PhotoStatus.PHOTO_STATUS_REJECTED;
     if (open === 0 && (decided || !photo.underReview)) throw new FailedPreconditionError(REPORTS.nothingToDecide);
+    await this.claims.ensureFree(admin.userId, photo.id);
 
     const actionId = this.newId();
     if (input.decision === 'dismiss') {
       if (photo.underReview) {
         photo = (await this.photos.setPhotoStatus({ id: photo.id, status: PhotoStatus.PHOTO_STATUS_APPROVED, actionId }, { caller: admin })).photo;
-        await this.record({ id: actionId, actorId: admin.userId, action: 'approve', photoId: input.photoId, reason: null, photoOwnerId: photo?.userId ?? null });
+        await this.record({ id: actionId, actorId: admin.userId, action: 'approve', photoId: input.photoId, reason: null, photoOwnerId: photo?.userId ?? null, photoUploadedAt: photo?.createdAt ?? null });
       } else {
         await this.record({ id: actionId, actorId: admin.userId, action: 'dismiss_reports', photoId: input.photoId, reason: null, photoOwnerId: photo.userId });
       }
@@ -121,11 +124,12 @@ export class ReportService {
       photo = (
         await this.photos.setPhotoStatus({ id: photo.id, status: PhotoStatus.PHOTO_STATUS_REJECTED, rejectionReason: reason, actionId, removal: true }, { caller: admin })
       ).photo;
-      await this.record({ id: actionId, actorId: admin.userId, action: 'remove', photoId: input.photoId, reason, photoOwnerId: photo?.userId ?? null });
+      await this.record({ id: actionId, actorId: admin.userId, action: 'remove', photoId: input.photoId, reason, photoOwnerId: photo?.userId ?? null, photoUploadedAt: photo?.createdAt ?? null });
     }
     if (!photo) throw new Error('The photo service answered without a photo');
     // The photo's status event closes the same reports with the same outcome, and may have done so already.
     await this.reports.closeOpen(photo.id, input.decision === 'dismiss' ? 'dismissed' : 'removed', admin.userId, this.now());
+    await this.claims.settle(photo.id);
     return { photo, closed: open };
   }
 

@@ -147,6 +147,11 @@ export interface PhotoRepository {
   /** One owner's photos, every status, newest first. */
   listByUser(userId: string): Promise<Photo[]>;
   listForReview(query: ReviewQuery): Promise<{ photos: Photo[]; total: number }>;
+  /**
+   * Pending photos in the review desk's order: the longest waiting first, waiting since the upload, the owner's
+   * resubmission or the hold by reports, whichever is latest. `total` counts the pending photos not excluded.
+   */
+  reviewQueue(query: { excludeIds: number[]; limit: number }): Promise<{ photos: Photo[]; total: number }>;
 
   /**
    * Stores a new photo with its event. With `maxPending`, only while its uploader has fewer photos waiting (uploaded or
@@ -248,6 +253,18 @@ export class PrismaPhotoRepository implements PhotoRepository {
       this.prisma.photo.count({ where }),
     ]);
     return { photos: await this.withUploaders(rows), total };
+  }
+
+  async reviewQueue({ excludeIds, limit }: { excludeIds: number[]; limit: number }): Promise<{ photos: Photo[]; total: number }> {
+    // photos_review_queue answers the order (the review_queue migration).
+    const [ids, [{ total }]] = await Promise.all([
+      this.prisma.$queryRaw<{ id: number }[]>`
+        SELECT "id" FROM "photo"."photos" WHERE "status" = 'pending' AND NOT ("id" = ANY(${excludeIds}::int[]))
+        ORDER BY COALESCE("held_at", "resubmitted_at", "created_at"), "id" LIMIT ${limit}`,
+      this.prisma.$queryRaw<[{ total: number }]>`
+        SELECT COUNT(*)::int AS total FROM "photo"."photos" WHERE "status" = 'pending' AND NOT ("id" = ANY(${excludeIds}::int[]))`,
+    ]);
+    return { photos: await this.findByIds(ids.map((row) => row.id)), total };
   }
 
   async create(photo: NewPhoto, eventOf: EventOf, { maxPending }: { maxPending?: number } = {}): Promise<Photo> {

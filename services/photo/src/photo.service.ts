@@ -12,7 +12,7 @@ import {
   type Caller,
   type Logger,
 } from '@snapcracks/kit';
-import { ALLOWANCE, DESCRIPTION, PAGES, REFUSALS, REJECTION_REASON, RESUBMIT, REVIEW, pageProblem, privacyBarsProblem } from '@snapcracks/http-contract';
+import { ALLOWANCE, DESCRIPTION, PAGES, REFUSALS, REJECTION_REASON, RESUBMIT, REVERSAL, REVIEW, pageProblem, privacyBarsProblem } from '@snapcracks/http-contract';
 import { uploadAllowance, type Allowance, type AllowanceSettings } from './upload-allowance.js';
 import { PhotoStatus as PhotoStatusMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, type PhotoState } from '@snapcracks/proto/events/v1';
@@ -30,6 +30,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_DELETE_KEYS = 1000;
 /** GetPhotosForReview answers at most this many photos a call. */
 export const MAX_REVIEW_IDS = 100;
+/** The review queue leaves out at most this many photos (every desk's claims, and this desk's own). */
+export const MAX_QUEUE_EXCLUDED = 1000;
 /** Who a hold is by in its status event: the community's reports, not a person. */
 export const HELD_BY = 'reports';
 /** A privacy-bar change writes its images over a medium image the backfill stored meanwhile; more than twice is not that. */
@@ -275,16 +277,15 @@ export class PhotoService {
     return { blobKey: blob.key, contentType: blob.contentType, etag: blob.etag, size: blob.size, public: isPublic, imageVersion: images.imageVersion, fallback };
   }
 
-  /** An admin's decision on a pending photo (through the moderation service, which passes its audit entry). */
   /**
-   * An admin's decision: approve or reject a pending photo, or (a removal) reject an approved one as well. Approving a
-   * photo that was approved before (held for review by reports) keeps its first approval time, so it returns to the
-   * gallery where it was instead of as new.
+   * An admin's decision: approve or reject a pending photo, or (a removal) reject an approved one as well, or (a
+   * reinstatement) approve a rejected one after all. Approving a photo that was approved before (held for review by
+   * reports, or removed) keeps its first approval time, so it returns to the gallery where it was instead of as new.
    */
   async setStatus(
     admin: Caller,
     id: number,
-    decision: { status: PhotoStatus | null; rejectionReason?: string | undefined; actionId: string; removal?: boolean },
+    decision: { status: PhotoStatus | null; rejectionReason?: string | undefined; actionId: string; removal?: boolean; reinstate?: boolean; note?: string | undefined },
   ): Promise<Photo> {
     const { status } = decision;
     if (status !== 'approved' && status !== 'rejected') throw new InvalidArgumentError(REVIEW.statusInvalid);
@@ -297,15 +298,20 @@ export class PhotoService {
     const photo = await this.findPhoto(id);
     if (!photo) throw new NotFoundError(PHOTO_NOT_FOUND);
     const removable = status === 'rejected' && decision.removal === true && photo.status === 'approved';
-    if (photo.status !== 'pending' && !removable) {
-      throw new FailedPreconditionError(decision.removal ? 'Only pending or approved photos can be removed' : 'Only pending photos can be approved or rejected');
+    const reinstatable = status === 'approved' && decision.reinstate === true && photo.status === 'rejected';
+    if (photo.status !== 'pending' && !removable && !reinstatable) {
+      throw new FailedPreconditionError(
+        decision.removal ? 'Only pending or approved photos can be removed' : decision.reinstate ? REVERSAL.notRejected : 'Only pending photos can be approved or rejected',
+      );
     }
     const at = this.now();
     const changes: PhotoChanges =
       status === 'approved'
         ? { status, approvedBy: admin.userId, approvedAt: photo.approvedAt ?? at, rejectionReason: null, reviewedAt: at, heldAt: null }
         : { status, rejectionReason: reason, reviewedAt: at, heldAt: null, rejectedDescription: photo.description, rejectedPrivacyBars: photo.privacyBars };
-    const updated = await this.photos.update(id, changes, this.statusEvent(photo.status, admin.userId, decision.actionId, at, reason), { when: { status: photo.status } });
+    const note = reinstatable ? decision.note?.trim() || null : null;
+    const event = this.statusEvent(photo.status, admin.userId, decision.actionId, at, reason, note);
+    const updated = await this.photos.update(id, changes, event, { when: { status: photo.status } });
     if (updated) return updated;
     throw new AbortedError(CHANGED_MEANWHILE);
   }
@@ -408,6 +414,19 @@ export class PhotoService {
       return photoMarks ? { ...photo, reviewMarks: photoMarks } : photo;
     });
     return { photos: marked, total, totalPages: Math.ceil(total / limit) };
+  }
+
+  /**
+   * The review desk's queue: pending photos, the longest waiting first, leaving out `excludeIds` (claimed at other
+   * desks, or done with at this one), with their repeat-upload marks.
+   */
+  async reviewQueue(excludeIds: number[], limit: number): Promise<{ photos: ReviewPhoto[]; total: number }> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_REVIEW_IDS) throw new InvalidArgumentError(`Limit must be between 1 and ${MAX_REVIEW_IDS}`);
+    const excluded = [...new Set(excludeIds)].filter(isPhotoId);
+    if (excluded.length > MAX_QUEUE_EXCLUDED) throw new InvalidArgumentError(`At most ${MAX_QUEUE_EXCLUDED} photos can be left out`);
+    const { photos, total } = await this.photos.reviewQueue({ excludeIds: excluded, limit });
+    const marks = photos.length > 0 ? await this.photos.reviewMarks(photos.map((photo) => photo.id)) : new Map<number, ReviewMarks>();
+    return { photos: photos.map((photo): ReviewPhoto => (marks.has(photo.id) ? { ...photo, reviewMarks: marks.get(photo.id)! } : photo)), total };
   }
 
   /** Which of `keys` some photo uses (the orphaned-files cleanup asks before deleting blobs). */

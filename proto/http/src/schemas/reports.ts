@@ -45,12 +45,16 @@ export const reportedPhotoQuery = pageQuery(PAGES.limits.reports).extend({
   order: z.enum(REPORTS.orders, { error: REPORTS.unknownOrder }).default('newest').meta({ description: 'The latest report first, or the most reporters first.' }),
 });
 
+export const reportGroup = z
+  .object({ category: reportCategory, count: z.number().int(), notes: z.array(z.string()) })
+  .meta({ id: 'ReportGroup' });
+
 export const reportedPhoto = z
   .object({
     photoId: z.number().int(),
     photo: photo.nullable().meta({ description: 'Null when the photo is gone.' }),
     reporters: z.number().int().meta({ description: 'Distinct members with an open report.' }),
-    groups: z.array(z.object({ category: reportCategory, count: z.number().int(), notes: z.array(z.string()) })).meta({ description: 'The open reports by category, most first; notes newest first.' }),
+    groups: z.array(reportGroup).meta({ description: 'The open reports by category, most first; notes newest first.' }),
     firstReportedAt: timestamp,
     lastReportedAt: timestamp,
   })

@@ -16,7 +16,8 @@ function recordingReports() {
 
 const ACTION_ID = '11111111-1111-4111-8111-111111111111';
 const at = new Date('2026-02-03T04:05:06.007Z');
-const state = (status: PhotoStatus, more: Partial<PhotoState> = {}): PhotoState => ({ photoId: 7, userId: 'owner-1', filename: 'p.jpg', status, version: 2, ...more });
+const uploadedAt = new Date('2026-02-01T00:00:00.000Z');
+const state = (status: PhotoStatus, more: Partial<PhotoState> = {}): PhotoState => ({ photoId: 7, userId: 'owner-1', filename: 'p.jpg', status, version: 2, createdAt: uploadedAt, ...more });
 const statusChanged = (status: PhotoStatus, more: Partial<PhotoStatusChanged> = {}) =>
   decodeEventOfType(
     makeEvent('photo.photo.status_changed', PhotoStatusChanged, { photo: state(status), previousStatus: PhotoStatus.PHOTO_STATUS_PENDING, changedBy: 'admin-1', changedAt: at, actionId: ACTION_ID, ...more }, { source: 'photo' }),
@@ -29,10 +30,16 @@ const deleted = (more: Partial<PhotoDeleted> = {}) =>
   );
 
 describe('which photo events are moderation actions', () => {
-  it('an approval, at the time the photo service made it', () => {
+  it('an approval, at the time the photo service made it, with when the photo was uploaded', () => {
     expect(decisionFromEvent(statusChanged(PhotoStatus.PHOTO_STATUS_APPROVED, { rejectionReason: 'stale' }))).toEqual({
-      id: ACTION_ID, actorId: 'admin-1', action: 'approve', photoId: 7, reason: null, photoOwnerId: 'owner-1', createdAt: at,
+      id: ACTION_ID, actorId: 'admin-1', action: 'approve', photoId: 7, reason: null, photoOwnerId: 'owner-1', createdAt: at, photoUploadedAt: uploadedAt,
     });
+  });
+
+  it('a rejected photo approved after all is a reinstatement, with the reason the admin gave', () => {
+    const event = statusChanged(PhotoStatus.PHOTO_STATUS_APPROVED, { previousStatus: PhotoStatus.PHOTO_STATUS_REJECTED, note: 'The plate is unreadable' });
+    expect(decisionFromEvent(event)).toMatchObject({ action: 'reinstate', reason: 'The plate is unreadable' });
+    expect(reportOutcomeOfEvent(event)).toBeNull();
   });
 
   it('a rejection with its reason', () => {

@@ -14,7 +14,7 @@ export const DELETED_BEFORE_DECISION = 'deleted';
 /** What a status change was: a photo leaving the gallery (approved, or approved before and held) is a removal. */
 function statusAction(event: DecodedEvent<'photo.photo.status_changed'>): ActionKind | null {
   const { photo, previousStatus } = event.payload;
-  if (photo?.status === PhotoStatus.PHOTO_STATUS_APPROVED) return 'approve';
+  if (photo?.status === PhotoStatus.PHOTO_STATUS_APPROVED) return previousStatus === PhotoStatus.PHOTO_STATUS_REJECTED ? 'reinstate' : 'approve';
   if (photo?.status === PhotoStatus.PHOTO_STATUS_PENDING) {
     return previousStatus === PhotoStatus.PHOTO_STATUS_APPROVED ? 'hold' : previousStatus === PhotoStatus.PHOTO_STATUS_REJECTED ? 'resubmit' : null;
   }
@@ -38,8 +38,9 @@ export function decisionFromEvent(event: PhotoDecisionEvent): NewModerationActio
       actorId: changedBy ?? 'unknown',
       action,
       photoId: photo?.photoId ?? null,
-      reason: action === 'reject' || action === 'remove' ? (rejectionReason ?? null) : action === 'resubmit' ? (note ?? null) : null,
+      reason: action === 'reject' || action === 'remove' ? (rejectionReason ?? null) : action === 'resubmit' || action === 'reinstate' ? (note ?? null) : null,
       photoOwnerId: photo?.userId || null,
+      photoUploadedAt: photo?.createdAt ?? null,
       createdAt: changedAt ?? event.occurredAt ?? new Date(),
     };
   }

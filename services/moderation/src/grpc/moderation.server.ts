@@ -2,10 +2,12 @@ import { REVIEW } from '@snapcracks/http-contract';
 import { InvalidArgumentError, requireAdmin, requireCurrentAdmin, requireMember, type AdminRecordReader, type Handlers } from '@snapcracks/kit';
 import {
   CleanupKind,
+  Reversal,
   ReportDecision,
   ReportStatus,
   ReportedPhotoOrder,
   type ModerationAction as ActionMessage,
+  type ReasonTemplate as TemplateMessage,
   type ModerationServiceServer,
   type Report as ReportMessage,
 } from '@snapcracks/proto/moderation/v1';
@@ -14,6 +16,17 @@ import type { ReportService } from '../report.service.js';
 import type { ModerationService } from '../moderation.service.js';
 import type { ModerationAction } from '../moderation-action.repository.js';
 import type { CleanupService } from '../cleanup.service.js';
+import type { ReviewDeskService } from '../review-desk.service.js';
+import type { ReasonTemplateService } from '../reason-template.service.js';
+import type { ReviewFiguresService } from '../review-figures.service.js';
+import type { ReasonTemplate } from '../reason-template.repository.js';
+
+/** The review desk's services, beside the review rules. */
+export interface DeskServices {
+  desk: ReviewDeskService;
+  templates: ReasonTemplateService;
+  figures: ReviewFiguresService;
+}
 
 const CLEANUPS = { [CleanupKind.CLEANUP_KIND_ORPHANED]: 'orphaned', [CleanupKind.CLEANUP_KIND_REJECTED]: 'rejected' } as const;
 
@@ -26,6 +39,7 @@ export function moderationHandlers(
   cleanups: Pick<CleanupService, 'run'>,
   reports: ReportService,
   adminRecord: AdminRecordReader,
+  { desk, templates, figures }: DeskServices,
 ): Handlers<ModerationServiceServer> {
   return {
     async reviewPhoto(request, ctx) {
@@ -71,7 +85,64 @@ export function moderationHandlers(
       const decision = request.decision === ReportDecision.REPORT_DECISION_DISMISS ? 'dismiss' : request.decision === ReportDecision.REPORT_DECISION_REMOVE ? 'remove' : null;
       return reports.decide(admin, { photoId: request.photoId, decision, reason: request.reason });
     },
+    async claimNextReview(request, ctx) {
+      const admin = await requireCurrentAdmin(ctx, adminRecord);
+      const { item, waiting } = await desk.next(admin, { skipped: request.skipped, deciding: request.deciding });
+      if (!item) return { reporters: 0, reports: [], actions: [], waiting };
+      return {
+        photo: item.photo,
+        claim: { photoId: item.claim.photoId, expiresAt: item.claim.expiresAt },
+        reporters: item.reporters,
+        reports: item.reports,
+        actions: item.actions.map(toMessage),
+        waiting,
+      };
+    },
+    async renewReviewClaim(request, ctx) {
+      const admin = await requireCurrentAdmin(ctx, adminRecord);
+      const claim = await desk.renew(admin, request.photoId);
+      return { claim: { photoId: claim.photoId, expiresAt: claim.expiresAt } };
+    },
+    async releaseReviewClaim(request, ctx) {
+      await desk.release(requireAdmin(ctx), request.photoId);
+      return {};
+    },
+    async approvePhotos(request, ctx) {
+      const admin = await requireCurrentAdmin(ctx, adminRecord);
+      return service.approvePhotos(admin, request.photoIds);
+    },
+    async reverseDecision(request, ctx) {
+      const admin = await requireCurrentAdmin(ctx, adminRecord);
+      const reversal = request.reversal === Reversal.REVERSAL_APPROVE ? 'approve' : request.reversal === Reversal.REVERSAL_REMOVE ? 'remove' : null;
+      return { photo: await service.reverseDecision(admin, { photoId: request.photoId, reversal, reason: request.reason }) };
+    },
+    async listReasonTemplates(_request, ctx) {
+      requireAdmin(ctx);
+      return { templates: (await templates.list()).map(toTemplateMessage) };
+    },
+    async createReasonTemplate(request, ctx) {
+      const admin = await requireCurrentAdmin(ctx, adminRecord);
+      return { template: toTemplateMessage(await templates.create(admin, request)) };
+    },
+    async updateReasonTemplate(request, ctx) {
+      await requireCurrentAdmin(ctx, adminRecord);
+      return { template: toTemplateMessage(await templates.update(request.id, request)) };
+    },
+    async deleteReasonTemplate(request, ctx) {
+      await requireCurrentAdmin(ctx, adminRecord);
+      await templates.delete(request.id);
+      return {};
+    },
+    async getReviewFigures(request, ctx) {
+      requireAdmin(ctx);
+      const answer = await figures.figuresFor(request.days);
+      return { ...answer, medianUploadToDecisionSeconds: answer.medianUploadToDecisionSeconds ?? undefined };
+    },
   };
+}
+
+function toTemplateMessage(template: ReasonTemplate): TemplateMessage {
+  return { id: template.id, label: template.label, text: template.text, createdAt: template.createdAt, updatedAt: template.updatedAt };
 }
 
 const REPORT_STATUSES: Record<Status, ReportStatus> = {

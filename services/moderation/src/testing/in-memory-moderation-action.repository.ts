@@ -19,7 +19,9 @@ export class InMemoryModerationActionRepository implements ModerationActionRepos
     const failure = this.#failures.shift();
     if (failure) throw failure;
     if (this.#rows.has(action.id)) return false;
-    this.#rows.set(action.id, structuredClone({ ...action, createdAt: action.createdAt ?? this.#tick() }));
+    // The upload time is written for the reviewer figures' queries, never read back as part of an entry.
+    const { photoUploadedAt: _written, ...entry } = action;
+    this.#rows.set(action.id, structuredClone({ ...entry, createdAt: action.createdAt ?? this.#tick() }));
     return true;
   }
 

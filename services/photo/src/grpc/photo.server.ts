@@ -135,6 +135,8 @@ export function photoHandlers(service: PhotoService, gallery: GalleryService): O
         rejectionReason: request.rejectionReason,
         actionId: request.actionId,
         removal: request.removal === true,
+        reinstate: request.reinstate === true,
+        note: request.note,
       });
       return { photo: toMessage(photo) };
     },
@@ -176,6 +178,13 @@ export function photoHandlers(service: PhotoService, gallery: GalleryService): O
       requireAdmin(ctx);
       const { photos, total, totalPages } = await service.listForReview(REVIEW_LISTS[request.list] ?? null, request.page ?? {});
       return { photos: photos.map(toMessage), total, totalPages };
+    },
+
+    async listReviewQueue(request, ctx) {
+      requireService(ctx, 'moderation');
+      requireAdmin(ctx);
+      const { photos, total } = await service.reviewQueue(request.excludeIds, request.limit);
+      return { photos: photos.map(toMessage), total };
     },
 
     async findReferencedBlobs(request, ctx) {
@@ -253,8 +262,9 @@ export function toMessage(photo: GalleryPhoto | Photo | ReviewPhoto): PhotoMessa
 }
 
 /** What a photo's owner and the admins see of its review: under review, when it can be resubmitted, its resubmission. */
-function reviewFields(photo: Photo): Pick<PhotoMessage, 'underReview' | 'resubmitUntil' | 'resubmission' | 'finalRejection'> {
+function reviewFields(photo: Photo): Pick<PhotoMessage, 'underReview' | 'resubmitUntil' | 'resubmission' | 'finalRejection' | 'waitingSince'> {
   return {
+    waitingSince: photo.status === 'pending' ? (photo.heldAt ?? photo.resubmittedAt ?? photo.createdAt) : undefined,
     underReview: isUnderReview(photo),
     resubmitUntil: resubmitDeadline(photo, new Date()) ?? undefined,
     resubmission: photo.resubmittedAt

@@ -127,6 +127,15 @@ export class InMemoryPhotoRepository implements PhotoRepository {
     return { photos, total: matching.length };
   }
 
+  async reviewQueue({ excludeIds, limit }: { excludeIds: number[]; limit: number }): Promise<{ photos: Photo[]; total: number }> {
+    const excluded = new Set(excludeIds);
+    const waitingSince = (r: { heldAt: Date | null; resubmittedAt: Date | null; createdAt: Date }) => (r.heldAt ?? r.resubmittedAt ?? r.createdAt).getTime();
+    const matching = [...this.#rows.values()]
+      .filter((r) => r.status === 'pending' && !excluded.has(r.id))
+      .sort((a, b) => waitingSince(a) - waitingSince(b) || a.id - b.id);
+    return { photos: matching.slice(0, limit).map((r) => this.#copy(r)!), total: matching.length };
+  }
+
   async create(photo: NewPhoto, eventOf: EventOf, { maxPending }: { maxPending?: number } = {}): Promise<Photo> {
     this.#maybeFail();
     if (maxPending !== undefined) {

@@ -189,6 +189,26 @@ export function describePhotoRepositoryContract(name: string, subject: ContractS
       expect(all.photos.map((p) => p.id)).toEqual([ids[3], ids[2]]);
     });
 
+    it('hands out the review queue by how long each photo has waited: since its upload, resubmission or hold', async () => {
+      const ids: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        ids.push((await repo.create(newPhoto('u1'), uploaded)).id);
+        await pause();
+      }
+      const base = Date.now();
+      // 0: uploaded first but held by reports last; 1: resubmitted after 3's upload; 2: approved (not in the queue).
+      await repo.update(ids[0]!, { heldAt: new Date(base + 10 * 60_000) }, updated);
+      await repo.update(ids[1]!, { resubmittedAt: new Date(base + 5 * 60_000) }, updated);
+      await repo.update(ids[2]!, { status: 'approved' }, updated);
+
+      const queue = await repo.reviewQueue({ excludeIds: [], limit: 10 });
+      expect(queue.photos.map((p) => p.id)).toEqual([ids[3], ids[1], ids[0]]);
+      expect(queue.total).toBe(3);
+      const rest = await repo.reviewQueue({ excludeIds: [ids[3]!], limit: 1 });
+      expect(rest.photos.map((p) => p.id)).toEqual([ids[1]]);
+      expect(rest.total).toBe(2);
+    });
+
     it('keeps the newest uploader names whatever order they arrive in, forgets deleted users, and puts them on photos', async () => {
       const uploaders = subject.uploaders();
       const photo = await repo.create(newPhoto('u1'), uploaded);

@@ -176,6 +176,43 @@ export function reportDecisionToJSON(object: ReportDecision): string {
   }
 }
 
+export enum Reversal {
+  REVERSAL_UNSPECIFIED = 0,
+  /** REVERSAL_APPROVE - A rejected or removed photo approved after all. */
+  REVERSAL_APPROVE = 1,
+  /** REVERSAL_REMOVE - An approved photo taken out of the gallery. */
+  REVERSAL_REMOVE = 2,
+}
+
+export function reversalFromJSON(object: any): Reversal {
+  switch (object) {
+    case 0:
+    case "REVERSAL_UNSPECIFIED":
+      return Reversal.REVERSAL_UNSPECIFIED;
+    case 1:
+    case "REVERSAL_APPROVE":
+      return Reversal.REVERSAL_APPROVE;
+    case 2:
+    case "REVERSAL_REMOVE":
+      return Reversal.REVERSAL_REMOVE;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum Reversal");
+  }
+}
+
+export function reversalToJSON(object: Reversal): string {
+  switch (object) {
+    case Reversal.REVERSAL_UNSPECIFIED:
+      return "REVERSAL_UNSPECIFIED";
+    case Reversal.REVERSAL_APPROVE:
+      return "REVERSAL_APPROVE";
+    case Reversal.REVERSAL_REMOVE:
+      return "REVERSAL_REMOVE";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum Reversal");
+  }
+}
+
 export interface ReviewPhotoRequest {
   photoId: number;
   status: PhotoStatus;
@@ -323,6 +360,155 @@ export interface DecideReportsResponse {
     | undefined;
   /** Open reports the decision closed. */
   closed: number;
+}
+
+export interface ReviewClaim {
+  photoId: number;
+  expiresAt?: Date | undefined;
+}
+
+export interface ClaimNextReviewRequest {
+  /** Skipped at this desk: the caller's claims on them are released, and they are not handed to the caller again. */
+  skipped: number[];
+  /** Decided at this desk, the decision not sent yet: they stay claimed and are not handed out. */
+  deciding: number[];
+}
+
+export interface ClaimNextReviewResponse {
+  /** Absent when nothing is waiting that another admin has not claimed. */
+  photo?: Photo | undefined;
+  claim?:
+    | ReviewClaim
+    | undefined;
+  /** The photo's open reports (a photo members reported back into review). */
+  reporters: number;
+  reports: ReportGroup[];
+  /** Its audit entries, newest first. */
+  actions: ModerationAction[];
+  /** Pending photos no other admin has claimed, this one included. */
+  waiting: number;
+}
+
+export interface RenewReviewClaimRequest {
+  photoId: number;
+}
+
+export interface RenewReviewClaimResponse {
+  claim?: ReviewClaim | undefined;
+}
+
+export interface ReleaseReviewClaimRequest {
+  photoId: number;
+}
+
+export interface ReleaseReviewClaimResponse {
+}
+
+export interface ApprovePhotosRequest {
+  photoIds: number[];
+}
+
+export interface PhotoRefusal {
+  photoId: number;
+  message: string;
+}
+
+export interface ApprovePhotosResponse {
+  approved: number[];
+  failed: PhotoRefusal[];
+}
+
+export interface ReverseDecisionRequest {
+  photoId: number;
+  reversal: Reversal;
+  reason: string;
+}
+
+export interface ReverseDecisionResponse {
+  photo?: Photo | undefined;
+}
+
+export interface ReasonTemplate {
+  id: string;
+  label: string;
+  text: string;
+  createdAt?: Date | undefined;
+  updatedAt?: Date | undefined;
+}
+
+export interface ListReasonTemplatesRequest {
+}
+
+export interface ListReasonTemplatesResponse {
+  templates: ReasonTemplate[];
+}
+
+export interface CreateReasonTemplateRequest {
+  label: string;
+  text: string;
+}
+
+export interface CreateReasonTemplateResponse {
+  template?: ReasonTemplate | undefined;
+}
+
+export interface UpdateReasonTemplateRequest {
+  id: string;
+  label: string;
+  text: string;
+}
+
+export interface UpdateReasonTemplateResponse {
+  template?: ReasonTemplate | undefined;
+}
+
+export interface DeleteReasonTemplateRequest {
+  id: string;
+}
+
+export interface DeleteReasonTemplateResponse {
+}
+
+export interface GetReviewFiguresRequest {
+  /** The last so many days, 1 to 90. */
+  days: number;
+}
+
+export interface AdminDecisionDay {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  count: number;
+}
+
+export interface AdminDecisions {
+  adminId: string;
+  total: number;
+  perDay: AdminDecisionDay[];
+}
+
+export interface CategoryReports {
+  category: string;
+  total: number;
+  open: number;
+  dismissed: number;
+  removed: number;
+}
+
+export interface ReporterRecord {
+  userId: string;
+  decided: number;
+  dismissed: number;
+}
+
+export interface GetReviewFiguresResponse {
+  days: number;
+  since?: Date | undefined;
+  decisions: AdminDecisions[];
+  /** Absent when no approval or rejection in the period knows its photo's upload time. */
+  medianUploadToDecisionSeconds?: number | undefined;
+  measuredDecisions: number;
+  reportsByCategory: CategoryReports[];
+  reportersMostlyDismissed: ReporterRecord[];
 }
 
 function createBaseReviewPhotoRequest(): ReviewPhotoRequest {
@@ -2341,6 +2527,2195 @@ export const DecideReportsResponse: MessageFns<DecideReportsResponse> = {
   },
 };
 
+function createBaseReviewClaim(): ReviewClaim {
+  return { photoId: 0, expiresAt: undefined };
+}
+
+export const ReviewClaim: MessageFns<ReviewClaim> = {
+  encode(message: ReviewClaim, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    if (message.expiresAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.expiresAt), writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReviewClaim {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReviewClaim();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expiresAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReviewClaim {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      expiresAt: isSet(object.expiresAt)
+        ? fromJsonTimestamp(object.expiresAt)
+        : isSet(object.expires_at)
+        ? fromJsonTimestamp(object.expires_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ReviewClaim): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.expiresAt !== undefined) {
+      obj.expiresAt = message.expiresAt.toISOString();
+    }
+    return obj;
+  },
+};
+
+function createBaseClaimNextReviewRequest(): ClaimNextReviewRequest {
+  return { skipped: [], deciding: [] };
+}
+
+export const ClaimNextReviewRequest: MessageFns<ClaimNextReviewRequest> = {
+  encode(message: ClaimNextReviewRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.skipped.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.skipped) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.deciding.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.deciding) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimNextReviewRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimNextReviewRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.skipped.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.skipped.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.deciding.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.deciding.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClaimNextReviewRequest {
+    return {
+      skipped: globalThis.Array.isArray(object?.skipped) ? object.skipped.map((e: any) => globalThis.Number(e)) : [],
+      deciding: globalThis.Array.isArray(object?.deciding) ? object.deciding.map((e: any) => globalThis.Number(e)) : [],
+    };
+  },
+
+  toJSON(message: ClaimNextReviewRequest): unknown {
+    const obj: any = {};
+    if (message.skipped?.length) {
+      obj.skipped = message.skipped.map((e) => Math.round(e));
+    }
+    if (message.deciding?.length) {
+      obj.deciding = message.deciding.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseClaimNextReviewResponse(): ClaimNextReviewResponse {
+  return { photo: undefined, claim: undefined, reporters: 0, reports: [], actions: [], waiting: 0 };
+}
+
+export const ClaimNextReviewResponse: MessageFns<ClaimNextReviewResponse> = {
+  encode(message: ClaimNextReviewResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photo !== undefined) {
+      Photo.encode(message.photo, writer.uint32(10).fork()).join();
+    }
+    if (message.claim !== undefined) {
+      ReviewClaim.encode(message.claim, writer.uint32(18).fork()).join();
+    }
+    if (message.reporters !== 0) {
+      writer.uint32(24).int32(message.reporters);
+    }
+    for (const v of message.reports) {
+      ReportGroup.encode(v!, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.actions) {
+      ModerationAction.encode(v!, writer.uint32(42).fork()).join();
+    }
+    if (message.waiting !== 0) {
+      writer.uint32(48).int32(message.waiting);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ClaimNextReviewResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseClaimNextReviewResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photo = Photo.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.claim = ReviewClaim.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.reporters = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reports.push(ReportGroup.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.actions.push(ModerationAction.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.waiting = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ClaimNextReviewResponse {
+    return {
+      photo: isSet(object.photo) ? Photo.fromJSON(object.photo) : undefined,
+      claim: isSet(object.claim) ? ReviewClaim.fromJSON(object.claim) : undefined,
+      reporters: isSet(object.reporters) ? globalThis.Number(object.reporters) : 0,
+      reports: globalThis.Array.isArray(object?.reports) ? object.reports.map((e: any) => ReportGroup.fromJSON(e)) : [],
+      actions: globalThis.Array.isArray(object?.actions)
+        ? object.actions.map((e: any) => ModerationAction.fromJSON(e))
+        : [],
+      waiting: isSet(object.waiting) ? globalThis.Number(object.waiting) : 0,
+    };
+  },
+
+  toJSON(message: ClaimNextReviewResponse): unknown {
+    const obj: any = {};
+    if (message.photo !== undefined) {
+      obj.photo = Photo.toJSON(message.photo);
+    }
+    if (message.claim !== undefined) {
+      obj.claim = ReviewClaim.toJSON(message.claim);
+    }
+    if (message.reporters !== 0) {
+      obj.reporters = Math.round(message.reporters);
+    }
+    if (message.reports?.length) {
+      obj.reports = message.reports.map((e) => ReportGroup.toJSON(e));
+    }
+    if (message.actions?.length) {
+      obj.actions = message.actions.map((e) => ModerationAction.toJSON(e));
+    }
+    if (message.waiting !== 0) {
+      obj.waiting = Math.round(message.waiting);
+    }
+    return obj;
+  },
+};
+
+function createBaseRenewReviewClaimRequest(): RenewReviewClaimRequest {
+  return { photoId: 0 };
+}
+
+export const RenewReviewClaimRequest: MessageFns<RenewReviewClaimRequest> = {
+  encode(message: RenewReviewClaimRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenewReviewClaimRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenewReviewClaimRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenewReviewClaimRequest {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: RenewReviewClaimRequest): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    return obj;
+  },
+};
+
+function createBaseRenewReviewClaimResponse(): RenewReviewClaimResponse {
+  return { claim: undefined };
+}
+
+export const RenewReviewClaimResponse: MessageFns<RenewReviewClaimResponse> = {
+  encode(message: RenewReviewClaimResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.claim !== undefined) {
+      ReviewClaim.encode(message.claim, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenewReviewClaimResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenewReviewClaimResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.claim = ReviewClaim.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenewReviewClaimResponse {
+    return { claim: isSet(object.claim) ? ReviewClaim.fromJSON(object.claim) : undefined };
+  },
+
+  toJSON(message: RenewReviewClaimResponse): unknown {
+    const obj: any = {};
+    if (message.claim !== undefined) {
+      obj.claim = ReviewClaim.toJSON(message.claim);
+    }
+    return obj;
+  },
+};
+
+function createBaseReleaseReviewClaimRequest(): ReleaseReviewClaimRequest {
+  return { photoId: 0 };
+}
+
+export const ReleaseReviewClaimRequest: MessageFns<ReleaseReviewClaimRequest> = {
+  encode(message: ReleaseReviewClaimRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseReviewClaimRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseReviewClaimRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReleaseReviewClaimRequest {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ReleaseReviewClaimRequest): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    return obj;
+  },
+};
+
+function createBaseReleaseReviewClaimResponse(): ReleaseReviewClaimResponse {
+  return {};
+}
+
+export const ReleaseReviewClaimResponse: MessageFns<ReleaseReviewClaimResponse> = {
+  encode(_: ReleaseReviewClaimResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReleaseReviewClaimResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReleaseReviewClaimResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ReleaseReviewClaimResponse {
+    return {};
+  },
+
+  toJSON(_: ReleaseReviewClaimResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+};
+
+function createBaseApprovePhotosRequest(): ApprovePhotosRequest {
+  return { photoIds: [] };
+}
+
+export const ApprovePhotosRequest: MessageFns<ApprovePhotosRequest> = {
+  encode(message: ApprovePhotosRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.photoIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApprovePhotosRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApprovePhotosRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.photoIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.photoIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApprovePhotosRequest {
+    return {
+      photoIds: globalThis.Array.isArray(object?.photoIds)
+        ? object.photoIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.photo_ids)
+        ? object.photo_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ApprovePhotosRequest): unknown {
+    const obj: any = {};
+    if (message.photoIds?.length) {
+      obj.photoIds = message.photoIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+};
+
+function createBasePhotoRefusal(): PhotoRefusal {
+  return { photoId: 0, message: "" };
+}
+
+export const PhotoRefusal: MessageFns<PhotoRefusal> = {
+  encode(message: PhotoRefusal, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    if (message.message !== "") {
+      writer.uint32(18).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PhotoRefusal {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePhotoRefusal();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PhotoRefusal {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: PhotoRefusal): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+};
+
+function createBaseApprovePhotosResponse(): ApprovePhotosResponse {
+  return { approved: [], failed: [] };
+}
+
+export const ApprovePhotosResponse: MessageFns<ApprovePhotosResponse> = {
+  encode(message: ApprovePhotosResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.approved.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.approved) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    for (const v of message.failed) {
+      PhotoRefusal.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApprovePhotosResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApprovePhotosResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.approved.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.approved.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.failed.push(PhotoRefusal.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApprovePhotosResponse {
+    return {
+      approved: globalThis.Array.isArray(object?.approved) ? object.approved.map((e: any) => globalThis.Number(e)) : [],
+      failed: globalThis.Array.isArray(object?.failed) ? object.failed.map((e: any) => PhotoRefusal.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ApprovePhotosResponse): unknown {
+    const obj: any = {};
+    if (message.approved?.length) {
+      obj.approved = message.approved.map((e) => Math.round(e));
+    }
+    if (message.failed?.length) {
+      obj.failed = message.failed.map((e) => PhotoRefusal.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseReverseDecisionRequest(): ReverseDecisionRequest {
+  return { photoId: 0, reversal: 0, reason: "" };
+}
+
+export const ReverseDecisionRequest: MessageFns<ReverseDecisionRequest> = {
+  encode(message: ReverseDecisionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    if (message.reversal !== 0) {
+      writer.uint32(16).int32(message.reversal);
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReverseDecisionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReverseDecisionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.reversal = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReverseDecisionRequest {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      reversal: isSet(object.reversal) ? reversalFromJSON(object.reversal) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: ReverseDecisionRequest): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.reversal !== 0) {
+      obj.reversal = reversalToJSON(message.reversal);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+};
+
+function createBaseReverseDecisionResponse(): ReverseDecisionResponse {
+  return { photo: undefined };
+}
+
+export const ReverseDecisionResponse: MessageFns<ReverseDecisionResponse> = {
+  encode(message: ReverseDecisionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photo !== undefined) {
+      Photo.encode(message.photo, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReverseDecisionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReverseDecisionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photo = Photo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReverseDecisionResponse {
+    return { photo: isSet(object.photo) ? Photo.fromJSON(object.photo) : undefined };
+  },
+
+  toJSON(message: ReverseDecisionResponse): unknown {
+    const obj: any = {};
+    if (message.photo !== undefined) {
+      obj.photo = Photo.toJSON(message.photo);
+    }
+    return obj;
+  },
+};
+
+function createBaseReasonTemplate(): ReasonTemplate {
+  return { id: "", label: "", text: "", createdAt: undefined, updatedAt: undefined };
+}
+
+export const ReasonTemplate: MessageFns<ReasonTemplate> = {
+  encode(message: ReasonTemplate, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.label !== "") {
+      writer.uint32(18).string(message.label);
+    }
+    if (message.text !== "") {
+      writer.uint32(26).string(message.text);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(34).fork()).join();
+    }
+    if (message.updatedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReasonTemplate {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReasonTemplate();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.label = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReasonTemplate {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      label: isSet(object.label) ? globalThis.String(object.label) : "",
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+      updatedAt: isSet(object.updatedAt)
+        ? fromJsonTimestamp(object.updatedAt)
+        : isSet(object.updated_at)
+        ? fromJsonTimestamp(object.updated_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ReasonTemplate): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.label !== "") {
+      obj.label = message.label;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    if (message.updatedAt !== undefined) {
+      obj.updatedAt = message.updatedAt.toISOString();
+    }
+    return obj;
+  },
+};
+
+function createBaseListReasonTemplatesRequest(): ListReasonTemplatesRequest {
+  return {};
+}
+
+export const ListReasonTemplatesRequest: MessageFns<ListReasonTemplatesRequest> = {
+  encode(_: ListReasonTemplatesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListReasonTemplatesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListReasonTemplatesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListReasonTemplatesRequest {
+    return {};
+  },
+
+  toJSON(_: ListReasonTemplatesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+};
+
+function createBaseListReasonTemplatesResponse(): ListReasonTemplatesResponse {
+  return { templates: [] };
+}
+
+export const ListReasonTemplatesResponse: MessageFns<ListReasonTemplatesResponse> = {
+  encode(message: ListReasonTemplatesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.templates) {
+      ReasonTemplate.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListReasonTemplatesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListReasonTemplatesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.templates.push(ReasonTemplate.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListReasonTemplatesResponse {
+    return {
+      templates: globalThis.Array.isArray(object?.templates)
+        ? object.templates.map((e: any) => ReasonTemplate.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListReasonTemplatesResponse): unknown {
+    const obj: any = {};
+    if (message.templates?.length) {
+      obj.templates = message.templates.map((e) => ReasonTemplate.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseCreateReasonTemplateRequest(): CreateReasonTemplateRequest {
+  return { label: "", text: "" };
+}
+
+export const CreateReasonTemplateRequest: MessageFns<CreateReasonTemplateRequest> = {
+  encode(message: CreateReasonTemplateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.label !== "") {
+      writer.uint32(10).string(message.label);
+    }
+    if (message.text !== "") {
+      writer.uint32(18).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateReasonTemplateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateReasonTemplateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.label = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateReasonTemplateRequest {
+    return {
+      label: isSet(object.label) ? globalThis.String(object.label) : "",
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+    };
+  },
+
+  toJSON(message: CreateReasonTemplateRequest): unknown {
+    const obj: any = {};
+    if (message.label !== "") {
+      obj.label = message.label;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+};
+
+function createBaseCreateReasonTemplateResponse(): CreateReasonTemplateResponse {
+  return { template: undefined };
+}
+
+export const CreateReasonTemplateResponse: MessageFns<CreateReasonTemplateResponse> = {
+  encode(message: CreateReasonTemplateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.template !== undefined) {
+      ReasonTemplate.encode(message.template, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateReasonTemplateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateReasonTemplateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.template = ReasonTemplate.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateReasonTemplateResponse {
+    return { template: isSet(object.template) ? ReasonTemplate.fromJSON(object.template) : undefined };
+  },
+
+  toJSON(message: CreateReasonTemplateResponse): unknown {
+    const obj: any = {};
+    if (message.template !== undefined) {
+      obj.template = ReasonTemplate.toJSON(message.template);
+    }
+    return obj;
+  },
+};
+
+function createBaseUpdateReasonTemplateRequest(): UpdateReasonTemplateRequest {
+  return { id: "", label: "", text: "" };
+}
+
+export const UpdateReasonTemplateRequest: MessageFns<UpdateReasonTemplateRequest> = {
+  encode(message: UpdateReasonTemplateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.label !== "") {
+      writer.uint32(18).string(message.label);
+    }
+    if (message.text !== "") {
+      writer.uint32(26).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateReasonTemplateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateReasonTemplateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.label = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateReasonTemplateRequest {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      label: isSet(object.label) ? globalThis.String(object.label) : "",
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+    };
+  },
+
+  toJSON(message: UpdateReasonTemplateRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.label !== "") {
+      obj.label = message.label;
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+};
+
+function createBaseUpdateReasonTemplateResponse(): UpdateReasonTemplateResponse {
+  return { template: undefined };
+}
+
+export const UpdateReasonTemplateResponse: MessageFns<UpdateReasonTemplateResponse> = {
+  encode(message: UpdateReasonTemplateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.template !== undefined) {
+      ReasonTemplate.encode(message.template, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateReasonTemplateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateReasonTemplateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.template = ReasonTemplate.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateReasonTemplateResponse {
+    return { template: isSet(object.template) ? ReasonTemplate.fromJSON(object.template) : undefined };
+  },
+
+  toJSON(message: UpdateReasonTemplateResponse): unknown {
+    const obj: any = {};
+    if (message.template !== undefined) {
+      obj.template = ReasonTemplate.toJSON(message.template);
+    }
+    return obj;
+  },
+};
+
+function createBaseDeleteReasonTemplateRequest(): DeleteReasonTemplateRequest {
+  return { id: "" };
+}
+
+export const DeleteReasonTemplateRequest: MessageFns<DeleteReasonTemplateRequest> = {
+  encode(message: DeleteReasonTemplateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteReasonTemplateRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteReasonTemplateRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteReasonTemplateRequest {
+    return { id: isSet(object.id) ? globalThis.String(object.id) : "" };
+  },
+
+  toJSON(message: DeleteReasonTemplateRequest): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+};
+
+function createBaseDeleteReasonTemplateResponse(): DeleteReasonTemplateResponse {
+  return {};
+}
+
+export const DeleteReasonTemplateResponse: MessageFns<DeleteReasonTemplateResponse> = {
+  encode(_: DeleteReasonTemplateResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteReasonTemplateResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteReasonTemplateResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteReasonTemplateResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteReasonTemplateResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+};
+
+function createBaseGetReviewFiguresRequest(): GetReviewFiguresRequest {
+  return { days: 0 };
+}
+
+export const GetReviewFiguresRequest: MessageFns<GetReviewFiguresRequest> = {
+  encode(message: GetReviewFiguresRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.days !== 0) {
+      writer.uint32(8).int32(message.days);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReviewFiguresRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetReviewFiguresRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.days = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetReviewFiguresRequest {
+    return { days: isSet(object.days) ? globalThis.Number(object.days) : 0 };
+  },
+
+  toJSON(message: GetReviewFiguresRequest): unknown {
+    const obj: any = {};
+    if (message.days !== 0) {
+      obj.days = Math.round(message.days);
+    }
+    return obj;
+  },
+};
+
+function createBaseAdminDecisionDay(): AdminDecisionDay {
+  return { day: "", count: 0 };
+}
+
+export const AdminDecisionDay: MessageFns<AdminDecisionDay> = {
+  encode(message: AdminDecisionDay, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.day !== "") {
+      writer.uint32(10).string(message.day);
+    }
+    if (message.count !== 0) {
+      writer.uint32(16).int32(message.count);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdminDecisionDay {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdminDecisionDay();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.day = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.count = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdminDecisionDay {
+    return {
+      day: isSet(object.day) ? globalThis.String(object.day) : "",
+      count: isSet(object.count) ? globalThis.Number(object.count) : 0,
+    };
+  },
+
+  toJSON(message: AdminDecisionDay): unknown {
+    const obj: any = {};
+    if (message.day !== "") {
+      obj.day = message.day;
+    }
+    if (message.count !== 0) {
+      obj.count = Math.round(message.count);
+    }
+    return obj;
+  },
+};
+
+function createBaseAdminDecisions(): AdminDecisions {
+  return { adminId: "", total: 0, perDay: [] };
+}
+
+export const AdminDecisions: MessageFns<AdminDecisions> = {
+  encode(message: AdminDecisions, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.adminId !== "") {
+      writer.uint32(10).string(message.adminId);
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int32(message.total);
+    }
+    for (const v of message.perDay) {
+      AdminDecisionDay.encode(v!, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AdminDecisions {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAdminDecisions();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.adminId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.perDay.push(AdminDecisionDay.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AdminDecisions {
+    return {
+      adminId: isSet(object.adminId)
+        ? globalThis.String(object.adminId)
+        : isSet(object.admin_id)
+        ? globalThis.String(object.admin_id)
+        : "",
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      perDay: globalThis.Array.isArray(object?.perDay)
+        ? object.perDay.map((e: any) => AdminDecisionDay.fromJSON(e))
+        : globalThis.Array.isArray(object?.per_day)
+        ? object.per_day.map((e: any) => AdminDecisionDay.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: AdminDecisions): unknown {
+    const obj: any = {};
+    if (message.adminId !== "") {
+      obj.adminId = message.adminId;
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.perDay?.length) {
+      obj.perDay = message.perDay.map((e) => AdminDecisionDay.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseCategoryReports(): CategoryReports {
+  return { category: "", total: 0, open: 0, dismissed: 0, removed: 0 };
+}
+
+export const CategoryReports: MessageFns<CategoryReports> = {
+  encode(message: CategoryReports, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.category !== "") {
+      writer.uint32(10).string(message.category);
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int32(message.total);
+    }
+    if (message.open !== 0) {
+      writer.uint32(24).int32(message.open);
+    }
+    if (message.dismissed !== 0) {
+      writer.uint32(32).int32(message.dismissed);
+    }
+    if (message.removed !== 0) {
+      writer.uint32(40).int32(message.removed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CategoryReports {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCategoryReports();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.open = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.dismissed = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.removed = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CategoryReports {
+    return {
+      category: isSet(object.category) ? globalThis.String(object.category) : "",
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      open: isSet(object.open) ? globalThis.Number(object.open) : 0,
+      dismissed: isSet(object.dismissed) ? globalThis.Number(object.dismissed) : 0,
+      removed: isSet(object.removed) ? globalThis.Number(object.removed) : 0,
+    };
+  },
+
+  toJSON(message: CategoryReports): unknown {
+    const obj: any = {};
+    if (message.category !== "") {
+      obj.category = message.category;
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.open !== 0) {
+      obj.open = Math.round(message.open);
+    }
+    if (message.dismissed !== 0) {
+      obj.dismissed = Math.round(message.dismissed);
+    }
+    if (message.removed !== 0) {
+      obj.removed = Math.round(message.removed);
+    }
+    return obj;
+  },
+};
+
+function createBaseReporterRecord(): ReporterRecord {
+  return { userId: "", decided: 0, dismissed: 0 };
+}
+
+export const ReporterRecord: MessageFns<ReporterRecord> = {
+  encode(message: ReporterRecord, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.decided !== 0) {
+      writer.uint32(16).int32(message.decided);
+    }
+    if (message.dismissed !== 0) {
+      writer.uint32(24).int32(message.dismissed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReporterRecord {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReporterRecord();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.decided = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.dismissed = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReporterRecord {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      decided: isSet(object.decided) ? globalThis.Number(object.decided) : 0,
+      dismissed: isSet(object.dismissed) ? globalThis.Number(object.dismissed) : 0,
+    };
+  },
+
+  toJSON(message: ReporterRecord): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.decided !== 0) {
+      obj.decided = Math.round(message.decided);
+    }
+    if (message.dismissed !== 0) {
+      obj.dismissed = Math.round(message.dismissed);
+    }
+    return obj;
+  },
+};
+
+function createBaseGetReviewFiguresResponse(): GetReviewFiguresResponse {
+  return {
+    days: 0,
+    since: undefined,
+    decisions: [],
+    medianUploadToDecisionSeconds: undefined,
+    measuredDecisions: 0,
+    reportsByCategory: [],
+    reportersMostlyDismissed: [],
+  };
+}
+
+export const GetReviewFiguresResponse: MessageFns<GetReviewFiguresResponse> = {
+  encode(message: GetReviewFiguresResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.days !== 0) {
+      writer.uint32(8).int32(message.days);
+    }
+    if (message.since !== undefined) {
+      Timestamp.encode(toTimestamp(message.since), writer.uint32(18).fork()).join();
+    }
+    for (const v of message.decisions) {
+      AdminDecisions.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.medianUploadToDecisionSeconds !== undefined) {
+      writer.uint32(33).double(message.medianUploadToDecisionSeconds);
+    }
+    if (message.measuredDecisions !== 0) {
+      writer.uint32(40).int32(message.measuredDecisions);
+    }
+    for (const v of message.reportsByCategory) {
+      CategoryReports.encode(v!, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.reportersMostlyDismissed) {
+      ReporterRecord.encode(v!, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReviewFiguresResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetReviewFiguresResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.days = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.since = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.decisions.push(AdminDecisions.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.medianUploadToDecisionSeconds = reader.double();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.measuredDecisions = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.reportsByCategory.push(CategoryReports.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.reportersMostlyDismissed.push(ReporterRecord.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetReviewFiguresResponse {
+    return {
+      days: isSet(object.days) ? globalThis.Number(object.days) : 0,
+      since: isSet(object.since) ? fromJsonTimestamp(object.since) : undefined,
+      decisions: globalThis.Array.isArray(object?.decisions)
+        ? object.decisions.map((e: any) => AdminDecisions.fromJSON(e))
+        : [],
+      medianUploadToDecisionSeconds: isSet(object.medianUploadToDecisionSeconds)
+        ? globalThis.Number(object.medianUploadToDecisionSeconds)
+        : isSet(object.median_upload_to_decision_seconds)
+        ? globalThis.Number(object.median_upload_to_decision_seconds)
+        : undefined,
+      measuredDecisions: isSet(object.measuredDecisions)
+        ? globalThis.Number(object.measuredDecisions)
+        : isSet(object.measured_decisions)
+        ? globalThis.Number(object.measured_decisions)
+        : 0,
+      reportsByCategory: globalThis.Array.isArray(object?.reportsByCategory)
+        ? object.reportsByCategory.map((e: any) => CategoryReports.fromJSON(e))
+        : globalThis.Array.isArray(object?.reports_by_category)
+        ? object.reports_by_category.map((e: any) => CategoryReports.fromJSON(e))
+        : [],
+      reportersMostlyDismissed: globalThis.Array.isArray(object?.reportersMostlyDismissed)
+        ? object.reportersMostlyDismissed.map((e: any) => ReporterRecord.fromJSON(e))
+        : globalThis.Array.isArray(object?.reporters_mostly_dismissed)
+        ? object.reporters_mostly_dismissed.map((e: any) => ReporterRecord.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetReviewFiguresResponse): unknown {
+    const obj: any = {};
+    if (message.days !== 0) {
+      obj.days = Math.round(message.days);
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since.toISOString();
+    }
+    if (message.decisions?.length) {
+      obj.decisions = message.decisions.map((e) => AdminDecisions.toJSON(e));
+    }
+    if (message.medianUploadToDecisionSeconds !== undefined) {
+      obj.medianUploadToDecisionSeconds = floatToJson(message.medianUploadToDecisionSeconds);
+    }
+    if (message.measuredDecisions !== 0) {
+      obj.measuredDecisions = Math.round(message.measuredDecisions);
+    }
+    if (message.reportsByCategory?.length) {
+      obj.reportsByCategory = message.reportsByCategory.map((e) => CategoryReports.toJSON(e));
+    }
+    if (message.reportersMostlyDismissed?.length) {
+      obj.reportersMostlyDismissed = message.reportersMostlyDismissed.map((e) => ReporterRecord.toJSON(e));
+    }
+    return obj;
+  },
+};
+
 /** Admin review of photos; every action is written to an audit log. */
 export type ModerationServiceService = typeof ModerationServiceService;
 export const ModerationServiceService = {
@@ -2433,6 +4808,120 @@ export const ModerationServiceService = {
       Buffer.from(DecideReportsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DecideReportsResponse => DecideReportsResponse.decode(value),
   },
+  /** The review desk: the longest-waiting pending photo no other admin has claimed, claimed for the caller. */
+  claimNextReview: {
+    path: "/snapcracks.moderation.v1.ModerationService/ClaimNextReview" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ClaimNextReviewRequest): Buffer =>
+      Buffer.from(ClaimNextReviewRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ClaimNextReviewRequest => ClaimNextReviewRequest.decode(value),
+    responseSerialize: (value: ClaimNextReviewResponse): Buffer =>
+      Buffer.from(ClaimNextReviewResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ClaimNextReviewResponse => ClaimNextReviewResponse.decode(value),
+  },
+  /** Extends the caller's claim; FAILED_PRECONDITION when it has ended and another admin has the photo. */
+  renewReviewClaim: {
+    path: "/snapcracks.moderation.v1.ModerationService/RenewReviewClaim" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RenewReviewClaimRequest): Buffer =>
+      Buffer.from(RenewReviewClaimRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RenewReviewClaimRequest => RenewReviewClaimRequest.decode(value),
+    responseSerialize: (value: RenewReviewClaimResponse): Buffer =>
+      Buffer.from(RenewReviewClaimResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RenewReviewClaimResponse => RenewReviewClaimResponse.decode(value),
+  },
+  releaseReviewClaim: {
+    path: "/snapcracks.moderation.v1.ModerationService/ReleaseReviewClaim" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReleaseReviewClaimRequest): Buffer =>
+      Buffer.from(ReleaseReviewClaimRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReleaseReviewClaimRequest => ReleaseReviewClaimRequest.decode(value),
+    responseSerialize: (value: ReleaseReviewClaimResponse): Buffer =>
+      Buffer.from(ReleaseReviewClaimResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReleaseReviewClaimResponse => ReleaseReviewClaimResponse.decode(value),
+  },
+  /** Approves several pending photos, each its own audited decision; those that cannot be approved are listed with why. */
+  approvePhotos: {
+    path: "/snapcracks.moderation.v1.ModerationService/ApprovePhotos" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ApprovePhotosRequest): Buffer => Buffer.from(ApprovePhotosRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ApprovePhotosRequest => ApprovePhotosRequest.decode(value),
+    responseSerialize: (value: ApprovePhotosResponse): Buffer =>
+      Buffer.from(ApprovePhotosResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ApprovePhotosResponse => ApprovePhotosResponse.decode(value),
+  },
+  /** Takes back a decision: removes an approved photo, or approves a rejected or removed one, with a reason. */
+  reverseDecision: {
+    path: "/snapcracks.moderation.v1.ModerationService/ReverseDecision" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ReverseDecisionRequest): Buffer =>
+      Buffer.from(ReverseDecisionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ReverseDecisionRequest => ReverseDecisionRequest.decode(value),
+    responseSerialize: (value: ReverseDecisionResponse): Buffer =>
+      Buffer.from(ReverseDecisionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ReverseDecisionResponse => ReverseDecisionResponse.decode(value),
+  },
+  listReasonTemplates: {
+    path: "/snapcracks.moderation.v1.ModerationService/ListReasonTemplates" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListReasonTemplatesRequest): Buffer =>
+      Buffer.from(ListReasonTemplatesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListReasonTemplatesRequest => ListReasonTemplatesRequest.decode(value),
+    responseSerialize: (value: ListReasonTemplatesResponse): Buffer =>
+      Buffer.from(ListReasonTemplatesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListReasonTemplatesResponse => ListReasonTemplatesResponse.decode(value),
+  },
+  createReasonTemplate: {
+    path: "/snapcracks.moderation.v1.ModerationService/CreateReasonTemplate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateReasonTemplateRequest): Buffer =>
+      Buffer.from(CreateReasonTemplateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateReasonTemplateRequest => CreateReasonTemplateRequest.decode(value),
+    responseSerialize: (value: CreateReasonTemplateResponse): Buffer =>
+      Buffer.from(CreateReasonTemplateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateReasonTemplateResponse => CreateReasonTemplateResponse.decode(value),
+  },
+  updateReasonTemplate: {
+    path: "/snapcracks.moderation.v1.ModerationService/UpdateReasonTemplate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateReasonTemplateRequest): Buffer =>
+      Buffer.from(UpdateReasonTemplateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateReasonTemplateRequest => UpdateReasonTemplateRequest.decode(value),
+    responseSerialize: (value: UpdateReasonTemplateResponse): Buffer =>
+      Buffer.from(UpdateReasonTemplateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateReasonTemplateResponse => UpdateReasonTemplateResponse.decode(value),
+  },
+  deleteReasonTemplate: {
+    path: "/snapcracks.moderation.v1.ModerationService/DeleteReasonTemplate" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteReasonTemplateRequest): Buffer =>
+      Buffer.from(DeleteReasonTemplateRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteReasonTemplateRequest => DeleteReasonTemplateRequest.decode(value),
+    responseSerialize: (value: DeleteReasonTemplateResponse): Buffer =>
+      Buffer.from(DeleteReasonTemplateResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteReasonTemplateResponse => DeleteReasonTemplateResponse.decode(value),
+  },
+  /** Admins: decisions per admin per day, time to decision, reports per category, reporters mostly dismissed. */
+  getReviewFigures: {
+    path: "/snapcracks.moderation.v1.ModerationService/GetReviewFigures" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetReviewFiguresRequest): Buffer =>
+      Buffer.from(GetReviewFiguresRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetReviewFiguresRequest => GetReviewFiguresRequest.decode(value),
+    responseSerialize: (value: GetReviewFiguresResponse): Buffer =>
+      Buffer.from(GetReviewFiguresResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetReviewFiguresResponse => GetReviewFiguresResponse.decode(value),
+  },
 } as const;
 
 export interface ModerationServiceServer extends UntypedServiceImplementation {
@@ -2449,6 +4938,21 @@ export interface ModerationServiceServer extends UntypedServiceImplementation {
   listReportedPhotos: handleUnaryCall<ListReportedPhotosRequest, ListReportedPhotosResponse>;
   /** Admins: dismiss a photo's open reports (the photo stays or returns) or remove the photo with a reason. */
   decideReports: handleUnaryCall<DecideReportsRequest, DecideReportsResponse>;
+  /** The review desk: the longest-waiting pending photo no other admin has claimed, claimed for the caller. */
+  claimNextReview: handleUnaryCall<ClaimNextReviewRequest, ClaimNextReviewResponse>;
+  /** Extends the caller's claim; FAILED_PRECONDITION when it has ended and another admin has the photo. */
+  renewReviewClaim: handleUnaryCall<RenewReviewClaimRequest, RenewReviewClaimResponse>;
+  releaseReviewClaim: handleUnaryCall<ReleaseReviewClaimRequest, ReleaseReviewClaimResponse>;
+  /** Approves several pending photos, each its own audited decision; those that cannot be approved are listed with why. */
+  approvePhotos: handleUnaryCall<ApprovePhotosRequest, ApprovePhotosResponse>;
+  /** Takes back a decision: removes an approved photo, or approves a rejected or removed one, with a reason. */
+  reverseDecision: handleUnaryCall<ReverseDecisionRequest, ReverseDecisionResponse>;
+  listReasonTemplates: handleUnaryCall<ListReasonTemplatesRequest, ListReasonTemplatesResponse>;
+  createReasonTemplate: handleUnaryCall<CreateReasonTemplateRequest, CreateReasonTemplateResponse>;
+  updateReasonTemplate: handleUnaryCall<UpdateReasonTemplateRequest, UpdateReasonTemplateResponse>;
+  deleteReasonTemplate: handleUnaryCall<DeleteReasonTemplateRequest, DeleteReasonTemplateResponse>;
+  /** Admins: decisions per admin per day, time to decision, reports per category, reporters mostly dismissed. */
+  getReviewFigures: handleUnaryCall<GetReviewFiguresRequest, GetReviewFiguresResponse>;
 }
 
 export interface ModerationServiceClient extends Client {
@@ -2591,6 +5095,161 @@ export interface ModerationServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DecideReportsResponse) => void,
   ): ClientUnaryCall;
+  /** The review desk: the longest-waiting pending photo no other admin has claimed, claimed for the caller. */
+  claimNextReview(
+    request: ClaimNextReviewRequest,
+    callback: (error: ServiceError | null, response: ClaimNextReviewResponse) => void,
+  ): ClientUnaryCall;
+  claimNextReview(
+    request: ClaimNextReviewRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ClaimNextReviewResponse) => void,
+  ): ClientUnaryCall;
+  claimNextReview(
+    request: ClaimNextReviewRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ClaimNextReviewResponse) => void,
+  ): ClientUnaryCall;
+  /** Extends the caller's claim; FAILED_PRECONDITION when it has ended and another admin has the photo. */
+  renewReviewClaim(
+    request: RenewReviewClaimRequest,
+    callback: (error: ServiceError | null, response: RenewReviewClaimResponse) => void,
+  ): ClientUnaryCall;
+  renewReviewClaim(
+    request: RenewReviewClaimRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RenewReviewClaimResponse) => void,
+  ): ClientUnaryCall;
+  renewReviewClaim(
+    request: RenewReviewClaimRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RenewReviewClaimResponse) => void,
+  ): ClientUnaryCall;
+  releaseReviewClaim(
+    request: ReleaseReviewClaimRequest,
+    callback: (error: ServiceError | null, response: ReleaseReviewClaimResponse) => void,
+  ): ClientUnaryCall;
+  releaseReviewClaim(
+    request: ReleaseReviewClaimRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReleaseReviewClaimResponse) => void,
+  ): ClientUnaryCall;
+  releaseReviewClaim(
+    request: ReleaseReviewClaimRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReleaseReviewClaimResponse) => void,
+  ): ClientUnaryCall;
+  /** Approves several pending photos, each its own audited decision; those that cannot be approved are listed with why. */
+  approvePhotos(
+    request: ApprovePhotosRequest,
+    callback: (error: ServiceError | null, response: ApprovePhotosResponse) => void,
+  ): ClientUnaryCall;
+  approvePhotos(
+    request: ApprovePhotosRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ApprovePhotosResponse) => void,
+  ): ClientUnaryCall;
+  approvePhotos(
+    request: ApprovePhotosRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ApprovePhotosResponse) => void,
+  ): ClientUnaryCall;
+  /** Takes back a decision: removes an approved photo, or approves a rejected or removed one, with a reason. */
+  reverseDecision(
+    request: ReverseDecisionRequest,
+    callback: (error: ServiceError | null, response: ReverseDecisionResponse) => void,
+  ): ClientUnaryCall;
+  reverseDecision(
+    request: ReverseDecisionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ReverseDecisionResponse) => void,
+  ): ClientUnaryCall;
+  reverseDecision(
+    request: ReverseDecisionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ReverseDecisionResponse) => void,
+  ): ClientUnaryCall;
+  listReasonTemplates(
+    request: ListReasonTemplatesRequest,
+    callback: (error: ServiceError | null, response: ListReasonTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  listReasonTemplates(
+    request: ListReasonTemplatesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListReasonTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  listReasonTemplates(
+    request: ListReasonTemplatesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListReasonTemplatesResponse) => void,
+  ): ClientUnaryCall;
+  createReasonTemplate(
+    request: CreateReasonTemplateRequest,
+    callback: (error: ServiceError | null, response: CreateReasonTemplateResponse) => void,
+  ): ClientUnaryCall;
+  createReasonTemplate(
+    request: CreateReasonTemplateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateReasonTemplateResponse) => void,
+  ): ClientUnaryCall;
+  createReasonTemplate(
+    request: CreateReasonTemplateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateReasonTemplateResponse) => void,
+  ): ClientUnaryCall;
+  updateReasonTemplate(
+    request: UpdateReasonTemplateRequest,
+    callback: (error: ServiceError | null, response: UpdateReasonTemplateResponse) => void,
+  ): ClientUnaryCall;
+  updateReasonTemplate(
+    request: UpdateReasonTemplateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateReasonTemplateResponse) => void,
+  ): ClientUnaryCall;
+  updateReasonTemplate(
+    request: UpdateReasonTemplateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateReasonTemplateResponse) => void,
+  ): ClientUnaryCall;
+  deleteReasonTemplate(
+    request: DeleteReasonTemplateRequest,
+    callback: (error: ServiceError | null, response: DeleteReasonTemplateResponse) => void,
+  ): ClientUnaryCall;
+  deleteReasonTemplate(
+    request: DeleteReasonTemplateRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteReasonTemplateResponse) => void,
+  ): ClientUnaryCall;
+  deleteReasonTemplate(
+    request: DeleteReasonTemplateRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteReasonTemplateResponse) => void,
+  ): ClientUnaryCall;
+  /** Admins: decisions per admin per day, time to decision, reports per category, reporters mostly dismissed. */
+  getReviewFigures(
+    request: GetReviewFiguresRequest,
+    callback: (error: ServiceError | null, response: GetReviewFiguresResponse) => void,
+  ): ClientUnaryCall;
+  getReviewFigures(
+    request: GetReviewFiguresRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetReviewFiguresResponse) => void,
+  ): ClientUnaryCall;
+  getReviewFigures(
+    request: GetReviewFiguresRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetReviewFiguresResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const ModerationServiceClient = makeGenericClientConstructor(
@@ -2601,6 +5260,10 @@ export const ModerationServiceClient = makeGenericClientConstructor(
   service: typeof ModerationServiceService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
 
 function toTimestamp(date: Date): Timestamp {
   const seconds = Math.trunc(date.getTime() / 1_000);

@@ -250,7 +250,11 @@ export interface Photo {
     | Resubmission
     | undefined;
   /** Rejected after a resubmission: no more resubmissions. */
-  finalRejection?: boolean | undefined;
+  finalRejection?:
+    | boolean
+    | undefined;
+  /** Pending: since when it waits for review (uploaded, resubmitted or held by reports, whichever is latest). */
+  waitingSince?: Date | undefined;
 }
 
 /** An owner's answer to a rejection: what they wrote, and what the photo was when it was rejected. */
@@ -407,7 +411,28 @@ export interface SetPhotoStatusRequest {
   /** The moderation service's audit entry for this decision; carried by the status event. */
   actionId: string;
   /** A removal: a rejection that may also take an approved photo out (not only a pending one). */
-  removal?: boolean | undefined;
+  removal?:
+    | boolean
+    | undefined;
+  /** A reinstatement: an approval that may also put a rejected (or removed) photo in the gallery after all. */
+  reinstate?:
+    | boolean
+    | undefined;
+  /** A reinstatement's reason, carried by the status event (as `note`) for the audit log. */
+  note?: string | undefined;
+}
+
+export interface ListReviewQueueRequest {
+  /** At most 100. */
+  limit: number;
+  /** Photos to leave out (claimed at other admins' desks, or done with at this one); at most 1000. */
+  excludeIds: number[];
+}
+
+export interface ListReviewQueueResponse {
+  photos: Photo[];
+  /** Pending photos not left out. */
+  total: number;
 }
 
 export interface HoldPhotoForReviewRequest {
@@ -544,6 +569,7 @@ function createBasePhoto(): Photo {
     resubmitUntil: undefined,
     resubmission: undefined,
     finalRejection: undefined,
+    waitingSince: undefined,
   };
 }
 
@@ -629,6 +655,9 @@ export const Photo: MessageFns<Photo> = {
     }
     if (message.finalRejection !== undefined) {
       writer.uint32(216).bool(message.finalRejection);
+    }
+    if (message.waitingSince !== undefined) {
+      Timestamp.encode(toTimestamp(message.waitingSince), writer.uint32(226).fork()).join();
     }
     return writer;
   },
@@ -862,6 +891,14 @@ export const Photo: MessageFns<Photo> = {
             message.finalRejection = reader.bool();
             continue;
           }
+          case 28: {
+            if (tag !== 226) {
+              break;
+            }
+
+            message.waitingSince = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -975,6 +1012,11 @@ export const Photo: MessageFns<Photo> = {
         : isSet(object.final_rejection)
         ? globalThis.Boolean(object.final_rejection)
         : undefined,
+      waitingSince: isSet(object.waitingSince)
+        ? fromJsonTimestamp(object.waitingSince)
+        : isSet(object.waiting_since)
+        ? fromJsonTimestamp(object.waiting_since)
+        : undefined,
     };
   },
 
@@ -1060,6 +1102,9 @@ export const Photo: MessageFns<Photo> = {
     }
     if (message.finalRejection !== undefined) {
       obj.finalRejection = message.finalRejection;
+    }
+    if (message.waitingSince !== undefined) {
+      obj.waitingSince = message.waitingSince.toISOString();
     }
     return obj;
   },
@@ -3032,7 +3077,15 @@ export const ResolveImageResponse: MessageFns<ResolveImageResponse> = {
 };
 
 function createBaseSetPhotoStatusRequest(): SetPhotoStatusRequest {
-  return { id: 0, status: 0, rejectionReason: undefined, actionId: "", removal: undefined };
+  return {
+    id: 0,
+    status: 0,
+    rejectionReason: undefined,
+    actionId: "",
+    removal: undefined,
+    reinstate: undefined,
+    note: undefined,
+  };
 }
 
 export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
@@ -3051,6 +3104,12 @@ export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
     }
     if (message.removal !== undefined) {
       writer.uint32(40).bool(message.removal);
+    }
+    if (message.reinstate !== undefined) {
+      writer.uint32(48).bool(message.reinstate);
+    }
+    if (message.note !== undefined) {
+      writer.uint32(58).string(message.note);
     }
     return writer;
   },
@@ -3108,6 +3167,22 @@ export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
             message.removal = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.reinstate = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.note = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3135,6 +3210,8 @@ export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
         ? globalThis.String(object.action_id)
         : "",
       removal: isSet(object.removal) ? globalThis.Boolean(object.removal) : undefined,
+      reinstate: isSet(object.reinstate) ? globalThis.Boolean(object.reinstate) : undefined,
+      note: isSet(object.note) ? globalThis.String(object.note) : undefined,
     };
   },
 
@@ -3154,6 +3231,180 @@ export const SetPhotoStatusRequest: MessageFns<SetPhotoStatusRequest> = {
     }
     if (message.removal !== undefined) {
       obj.removal = message.removal;
+    }
+    if (message.reinstate !== undefined) {
+      obj.reinstate = message.reinstate;
+    }
+    if (message.note !== undefined) {
+      obj.note = message.note;
+    }
+    return obj;
+  },
+};
+
+function createBaseListReviewQueueRequest(): ListReviewQueueRequest {
+  return { limit: 0, excludeIds: [] };
+}
+
+export const ListReviewQueueRequest: MessageFns<ListReviewQueueRequest> = {
+  encode(message: ListReviewQueueRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.limit !== 0) {
+      writer.uint32(8).int32(message.limit);
+    }
+    if (message.excludeIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.excludeIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListReviewQueueRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListReviewQueueRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.excludeIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.excludeIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListReviewQueueRequest {
+    return {
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      excludeIds: globalThis.Array.isArray(object?.excludeIds)
+        ? object.excludeIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.exclude_ids)
+        ? object.exclude_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListReviewQueueRequest): unknown {
+    const obj: any = {};
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.excludeIds?.length) {
+      obj.excludeIds = message.excludeIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseListReviewQueueResponse(): ListReviewQueueResponse {
+  return { photos: [], total: 0 };
+}
+
+export const ListReviewQueueResponse: MessageFns<ListReviewQueueResponse> = {
+  encode(message: ListReviewQueueResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.photos) {
+      Photo.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int32(message.total);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListReviewQueueResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListReviewQueueResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photos.push(Photo.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListReviewQueueResponse {
+    return {
+      photos: globalThis.Array.isArray(object?.photos) ? object.photos.map((e: any) => Photo.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+    };
+  },
+
+  toJSON(message: ListReviewQueueResponse): unknown {
+    const obj: any = {};
+    if (message.photos?.length) {
+      obj.photos = message.photos.map((e) => Photo.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
     }
     return obj;
   },
@@ -4769,6 +5020,21 @@ export const PhotoServiceService = {
     responseDeserialize: (value: Buffer): ListPhotosForReviewResponse => ListPhotosForReviewResponse.decode(value),
   },
   /**
+   * Moderation only, on an admin's behalf: pending photos in the order the review desk hands them out (the longest
+   * waiting first), with their review marks.
+   */
+  listReviewQueue: {
+    path: "/snapcracks.photo.v1.PhotoService/ListReviewQueue" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListReviewQueueRequest): Buffer =>
+      Buffer.from(ListReviewQueueRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListReviewQueueRequest => ListReviewQueueRequest.decode(value),
+    responseSerialize: (value: ListReviewQueueResponse): Buffer =>
+      Buffer.from(ListReviewQueueResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListReviewQueueResponse => ListReviewQueueResponse.decode(value),
+  },
+  /**
    * Which of the given blob keys a photo uses (its original, display, medium or thumbnail image). Called by the
    * moderation service only, for the orphaned-files cleanup.
    */
@@ -4834,6 +5100,11 @@ export interface PhotoServiceServer extends UntypedServiceImplementation {
   getUploadAllowanceSettings: handleUnaryCall<GetUploadAllowanceSettingsRequest, GetUploadAllowanceSettingsResponse>;
   setUploadAllowanceSettings: handleUnaryCall<SetUploadAllowanceSettingsRequest, SetUploadAllowanceSettingsResponse>;
   listPhotosForReview: handleUnaryCall<ListPhotosForReviewRequest, ListPhotosForReviewResponse>;
+  /**
+   * Moderation only, on an admin's behalf: pending photos in the order the review desk hands them out (the longest
+   * waiting first), with their review marks.
+   */
+  listReviewQueue: handleUnaryCall<ListReviewQueueRequest, ListReviewQueueResponse>;
   /**
    * Which of the given blob keys a photo uses (its original, display, medium or thumbnail image). Called by the
    * moderation service only, for the orphaned-files cleanup.
@@ -5132,6 +5403,25 @@ export interface PhotoServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListPhotosForReviewResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Moderation only, on an admin's behalf: pending photos in the order the review desk hands them out (the longest
+   * waiting first), with their review marks.
+   */
+  listReviewQueue(
+    request: ListReviewQueueRequest,
+    callback: (error: ServiceError | null, response: ListReviewQueueResponse) => void,
+  ): ClientUnaryCall;
+  listReviewQueue(
+    request: ListReviewQueueRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListReviewQueueResponse) => void,
+  ): ClientUnaryCall;
+  listReviewQueue(
+    request: ListReviewQueueRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListReviewQueueResponse) => void,
   ): ClientUnaryCall;
   /**
    * Which of the given blob keys a photo uses (its original, display, medium or thumbnail image). Called by the
