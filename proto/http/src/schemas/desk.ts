@@ -5,7 +5,7 @@ import { adminPhoto } from './moderation.js';
 import { photo } from './photos.js';
 import { reportCategory, reportGroup } from './reports.js';
 
-const photoIds = (max: number, message: string) => z.array(z.number({ error: message }).int(message).positive(message), { error: message }).max(max, message);
+const photoIds = (max: number, message: string) => z.array(z.number({ error: message }).int(message).min(1, message), { error: message }).max(max, message);
 
 /** "Review next": the photos this desk is done with for now are left out; those it skipped are released to others. */
 export const deskNextBody = z
@@ -44,7 +44,7 @@ export const deskNext = z
 export const bulkApprovalBody = z
   .object({
     photoIds: z
-      .array(z.number({ error: DESK.bulkEmpty }).int(DESK.bulkEmpty).positive(DESK.bulkEmpty), { error: DESK.bulkEmpty })
+      .array(z.number({ error: DESK.bulkEmpty }).int(DESK.bulkEmpty).min(1, DESK.bulkEmpty), { error: DESK.bulkEmpty })
       .min(1, DESK.bulkEmpty)
       .max(DESK.bulkMax, DESK.bulkTooMany),
   })
