@@ -127,6 +127,46 @@ describe('admin calls', () => {
     expect(requests[0]?.init?.keepalive).toBeUndefined();
   });
 
+  it('calls the review desk, bulk approval, reversal, reason template and figures endpoints', async () => {
+    const template = { label: 'Blurry', text: 'The photo is too blurry.' };
+    const requests = mockFetch({
+      'POST /api/admin/photos/approvals': { body: { approved: [1], failed: [{ photoId: 2, message: 'Gone' }] } },
+      'POST /api/admin/photos/5/reversal': { body: { id: 5 } },
+      'POST /api/admin/desk/next': { body: { item: null, waiting: 0 } },
+      'POST /api/admin/desk/claims/5/renewal': { body: { photoId: 5, expiresAt: '2025-07-30T10:02:00.000Z' } },
+      'DELETE /api/admin/desk/claims/5': { status: 204 },
+      'GET /api/admin/reason-templates': { body: { templates: [] } },
+      'POST /api/admin/reason-templates': { status: 201, body: { id: 't/1', ...template } },
+      'PUT /api/admin/reason-templates/t%2F1': { body: { id: 't/1', ...template } },
+      'DELETE /api/admin/reason-templates/t%2F1': { status: 204 },
+      'GET /api/admin/review-figures?days=30': { body: { days: 30 } },
+    });
+    await expect(api.admin.bulkApprove([1, 2])).resolves.toEqual({ approved: [1], failed: [{ photoId: 2, message: 'Gone' }] });
+    await api.admin.reverseDecision(5, { decision: 'remove', reason: 'Shows a face' });
+    await expect(api.admin.deskNext({ skipped: [3], deciding: [4] })).resolves.toEqual({ item: null, waiting: 0 });
+    await api.admin.renewDeskClaim(5);
+    await expect(api.admin.releaseDeskClaim(5)).resolves.toBeUndefined();
+    await api.admin.reasonTemplates();
+    await api.admin.createReasonTemplate(template);
+    await api.admin.updateReasonTemplate('t/1', template);
+    await api.admin.deleteReasonTemplate('t/1');
+    await api.admin.reviewFigures(30);
+    expect(requests.map((request) => [request.method, request.url, request.json])).toEqual([
+      ['POST', '/api/admin/photos/approvals', { photoIds: [1, 2] }],
+      ['POST', '/api/admin/photos/5/reversal', { decision: 'remove', reason: 'Shows a face' }],
+      ['POST', '/api/admin/desk/next', { skipped: [3], deciding: [4] }],
+      ['POST', '/api/admin/desk/claims/5/renewal', undefined],
+      ['DELETE', '/api/admin/desk/claims/5', undefined],
+      ['GET', '/api/admin/reason-templates', undefined],
+      ['POST', '/api/admin/reason-templates', template],
+      ['PUT', '/api/admin/reason-templates/t%2F1', template],
+      ['DELETE', '/api/admin/reason-templates/t%2F1', undefined],
+      ['GET', '/api/admin/review-figures?days=30', undefined],
+    ]);
+    // Releasing a claim happens as the admin leaves the page.
+    expect(requests[4]?.init?.keepalive).toBe(true);
+  });
+
   it('leaves the users search out when it is blank', async () => {
     const requests = mockFetch({ 'GET /api/admin/users?page=2&limit=20': { body: { users: [], total: 0, totalPages: 0 } } });
     await api.admin.users({ page: 2, limit: 20, query: '   ' });

@@ -12,6 +12,7 @@ import type {
   AdminUserEdit,
   AdminUserPage,
   AvatarUploadResult,
+  BulkApprovalResult,
   CleanupKind,
   CleanupResult,
   ContactFormFilter,
@@ -19,6 +20,10 @@ import type {
   ContactFormList,
   ContactFormStatus,
   ContactMessageInput,
+  DecisionReversal,
+  DeskClaim,
+  DeskNext,
+  DeskNextRequest,
   GalleryFilterId,
   GalleryPage,
   GalleryStats,
@@ -29,6 +34,9 @@ import type {
   PhotoUpdateInput,
   PrivacyBar,
   PrivacyBarsResponse,
+  ReasonTemplate,
+  ReasonTemplateInput,
+  ReasonTemplateList,
   ReportDecisionInput,
   ReportDecisionResult,
   ReportedPhotoOrder,
@@ -37,6 +45,7 @@ import type {
   ReportPage,
   ReportResult,
   ReviewDecision,
+  ReviewFigures,
   UploadAllowance,
   UploadAllowanceSettings,
   UploadedPhoto,
@@ -265,6 +274,23 @@ export const api = {
      */
     review: ({ id, ...decision }: ReviewDecision) =>
       apiJson<UserPhoto>('PATCH', `/api/admin/photos/${id}/status`, decision, { keepalive: true }),
+    /** Approves several pending photos at once; those it could not approve come back with why. */
+    bulkApprove: (photoIds: number[]) => apiJson<BulkApprovalResult>('POST', '/api/admin/photos/approvals', { photoIds }),
+    /** Takes back a decision: removes an approved photo, or approves a rejected (or removed) one after all. */
+    reverseDecision: (id: number, reversal: DecisionReversal) => apiJson<UserPhoto>('POST', `/api/admin/photos/${id}/reversal`, reversal),
+    /** "Review next": claims the photo that has waited longest for the caller's review desk (null when none is waiting). */
+    deskNext: (request: DeskNextRequest) => apiJson<DeskNext>('POST', '/api/admin/desk/next', request),
+    /** Keeps the desk's claim on a photo; 409 once the claim has ended. */
+    renewDeskClaim: (id: number) => apiJson<DeskClaim>('POST', `/api/admin/desk/claims/${id}/renewal`),
+    /** Gives up the desk's claim, with `keepalive`: the admin may be leaving the page. */
+    releaseDeskClaim: (id: number) => apiJson<void>('DELETE', `/api/admin/desk/claims/${id}`, undefined, { keepalive: true }),
+    reasonTemplates: () => apiJson<ReasonTemplateList>('GET', '/api/admin/reason-templates'),
+    createReasonTemplate: (input: ReasonTemplateInput) => apiJson<ReasonTemplate>('POST', '/api/admin/reason-templates', input),
+    updateReasonTemplate: (id: string, input: ReasonTemplateInput) =>
+      apiJson<ReasonTemplate>('PUT', `/api/admin/reason-templates/${encodeURIComponent(id)}`, input),
+    deleteReasonTemplate: (id: string) => apiJson<void>('DELETE', `/api/admin/reason-templates/${encodeURIComponent(id)}`),
+    /** Decisions, time to decision and reports over the last `days` days. */
+    reviewFigures: (days: number) => apiJson<ReviewFigures>('GET', `/api/admin/review-figures?days=${days}`),
     uploadAllowanceSettings: () => apiJson<UploadAllowanceSettings>('GET', '/api/admin/upload-allowance'),
     setUploadAllowanceSettings: (settings: UploadAllowanceSettings) => apiJson<UploadAllowanceSettings>('PUT', '/api/admin/upload-allowance', settings),
     reportedPhotos: (order: ReportedPhotoOrder, page: number, limit: number) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatCountOf, formatDate, formatDateTime, formatPercent, formatRating, formatRelativeTime, formatVoteCount } from './format';
+import { formatCount, formatCountOf, formatDate, formatDateTime, formatDay, formatDuration, formatPercent, formatRating, formatRelativeTime, formatTime, formatVoteCount } from './format';
 
 describe('formatCount', () => {
   it('groups thousands exactly as en-US does', () => {
@@ -80,5 +80,34 @@ describe('formatRelativeTime', () => {
     [new Date(NOW + 5000).toISOString(), 'just now'],
   ])('says %s is "%s"', (timestamp, expected) => {
     expect(formatRelativeTime(timestamp, NOW)).toBe(expected);
+  });
+});
+
+describe('formatDuration', () => {
+  it.each([
+    [45, '45 s'],
+    [44.6, '45 s'],
+    [0, '0 s'],
+    [60, '1 min'],
+    [12 * 60 + 5, '12 min 5 s'],
+    [3 * 3600 + 12 * 60 + 40, '3 h 12 min'],
+    [3 * 3600 + 40, '3 h'],
+    [2 * 86400 + 4 * 3600, '2 d 4 h'],
+    [2 * 86400 + 30 * 60, '2 d'],
+    [null, '—'],
+    [undefined, '—'],
+    [Number.NaN, '—'],
+  ])('writes %j seconds as "%s"', (seconds, expected) => {
+    expect(formatDuration(seconds)).toBe(expected);
+  });
+});
+
+describe('formatDay and formatTime', () => {
+  it('writes a UTC day as "Jul 28" wherever the viewer is, and a time of day alone', () => {
+    expect(formatDay('2025-07-28')).toBe('Jul 28');
+    expect(formatDay('2025-01-01')).toBe('Jan 1');
+    expect(formatDay('not a day')).toBe('not a day');
+    expect(formatTime('2025-07-28T12:00:00.000Z')).toMatch(/^\d{1,2}:\d{2}\s[AP]M$/);
+    expect(formatTime(null)).toBeNull();
   });
 });

@@ -52,6 +52,8 @@ function parseTimestamp(timestamp: string | number | Date | null | undefined): D
 let dateFormat: Intl.DateTimeFormat | undefined;
 let dateTimeFormat: Intl.DateTimeFormat | undefined;
 let relativeFormat: Intl.RelativeTimeFormat | undefined;
+let timeFormat: Intl.DateTimeFormat | undefined;
+let dayFormat: Intl.DateTimeFormat | undefined;
 
 /** "Jul 28, 2025" in the viewer's time zone; null for a missing or invalid timestamp. */
 export function formatDate(timestamp: string | number | Date | null | undefined): string | null {
@@ -91,4 +93,46 @@ export function formatRelativeTime(timestamp: string | null | undefined, now: nu
     }
   }
   return 'just now';
+}
+
+/** "10:32 AM" in the viewer's time zone; null for a missing or invalid timestamp. */
+export function formatTime(timestamp: string | number | Date | null | undefined): string | null {
+  const date = parseTimestamp(timestamp);
+  if (!date) return null;
+  timeFormat ??= new Intl.DateTimeFormat('en-US', { timeStyle: 'short' });
+  return timeFormat.format(date);
+}
+
+/** A calendar day the server counts in UTC ("2025-07-28") as "Jul 28"; the text itself when it is no such day. */
+export function formatDay(day: string): string {
+  const date = parseTimestamp(/^\d{4}-\d{2}-\d{2}$/.test(day) ? `${day}T00:00:00.000Z` : null);
+  if (!date) return day;
+  dayFormat ??= new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  return dayFormat.format(date);
+}
+
+const DURATION_UNITS: [string, number][] = [
+  ['d', 24 * 60 * 60],
+  ['h', 60 * 60],
+  ['min', 60],
+  ['s', 1],
+];
+
+/**
+ * A length of time in its two largest units, a zero second one left out: "45 s", "12 min 5 s", "3 h 12 min", "2 d";
+ * "—" when there is none.
+ */
+export function formatDuration(seconds: number | null | undefined): string {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) return '—';
+  let rest = Math.round(seconds);
+  const parts: string[] = [];
+  for (const [unit, size] of DURATION_UNITS) {
+    if (parts.length === 2) break;
+    const amount = Math.floor(rest / size);
+    rest -= amount * size;
+    if (amount > 0) parts.push(`${amount} ${unit}`);
+    // Once the largest unit is written, the next one is written only when it is not zero.
+    else if (parts.length === 1) break;
+  }
+  return parts.length > 0 ? parts.join(' ') : '0 s';
 }

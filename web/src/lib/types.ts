@@ -3,7 +3,7 @@
  * schemas (proto/http, `@snapcracks/http-contract`), which the gateway validates and serializes with, so the two cannot
  * drift. Names here are the web app's; none of the shapes is written by hand.
  */
-import type { REPORTS, REVIEW, schemas } from '@snapcracks/http-contract';
+import type { DESK, REPORTS, REVIEW, schemas } from '@snapcracks/http-contract';
 import type { z } from '@/lib/zod';
 
 export type {
@@ -12,9 +12,15 @@ export type {
   AdminUser,
   AdminUserEdit,
   AdminUserPage,
+  BulkApprovalResult,
   CleanupResult,
   ContactFormCounts,
   ContactFormStatus,
+  DecisionReversal,
+  DeskClaim,
+  DeskItem,
+  DeskNext,
+  DeskNextRequest,
   GalleryPage,
   GalleryPhoto,
   GalleryStats,
@@ -23,6 +29,9 @@ export type {
   PhotoStatus,
   PrivacyBar,
   RatedPhoto,
+  ReasonTemplate,
+  ReasonTemplateInput,
+  ReasonTemplateList,
   Report,
   ReportCategory,
   ReportDecisionResult,
@@ -31,6 +40,7 @@ export type {
   ReportPage,
   ReportResult,
   ReportStatus,
+  ReviewFigures,
   ReviewMarks,
   UploadAllowance,
   UploadAllowanceSettings,
@@ -68,3 +78,6 @@ export type CleanupKind = (typeof REVIEW.cleanups)[number];
 export type ContactFormFilter = Exclude<z.input<typeof schemas.contactFormQuery>['status'], undefined>;
 /** A review decision on a photo: a rejection always carries its reason (SPEC §5). */
 export type ReviewDecision = { id: number } & ({ status: (typeof REVIEW.statuses)[0] } | { status: (typeof REVIEW.statuses)[1]; rejectionReason: string });
+
+/** What brought a photo to the review desk: a new upload, a resubmission, or members' reports. */
+export type DeskKind = (typeof DESK.kinds)[number];

@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { LifeBuoy, Users } from 'lucide-react';
+import { LifeBuoy, ListChecks, Users } from 'lucide-react';
 import { AdminReviewList } from '@/components/admin/admin-review-list';
 import { AdminStatCards } from '@/components/admin/admin-stat-cards';
 import { DEFAULT_ADMIN_FILTER } from '@/components/admin/admin-filters';
 import { CleanupMenu } from '@/components/admin/cleanup-menu';
+import { ReasonTemplatesDialog } from '@/components/admin/reason-templates-dialog';
 import { ReportedPhotosList } from '@/components/admin/reported-photos-list';
+import { ReviewerFigures } from '@/components/admin/reviewer-figures';
 import { UploadAllowanceDialog } from '@/components/admin/upload-allowance-dialog';
 import { statsWithHeldDecisions, useHeldDecisions } from '@/components/admin/review-decisions';
 import { SupportBadge } from '@/components/admin/support-badge';
@@ -28,7 +30,10 @@ export function AdminPage() {
   );
 }
 
-/** SPEC §2 Admin panel: counters that filter the review list, the links to users and support, and the cleanups. */
+/**
+ * SPEC §2 Admin panel: counters that filter the review list, the links to users and support, and the cleanups; beyond
+ * the spec, the review desk, the reason templates and the reviewer figures.
+ */
 function AdminPanel() {
   const { user } = useAuth();
   const [list, setList] = useState<AdminPhotoList>(DEFAULT_ADMIN_FILTER);
@@ -54,6 +59,12 @@ function AdminPanel() {
         description="Review photos, tidy the file store, and look after members."
         actions={
           <>
+            <Button asChild>
+              <Link to="/admin/desk">
+                <ListChecks aria-hidden="true" />
+                Review next
+              </Link>
+            </Button>
             <Button asChild variant="outline">
               <Link to="/admin/users">
                 <Users aria-hidden="true" />
@@ -68,6 +79,7 @@ function AdminPanel() {
               </Link>
             </Button>
             <UploadAllowanceDialog />
+            <ReasonTemplatesDialog />
             <CleanupMenu />
           </>
         }
@@ -80,6 +92,7 @@ function AdminPanel() {
           reports={{ count: reported.data?.total, selected: showReports, onSelect: () => setShowReports(true) }}
         />
         {showReports ? <ReportedPhotosList /> : <AdminReviewList list={list} page={page} onPageChange={setPage} currentUserId={user?.id} />}
+        <ReviewerFigures />
       </div>
     </PageContainer>
   );

@@ -49,6 +49,7 @@ describe('routes when signed out', () => {
     ['/dashboard', 'Dashboard'],
     ['/admin', 'Admin'],
     ['/admin/users', 'Admin'],
+    ['/admin/desk', 'Admin'],
     ['/admin/support', 'Admin'],
     ['/profile', 'Profile'],
     ['/settings', 'Settings'],
@@ -150,13 +151,14 @@ describe('routes when signed in with accepted terms', () => {
     ['/admin', 'Admin Panel'],
     ['/admin/users', 'User Management'],
     ['/admin/support', 'User Support'],
+    ['/admin/desk', 'Review Desk'],
   ])('renders %s for administrators', async (path, heading) => {
     mockSession({ body: makeUser({ isAdmin: true }) });
     renderApp(path);
     await expectHeading(heading);
   });
 
-  it.each(['/admin', '/admin/users', '/admin/support'])('denies %s to other users', async (path) => {
+  it.each(['/admin', '/admin/users', '/admin/support', '/admin/desk'])('denies %s to other users', async (path) => {
     mockSession({ body: makeUser() });
     renderApp(path);
     await expectHeading('Access Denied');

@@ -8,6 +8,7 @@ import { LandingPage } from '@/pages/landing';
 import { NotFoundPage } from '@/pages/not-found';
 import { LayoutRoute } from './layout-route';
 import {
+  AdminDeskPage,
   AdminPage,
   AdminSupportPage,
   AdminUsersPage,
@@ -89,6 +90,7 @@ const SIGNED_OUT_ROUTES = (
       <Route path="/dashboard" element={<SignInRequiredCard title="Dashboard" />} />
       <Route path="/admin" element={<SignInRequiredCard title="Admin" />} />
       <Route path="/admin/users" element={<SignInRequiredCard title="Admin" />} />
+      <Route path="/admin/desk" element={<SignInRequiredCard title="Admin" />} />
       <Route path="/admin/support" element={<SignInRequiredCard title="Admin" />} />
       <Route path="/profile" element={<SignInRequiredCard title="Profile" />} />
       <Route path="/settings" element={<SignInRequiredCard title="Settings" />} />
@@ -122,6 +124,7 @@ const SIGNED_IN_ROUTES = (
       <Route path="/dashboard" element={<DashboardPage />} />
       <Route path="/admin" element={<AdminPage />} />
       <Route path="/admin/users" element={<AdminUsersPage />} />
+      <Route path="/admin/desk" element={<AdminDeskPage />} />
       <Route path="/admin/support" element={<AdminSupportPage />} />
       <Route path="/profile" element={<ProfilePage />} />
       <Route path="/settings" element={<SettingsPage />} />

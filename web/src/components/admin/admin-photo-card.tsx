@@ -1,24 +1,35 @@
-import { useState, type KeyboardEvent, type Ref } from 'react';
-import { CalendarDays, Check, EyeOff, Pencil, Trash2, User as UserIcon, X } from 'lucide-react';
+import { useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { Ban, CalendarDays, Check, CheckCircle2, EyeOff, Pencil, Trash2, User as UserIcon, X } from 'lucide-react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EditPhotoDialog } from '@/components/dashboard/edit-photo-dialog';
 import { photoLabel } from '@/components/dashboard/photo-label';
 import { PhotoStatusBadge } from '@/components/dashboard/photo-status-badge';
 import { RatingSummary } from '@/components/photo/rating-summary';
 import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { getServerMessage } from '@/lib/api';
 import { formatCountOf, formatDate } from '@/lib/format';
 import { toast } from '@/lib/toast';
 import { getUploaderName } from '@/lib/user';
 import { cn } from '@/lib/utils';
 import type { AdminPhoto } from '@/lib/types';
 import { useAdminDeletePhotoMutation } from '@/queries/admin';
+import { useReverseDecisionMutation } from '@/queries/desk';
 import { AuditTrail } from './audit-trail';
 import { ContainedPhoto } from './contained-photo';
 import { isPlainKey, isTextEntry } from './keyboard';
+import { RejectPhotoDialog } from './reject-photo-dialog';
 import { discardDecision } from './review-decisions';
 import { ResubmissionDetails } from './resubmission-details';
 import { ReviewMarks } from './review-marks';
 
+/** A decision taken back: an approved photo removed, or a rejected one approved after all. */
+type Reversal = 'remove' | 'approve';
+
+const REVERSAL_TOASTS: Record<Reversal, string> = {
+  remove: 'The photo has been removed from the gallery.',
+  approve: 'The photo has been approved again.',
+};
 
 export interface AdminPhotoCardProps {
   photo: AdminPhoto;
@@ -30,22 +41,31 @@ export interface AdminPhotoCardProps {
   onRequestReject: (photo: AdminPhoto, opener: HTMLElement | null) => void;
   /** Opens the review view on this photo. */
   onView: (photo: AdminPhoto) => void;
+  /** Offers to take back its decision (Remove, Approve again): not while a decision about it waits for its Undo. */
+  reversible?: boolean;
+  /** A checkbox to choose the photo for bulk approval (the pending list). */
+  selection?: { checked: boolean; onCheckedChange: (checked: boolean) => void };
 }
 
 /**
  * One photo of the admin's review list: the whole picture, its uploader, status, rating, bars, rejection reason,
  * repeat-upload marks and moderation history, with approve and reject (pending photos only; also A and R while the
- * card has focus), edit and delete (any status). Space or Enter on the card, or a click on the picture, opens the
- * review view.
+ * card has focus), edit and delete (any status), and the decision taken back with a reason (Remove on an approved
+ * photo, Approve again on a rejected one). Space or Enter on the card, or a click on the picture, opens the review view.
  */
-export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onRequestReject, onView }: AdminPhotoCardProps) {
+export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onRequestReject, onView, reversible = false, selection }: AdminPhotoCardProps) {
   const [deleting, setDeleting] = useState(false);
+  const [reversing, setReversing] = useState<Reversal | null>(null);
+  const reversalOpener = useRef<HTMLButtonElement | null>(null);
   const remove = useAdminDeletePhotoMutation({ title: 'Error', description: 'Failed to delete photo. Please try again.' });
+  const reverse = useReverseDecisionMutation((error) => ({ title: 'Error', description: getServerMessage(error, 'Failed to change the decision. Please try again.') }));
   const label = photoLabel(photo);
   const uploader = getUploaderName(photo.user, photo.userId);
   const uploadedOn = formatDate(photo.createdAt);
   const isPending = photo.status === 'pending';
-  const busy = remove.isPending;
+  const busy = remove.isPending || reverse.isPending;
+  const canRemove = reversible && photo.status === 'approved';
+  const canApproveAgain = reversible && photo.status === 'rejected';
   const headingId = `admin-photo-${photo.id}-title`;
   const bars = Array.isArray(photo.privacyBars) ? photo.privacyBars.length : 0;
 
@@ -62,6 +82,24 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
       onSuccess: () => toast({ title: 'Success', description: 'The photo has been deleted.' }),
       onSettled: () => setDeleting(false),
     });
+  };
+
+  const openReversal = (reversal: Reversal, opener: HTMLButtonElement) => {
+    reversalOpener.current = opener;
+    setReversing(reversal);
+  };
+  const confirmReversal = (reason: string) => {
+    if (!reversing) return;
+    const decision = reversing;
+    reverse.mutate(
+      { id: photo.id, decision, reason },
+      {
+        onSuccess: () => {
+          setReversing(null);
+          toast({ title: 'Success', description: REVERSAL_TOASTS[decision] });
+        },
+      },
+    );
   };
 
   // Space or Enter on the card opens the review view; A approves and R asks for a rejection reason, for the card
@@ -106,14 +144,27 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
       </button>
 
       <div className="flex flex-1 flex-col gap-3 p-4">
-        <div className="flex flex-col gap-1">
-          <h3 id={headingId} className={photo.description ? 'font-medium break-words' : 'font-medium text-muted-foreground italic'}>
-            {photo.description?.trim() || 'No description'}
-          </h3>
-          <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
-            <PhotoStatusBadge status={photo.status} underReview={photo.underReview} />
-            Photo #{photo.id}
-          </p>
+        <div className="flex items-start gap-2">
+          {selection && (
+            // 44 px to tap on a phone around the 20 px box.
+            <label className="-my-2 -ml-3 flex size-11 shrink-0 cursor-pointer items-center justify-center sm:-my-1.5 sm:-ml-2 sm:size-9">
+              <Checkbox
+                aria-label={`Select photo ${label}`}
+                checked={selection.checked}
+                disabled={busy}
+                onCheckedChange={(checked) => selection.onCheckedChange(checked === true)}
+              />
+            </label>
+          )}
+          <div className="flex min-w-0 flex-col gap-1">
+            <h3 id={headingId} className={photo.description ? 'font-medium break-words' : 'font-medium text-muted-foreground italic'}>
+              {photo.description?.trim() || 'No description'}
+            </h3>
+            <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+              <PhotoStatusBadge status={photo.status} underReview={photo.underReview} />
+              Photo #{photo.id}
+            </p>
+          </div>
         </div>
 
         <dl className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
@@ -188,6 +239,18 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
               </Button>
             </>
           )}
+          {canRemove && (
+            <Button variant="outline" size="sm" aria-label={`Remove ${label}`} disabled={busy} onClick={(event) => openReversal('remove', event.currentTarget)}>
+              <Ban aria-hidden="true" />
+              Remove
+            </Button>
+          )}
+          {canApproveAgain && (
+            <Button variant="outline" size="sm" aria-label={`Approve ${label} again`} disabled={busy} onClick={(event) => openReversal('approve', event.currentTarget)}>
+              <CheckCircle2 aria-hidden="true" />
+              Approve again
+            </Button>
+          )}
           <EditPhotoDialog photo={photo}>
             <Button variant="outline" size="sm" aria-label={`Edit ${label}`} disabled={busy}>
               <Pencil aria-hidden="true" />
@@ -208,6 +271,20 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
         </div>
       </div>
 
+      <RejectPhotoDialog
+        mode={reversing === 'approve' ? 'reinstate' : 'takeDown'}
+        open={reversing !== null}
+        onOpenChange={(open) => !open && setReversing(null)}
+        photoLabel={label}
+        isPending={reverse.isPending}
+        onReject={confirmReversal}
+        onCloseAutoFocus={(event) => {
+          event.preventDefault();
+          // Back to the button that asked (the card leaves its list only once the lists have been refetched).
+          const opener = reversalOpener.current;
+          if (opener?.isConnected) opener.focus();
+        }}
+      />
       <ConfirmDialog
         open={deleting}
         onOpenChange={setDeleting}

@@ -1,14 +1,18 @@
+import { DESK } from '@snapcracks/http-contract';
 import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { AlertTriangle, ChevronLeft, ChevronRight, ImageOff, Keyboard, RotateCw } from 'lucide-react';
+import { AlertTriangle, CheckCheck, ChevronLeft, ChevronRight, ImageOff, Keyboard, Loader2, RotateCw } from 'lucide-react';
 import { photoLabel } from '@/components/dashboard/photo-label';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
 import { Skeleton } from '@/components/ui/skeleton';
-import { isUnauthorizedError } from '@/lib/api';
-import { formatCount } from '@/lib/format';
-import type { AdminPhoto, AdminPhotoList, ReviewDecision } from '@/lib/types';
+import { getServerMessage, isUnauthorizedError } from '@/lib/api';
+import { formatCount, formatCountOf } from '@/lib/format';
+import { toast } from '@/lib/toast';
+import type { AdminPhoto, AdminPhotoList, BulkApprovalResult, ReviewDecision } from '@/lib/types';
 import { useAdminPhotosQuery } from '@/queries/admin';
+import { useBulkApproveMutation } from '@/queries/desk';
 import { adminFilter } from './admin-filters';
 import { AdminPhotoCard } from './admin-photo-card';
 import { AdminReviewView } from './admin-review-view';
@@ -53,10 +57,33 @@ function shownPhotos(list: AdminPhotoList, page: number, photos: AdminPhoto[], h
   return [...added, ...photos];
 }
 
+/** What a bulk approval did: how many were approved, and each photo that was not, with the server's reason. */
+function showBulkResult(result: BulkApprovalResult, asked: number, labelOf: (photoId: number) => string): void {
+  const approved = result.approved.length;
+  if (result.failed.length === 0) {
+    toast({ title: 'Success', description: `${formatCountOf(approved, 'photo')} approved.` });
+    return;
+  }
+  toast({
+    variant: approved === 0 ? 'destructive' : 'default',
+    title: `${formatCount(approved)} of ${formatCountOf(asked, 'photo')} approved`,
+    description: (
+      <ul className="mt-1 flex flex-col gap-1">
+        {result.failed.map(({ photoId, message }) => (
+          <li key={photoId} className="break-words">
+            {labelOf(photoId)}: {message}
+          </li>
+        ))}
+      </ul>
+    ),
+  });
+}
+
 /**
  * The review list for the chosen filter, a page at a time, with the review view and the rejection dialog. After a
  * decision focus moves to the next photo's card (the previous one after the last; the list's heading when none is
- * left), so the keyboard flow goes on; Undo brings the photo back and focuses it.
+ * left), so the keyboard flow goes on; Undo brings the photo back and focuses it. The pending list also approves the
+ * photos chosen with their checkboxes at once.
  */
 export function AdminReviewList({
   list,
@@ -81,6 +108,8 @@ export function AdminReviewList({
   const photos = useMemo(() => shownPhotos(list, page, data?.photos ?? [], held), [list, page, data, held]);
   const total = data ? Math.max(0, data.total + photos.length - data.photos.length) : undefined;
 
+  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
+  const bulk = useBulkApproveMutation((error) => ({ title: 'Error', description: getServerMessage(error, 'Failed to approve the selected photos. Please try again.') }));
   const [viewingId, setViewingId] = useState<number | null>(null);
   const [rejecting, setRejecting] = useState<{ photo: AdminPhoto; opener: HTMLElement | null } | null>(null);
   const viewed = viewingId === null ? null : (photos.find((photo) => photo.id === viewingId) ?? null);
@@ -168,8 +197,33 @@ export function AdminReviewList({
     setViewingId(null);
   };
   const changePage = (next: number) => {
+    setSelected(new Set());
     onPageChange(next);
     headingRef.current?.focus();
+  };
+
+  // Only the photos on screen count as chosen (a photo decided meanwhile has left the list).
+  const selectable = list === 'pending';
+  const chosen = selectable ? photos.filter((photo) => selected.has(photo.id)) : [];
+  const allChosen = photos.length > 0 && chosen.length === photos.length;
+  const choose = (photoId: number, checked: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (checked) next.add(photoId);
+      else next.delete(photoId);
+      return next;
+    });
+  const approveChosen = () => {
+    const ids = chosen.slice(0, DESK.bulkMax).map((photo) => photo.id);
+    if (ids.length === 0 || bulk.isPending) return;
+    const labels = new Map(chosen.map((photo) => [photo.id, photoLabel(photo)]));
+    bulk.mutate(ids, {
+      onSuccess: (result) => {
+        setSelected(new Set());
+        showBulkResult(result, ids.length, (photoId) => labels.get(photoId) ?? `Photo #${photoId}`);
+        headingRef.current?.focus();
+      },
+    });
   };
 
   return (
@@ -230,6 +284,22 @@ export function AdminReviewList({
         </Card>
       ) : (
         <>
+          {selectable && (
+            <div role="group" aria-label="Bulk approval" className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border bg-card px-3 py-2">
+              <label className="flex min-h-11 cursor-pointer items-center gap-2 text-sm sm:min-h-9">
+                <Checkbox
+                  checked={allChosen ? true : chosen.length > 0 ? 'indeterminate' : false}
+                  disabled={bulk.isPending}
+                  onCheckedChange={() => setSelected(allChosen ? new Set() : new Set(photos.map((photo) => photo.id)))}
+                />
+                Select all on this page
+              </label>
+              <Button size="sm" disabled={chosen.length === 0 || bulk.isPending} aria-busy={bulk.isPending || undefined} onClick={approveChosen}>
+                {bulk.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <CheckCheck aria-hidden="true" />}
+                Approve selected ({chosen.length})
+              </Button>
+            </div>
+          )}
           <ul aria-labelledby={headingId} className="grid gap-4 sm:grid-cols-2 xl:grid-cols-3">
             {photos.map((photo) => (
               <AdminPhotoCard
@@ -243,6 +313,8 @@ export function AdminReviewList({
                 onApprove={approve}
                 onRequestReject={requestReject}
                 onView={(shown) => setViewingId(shown.id)}
+                reversible={!held.has(photo.id)}
+                selection={selectable ? { checked: selected.has(photo.id), onCheckedChange: (checked) => choose(photo.id, checked) } : undefined}
               />
             ))}
           </ul>

@@ -1,25 +1,55 @@
-import { REJECTION_REASON, REPORTS } from '@snapcracks/http-contract';
-import { useId, useState, type ComponentProps, type FormEvent } from 'react';
-import { Loader2, XCircle } from 'lucide-react';
+import { REJECTION_REASON, REPORTS, REVERSAL } from '@snapcracks/http-contract';
+import { useId, useRef, useState, type ComponentProps, type FormEvent } from 'react';
+import { CheckCircle2, Loader2, XCircle } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
+import { useReasonTemplatesQuery } from '@/queries/desk';
 
 /** SPEC §5: a rejection needs a non-blank reason. */
 export const REASON_REQUIRED = REJECTION_REASON.required;
 export const REASON_MAX_LENGTH = REJECTION_REASON.maxLength;
 export const REASON_TOO_LONG = REJECTION_REASON.tooLong;
 
-/** A rejection of a pending photo, or the removal of a reported one: both tell the uploader why. */
-const WORDING = {
-  reject: { title: 'Reject Photo', lead: 'cannot be published', label: 'Reason for rejection', action: 'Reject Photo', busy: 'Rejecting...', required: REJECTION_REASON.required },
-  remove: { title: 'Remove Photo', lead: 'is taken down', label: 'Reason for removal', action: 'Remove Photo', busy: 'Removing...', required: REPORTS.removalReasonRequired },
-} as const;
+interface Wording {
+  title: string;
+  description: (photoLabel: string) => string;
+  label: string;
+  action: string;
+  busy: string;
+  required: string;
+  /** A red confirm button: the photo leaves the gallery, or never enters it. */
+  destructive: boolean;
+}
+
+const tellUploader = (lead: string) => (photoLabel: string) => `Tell the uploader why “${photoLabel}” ${lead}. They will see this reason.`;
 
 /**
- * Asks for the reason of a rejection (or a removal); `onReject` gets it trimmed. Stays open while `isPending`. Opened
- * without a trigger, so `onCloseAutoFocus` says where focus goes when it closes.
+ * A rejection of a pending photo, the removal of a reported one, and the two decisions taken back: an approved photo
+ * removed (takeDown) and a rejected one approved after all (reinstate). Each asks for a reason; the reason templates
+ * are offered as quick picks for all but reinstate.
+ */
+const WORDING = {
+  reject: { title: 'Reject Photo', description: tellUploader('cannot be published'), label: 'Reason for rejection', action: 'Reject Photo', busy: 'Rejecting...', required: REJECTION_REASON.required, destructive: true },
+  remove: { title: 'Remove Photo', description: tellUploader('is taken down'), label: 'Reason for removal', action: 'Remove Photo', busy: 'Removing...', required: REPORTS.removalReasonRequired, destructive: true },
+  takeDown: { title: 'Remove Photo', description: tellUploader('is taken down'), label: 'Reason for removal', action: 'Remove Photo', busy: 'Removing...', required: REVERSAL.reasonRequired, destructive: true },
+  reinstate: {
+    title: 'Approve Photo Again',
+    description: (photoLabel: string) => `Say why “${photoLabel}” goes into the gallery after all. The reason is kept in its moderation history.`,
+    label: 'Reason for approving again',
+    action: 'Approve Photo',
+    busy: 'Approving...',
+    required: REVERSAL.reasonRequired,
+    destructive: false,
+  },
+} as const satisfies Record<string, Wording>;
+
+export type ReasonDialogMode = keyof typeof WORDING;
+
+/**
+ * Asks for the reason of a rejection (or a removal, or a decision taken back); `onReject` gets it trimmed. Stays open
+ * while `isPending`. Opened without a trigger, so `onCloseAutoFocus` says where focus goes when it closes.
  */
 export function RejectPhotoDialog({
   open,
@@ -36,7 +66,7 @@ export function RejectPhotoDialog({
   isPending?: boolean;
   onReject: (reason: string) => void;
   onCloseAutoFocus?: ComponentProps<typeof DialogContent>['onCloseAutoFocus'];
-  mode?: keyof typeof WORDING;
+  mode?: ReasonDialogMode;
 }) {
   const wording = WORDING[mode];
   return (
@@ -49,20 +79,21 @@ export function RejectPhotoDialog({
       <DialogContent className="max-w-lg" onCloseAutoFocus={onCloseAutoFocus}>
         <DialogHeader>
           <DialogTitle>{wording.title}</DialogTitle>
-          <DialogDescription className="wrap-anywhere">
-            Tell the uploader why “{photoLabel}” {wording.lead}. They will see this reason.
-          </DialogDescription>
+          <DialogDescription className="wrap-anywhere">{wording.description(photoLabel)}</DialogDescription>
         </DialogHeader>
-        {open && <RejectForm isPending={isPending} onReject={onReject} wording={wording} />}
+        {open && <RejectForm isPending={isPending} onReject={onReject} wording={wording} templates={mode !== 'reinstate'} />}
       </DialogContent>
     </Dialog>
   );
 }
 
-function RejectForm({ isPending, onReject, wording }: { isPending: boolean; onReject: (reason: string) => void; wording: (typeof WORDING)[keyof typeof WORDING] }) {
+function RejectForm({ isPending, onReject, wording, templates }: { isPending: boolean; onReject: (reason: string) => void; wording: Wording; templates: boolean }) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const id = useId();
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  // The saved reasons; none shown while they load, or when they cannot be loaded (the reason can still be written).
+  const saved = useReasonTemplatesQuery({ enabled: templates }).data?.templates ?? [];
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -75,6 +106,32 @@ function RejectForm({ isPending, onReject, wording }: { isPending: boolean; onRe
 
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+      {templates && saved.length > 0 && (
+        <div role="group" aria-labelledby={`${id}-templates`} className="flex flex-col gap-2">
+          <p id={`${id}-templates`} className="text-sm font-medium">
+            Saved reasons
+          </p>
+          <div className="flex flex-wrap gap-2">
+            {saved.map((template) => (
+              <Button
+                key={template.id}
+                variant="outline"
+                size="sm"
+                className="max-w-full"
+                title={template.text}
+                disabled={isPending}
+                onClick={() => {
+                  setReason(template.text);
+                  setError(null);
+                  reasonRef.current?.focus();
+                }}
+              >
+                <span className="truncate">{template.label}</span>
+              </Button>
+            ))}
+          </div>
+        </div>
+      )}
       <div className="flex flex-col gap-2">
         <div className="flex items-center justify-between gap-2">
           <Label htmlFor={`${id}-reason`}>{wording.label}</Label>
@@ -83,6 +140,7 @@ function RejectForm({ isPending, onReject, wording }: { isPending: boolean; onRe
           </span>
         </div>
         <Textarea
+          ref={reasonRef}
           id={`${id}-reason`}
           rows={4}
           autoFocus
@@ -108,8 +166,8 @@ function RejectForm({ isPending, onReject, wording }: { isPending: boolean; onRe
             Cancel
           </Button>
         </DialogClose>
-        <Button type="submit" variant="destructive" disabled={isPending}>
-          {isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <XCircle aria-hidden="true" />}
+        <Button type="submit" variant={wording.destructive ? 'destructive' : 'default'} disabled={isPending}>
+          {isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : wording.destructive ? <XCircle aria-hidden="true" /> : <CheckCircle2 aria-hidden="true" />}
           {isPending ? wording.busy : wording.action}
         </Button>
       </DialogFooter>

@@ -1,6 +1,5 @@
-import { REPORTS } from '@snapcracks/http-contract';
 import { useRef, useState } from 'react';
-import { AlertTriangle, Check, Flag, ImageOff, RotateCw, Trash2, Users } from 'lucide-react';
+import { AlertTriangle, Check, ImageOff, RotateCw, Trash2, Users } from 'lucide-react';
 import { photoLabel } from '@/components/dashboard/photo-label';
 import { PhotoStatusBadge } from '@/components/dashboard/photo-status-badge';
 import { GalleryPagination } from '@/components/gallery/gallery-pagination';
@@ -14,6 +13,7 @@ import { cn } from '@/lib/utils';
 import { useDecideReportsMutation, useReportedPhotosQuery } from '@/queries/reports';
 import { ContainedPhoto } from './contained-photo';
 import { RejectPhotoDialog } from './reject-photo-dialog';
+import { ReportGroups } from './report-groups';
 
 const ORDERS: { id: ReportedPhotoOrder; label: string }[] = [
   { id: 'newest', label: 'Newest report first' },
@@ -151,26 +151,7 @@ function ReportedPhotoCard({ reported, busy, onDismiss, onRemove }: { reported: 
           </span>
           {reported.lastReportedAt && <span>Last report {formatDateTime(reported.lastReportedAt)}</span>}
         </p>
-        <ul aria-label="Reports by category" className="flex flex-col gap-2">
-          {reported.groups.map((group) => (
-            <li key={group.category} className="rounded-md border bg-muted/40 p-3 text-sm">
-              <p className="flex items-center gap-2 font-medium">
-                <Flag className="size-4 text-orange-700 dark:text-orange-300" aria-hidden="true" />
-                {REPORTS.labels[group.category]}
-                <span className="text-muted-foreground tabular-nums">× {group.count}</span>
-              </p>
-              {group.notes.length > 0 && (
-                <ul className="mt-2 flex flex-col gap-1 text-muted-foreground">
-                  {group.notes.map((note, index) => (
-                    <li key={index} className="break-words">
-                      “{note}”
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </li>
-          ))}
-        </ul>
+        <ReportGroups groups={reported.groups} />
         <div className="mt-auto flex flex-wrap gap-2 pt-1">
           <Button size="sm" variant="outline" disabled={busy} onClick={onDismiss} aria-label={`Dismiss the reports of ${label}`}>
             <Check aria-hidden="true" />

@@ -8,12 +8,16 @@
  * it was made (the toast's timer pauses while it is hovered or focused). A page that is hidden or unloaded sends
  * every held decision at once with `keepalive`, so none is lost. Undo forgets the decision and the photo comes back.
  *
+ * The review desk holds its decisions the same way with another Undo (`DESK_UNDO`): no toast, but its own bar, and
+ * each decision is sent when its DESK.undoSeconds have passed, whatever the admin does meanwhile.
+ *
  * The store lives outside React: a decision outlives the card that made it (the card leaves the list at once) and
  * the page (it is still sent, and can still be undone, after the admin moves to another page).
  */
 import { useSyncExternalStore } from 'react';
+import { DESK } from '@snapcracks/http-contract';
 import { MutationObserver, type QueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api';
+import { ApiError, api } from '@/lib/api';
 import { dismissToast, getToasts, subscribeToToasts, toast, TOAST_DURATION_MS } from '@/lib/toast';
 import type { AdminPhoto, AdminStats, ReviewDecision } from '@/lib/types';
 import { adminStatsQueryKey } from '@/queries/admin';
@@ -25,6 +29,16 @@ export const UNDO_WINDOW_MS = TOAST_DURATION_MS;
 export const UNDO_MAX_HOLD_MS = 30_000;
 /** What the toast's Undo tells screen reader users to do instead, since the toast may be gone when they get there. */
 export const UNDO_ALT_TEXT = 'Press Control+Z (Command+Z on a Mac) to undo the decision';
+
+/**
+ * How a decision's Undo is offered. toast: in the decision's toast, the decision sent when the toast closes (the review
+ * list); banner: by the caller, on screen for `windowMs`, the decision sent when they have passed (the review desk).
+ */
+export type UndoOffer = { kind: 'toast' } | { kind: 'banner'; windowMs: number };
+
+const TOAST_UNDO: UndoOffer = { kind: 'toast' };
+/** The review desk's Undo: DESK.undoSeconds for each decision. */
+export const DESK_UNDO: UndoOffer = { kind: 'banner', windowMs: DESK.undoSeconds * 1000 };
 
 export const DECISION_TOASTS: Record<ReviewDecision['status'], string> = {
   approved: 'The photo has been approved.',
@@ -41,6 +55,10 @@ export interface HeldDecision {
   photo: AdminPhoto;
   decision: ReviewDecision;
   phase: DecisionPhase;
+  /** Where its Undo is offered. */
+  undo: UndoOffer['kind'];
+  /** When a banner's Undo ends (ms since the epoch), for its countdown; null for a toast's. */
+  undoUntil: number | null;
 }
 
 interface Entry extends HeldDecision {
@@ -145,6 +163,12 @@ export function applyDecisionToStats(stats: AdminStats, status: ReviewDecision['
   };
 }
 
+/** The failure toast of a sent decision: the server's word when another admin has the photo at the review desk. */
+function decisionErrorToast(error: Error) {
+  const claimed = error instanceof ApiError && error.status === 409 && error.serverMessage('') === DESK.claimedByOther;
+  return { title: 'Error', description: claimed ? DESK.claimedByOther : 'Failed to update photo status. Please try again.' };
+}
+
 /**
  * Sends a decision. The request starts at once, as the page may be going away (a mutation would start it a few
  * microtasks later, or hold it while the browser says it is offline); a mutation of the query client then carries its
@@ -156,7 +180,7 @@ function sendReview(queryClient: QueryClient, decision: ReviewDecision): Promise
   return new MutationObserver(queryClient, {
     mutationFn: () => sent,
     networkMode: 'always',
-    meta: { errorToast: { title: 'Error', description: 'Failed to update photo status. Please try again.' } },
+    meta: { errorToast: decisionErrorToast },
   }).mutate();
 }
 
@@ -185,13 +209,21 @@ function send(photoId: number): void {
 }
 
 /**
- * Approves or rejects `photo`: held with an Undo toast, sent when the toast closes. False when a decision about the
- * photo is already held.
+ * Approves or rejects `photo`: held with an Undo toast, sent when the toast closes; or, with a banner `undo`, held for
+ * its window and sent then. False when a decision about the photo is already held.
  */
-export function decidePhoto(queryClient: QueryClient, photo: AdminPhoto, decision: ReviewDecision): boolean {
+export function decidePhoto(queryClient: QueryClient, photo: AdminPhoto, decision: ReviewDecision, undo: UndoOffer = TOAST_UNDO): boolean {
   if (entries.has(photo.id) || photo.status !== 'pending') return false;
   installListeners();
-  setEntries((draft) => draft.set(photo.id, { photo, decision, phase: 'waiting', queryClient, toastId: null, holdTimer: undefined }));
+  if (undo.kind === 'banner') {
+    const holdTimer = setTimeout(() => send(photo.id), undo.windowMs);
+    const undoUntil = Date.now() + undo.windowMs;
+    setEntries((draft) => draft.set(photo.id, { photo, decision, phase: 'waiting', undo: 'banner', undoUntil, queryClient, toastId: null, holdTimer }));
+    return true;
+  }
+  setEntries((draft) =>
+    draft.set(photo.id, { photo, decision, phase: 'waiting', undo: 'toast', undoUntil: null, queryClient, toastId: null, holdTimer: undefined }),
+  );
   // Showing this toast replaces the previous one: the decision that toast offered to undo is sent (onToastsChanged).
   const shown = toast({
     title: 'Success',
@@ -208,22 +240,35 @@ export function decidePhoto(queryClient: QueryClient, photo: AdminPhoto, decisio
   return true;
 }
 
-/** Takes back a decision that has not been sent: the photo returns to the list and asks for focus. */
+/**
+ * Takes back a decision that has not been sent: the photo returns to the list and asks for focus (a banner's: its
+ * caller shows it again).
+ */
 export function undoDecision(photoId: number): boolean {
   const entry = entries.get(photoId);
   if (!entry || entry.phase !== 'waiting') return false;
   forget(photoId);
-  restored = { photoId, at: Date.now() };
-  notify();
+  if (entry.undo === 'toast') {
+    restored = { photoId, at: Date.now() };
+    notify();
+  }
   // From the toast's button the toast closes by itself; from the keyboard shortcut it is closed here.
   if (entry.toastId !== null) dismissToast(entry.toastId);
   return true;
 }
 
-/** Undoes the newest decision still offering Undo (Control+Z); answers its photo's id, or null when there is none. */
+/**
+ * Undoes the newest decision whose toast still offers Undo (the list's Control+Z); answers its photo's id, or null
+ * when there is none. The desk's decisions are its own to undo.
+ */
 export function undoLatestDecision(): number | null {
-  const latest = [...entries.values()].filter((entry) => entry.phase === 'waiting').at(-1);
+  const latest = [...entries.values()].filter((entry) => entry.phase === 'waiting' && entry.undo === 'toast').at(-1);
   return latest && undoDecision(latest.photo.id) ? latest.photo.id : null;
+}
+
+/** The photos whose decision (Undo offered as `undo`) the server has not taken yet, oldest decision first. */
+export function heldPhotoIds(undo: UndoOffer['kind']): number[] {
+  return [...entries.values()].filter((entry) => entry.undo === undo && entry.phase !== 'settling').map((entry) => entry.photo.id);
 }
 
 /** Drops a held decision without a trace (the photo is being deleted). */
