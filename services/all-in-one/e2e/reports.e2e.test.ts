@@ -13,7 +13,8 @@ const REPORTERS: Person[] = [
   { email: 'rosa.three@example.com', name: 'Rosa Three' },
 ];
 const DESCRIPTION = 'A crack across the bus stop glass';
-const REASON = 'A face is visible behind the glass.';
+/** The second of the reason templates every installation starts with (picked at the desk with the 2 key). */
+const REASON = 'Faces, number plates or other personal data are visible. Please cover them with privacy bars and resubmit.';
 
 let product: RunningProduct;
 let browser: Browser;
@@ -47,7 +48,7 @@ async function reportFromViewer(page: Page, category: string, note?: string): Pr
 }
 
 describe('members report a photo, an admin removes it, everyone sees the outcome', () => {
-  it('three reports hide the photo; the admin removes it by keyboard; the owner fixes the bars and resubmits; the admin approves it again', { timeout: 240_000 }, async () => {
+  it('three reports hide the photo; the admin removes it from the review desk by keyboard; the owner fixes the bars and resubmits; the admin approves it again at the desk', { timeout: 240_000 }, async () => {
     const reporters = [];
     for (const person of REPORTERS) reporters.push(await signedInMember(browser, product.url, person));
 
@@ -73,26 +74,38 @@ describe('members report a photo, an admin removes it, everyone sees the outcome
     const dashboardText = await owner.page.locator('main').innerText();
     for (const person of REPORTERS) expect(dashboardText).not.toContain(person.name);
 
-    // The admin: the Reported Photos tile, the photo with its reports grouped, then Remove with a reason, all by keyboard.
+    // The admin: the Reported Photos tile counts it; then the desk hands it out with its reports grouped, and the admin
+    // removes it by keyboard with a reason template, takes that back with U, and decides again.
     const { page } = admin;
     await page.goto(`${product.url}/admin`);
     await page.getByTestId('stat-reports').filter({ hasText: '1' }).waitFor({ timeout: 15_000 });
-    const tile = page.getByRole('button', { name: /Reported Photos/ });
-    await tile.focus();
+    await page.getByRole('link', { name: 'Review next' }).focus();
     await page.keyboard.press('Enter');
-    const reported = page.getByRole('listitem', { name: DESCRIPTION });
-    await reported.getByText('3 members reported it').waitFor();
-    expect(await reported.getByText('“Someone stands behind the glass”').count()).toBe(1);
-    await reported.getByRole('button', { name: `Remove ${DESCRIPTION}` }).focus();
-    await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: 'Remove Photo' });
-    await dialog.getByLabel('Reason for removal').focus();
-    await page.keyboard.type(REASON);
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Enter');
-    await page.getByText('Photo Removed', { exact: true }).waitFor();
-    await page.getByText('No photos have open reports.').waitFor();
+    await page.waitForURL(`${product.url}/admin/desk`);
+    const item = page.getByRole('article');
+    await item.getByRole('heading', { name: DESCRIPTION }).waitFor();
+    await item.getByText('Reported', { exact: true }).waitFor();
+    await item.getByText('“Someone stands behind the glass”').waitFor();
+    const removeByKeyboard = async () => {
+      await page.keyboard.press('r');
+      await page.getByRole('list', { name: 'Saved reasons' }).waitFor();
+      await page.keyboard.press('2');
+      expect(await page.getByLabel('Reason for rejection').inputValue()).toBe(REASON);
+      await page.keyboard.press('Enter');
+      await page.getByTestId('desk-undo-bar').waitFor();
+    };
+    await removeByKeyboard();
+    await page.getByRole('heading', { name: 'Nothing waiting for review' }).waitFor();
+    // Undo within the 10 s: nothing was sent, and the photo is back on the desk (still claimed by this admin).
+    await page.keyboard.press('u');
+    await item.getByRole('heading', { name: DESCRIPTION }).waitFor();
+    expect(await page.getByTestId('desk-undo-bar').count()).toBe(0);
+    await removeByKeyboard();
+    // Sent once its 10 s are over: the reports close as removed.
+    await page.getByTestId('desk-undo-bar').waitFor({ state: 'detached', timeout: 20_000 });
+    await expect
+      .poll(async () => ((await (await page.request.get(`${product.url}/api/admin/reports`)).json()) as { total: number }).total, { timeout: 15_000 })
+      .toBe(0);
 
     // The owner reads the reason; each reporter sees "Removed", and only their own report.
     await owner.page.goto(`${product.url}/dashboard`);
@@ -122,16 +135,16 @@ describe('members report a photo, an admin removes it, everyone sees the outcome
     await owner.page.getByText('Photo Resubmitted', { exact: true }).waitFor();
     await ownCard.getByText(/an admin will review it again/).waitFor();
 
-    // The admin sees the resubmission beside the photo: the old reason, the note, the bars before and now; approves by keyboard.
-    await page.goto(`${product.url}/admin`);
-    const pendingCard = page.getByRole('listitem', { name: DESCRIPTION });
-    const details = pendingCard.getByRole('region', { name: 'Resubmission' });
-    await details.getByText(`Rejected because: “${REASON}”`).waitFor({ timeout: 15_000 });
+    // At the desk the resubmission comes with the old reason, the note, the bars before and now; A approves it.
+    await page.goto(`${product.url}/admin/desk`);
+    await item.getByText('Resubmission', { exact: true }).waitFor({ timeout: 15_000 });
+    const details = item.getByRole('region', { name: 'Resubmission' });
+    await details.getByText(`Rejected because: “${REASON}”`).waitFor();
     await details.getByText('The uploader says: “Covered the face with a privacy bar”').waitFor();
     await details.getByText('0 bars before → 1 bar now').waitFor();
-    await pendingCard.focus();
+    expect(await horizontalOverflow(page)).toMatchObject({ overflow: 0 });
     await page.keyboard.press('a');
-    await page.getByRole('button', { name: 'Undo' }).waitFor();
+    await page.getByTestId('desk-undo-bar').waitFor();
     // The decision is sent once its Undo window closes; then the photo is back in the gallery for everyone.
     await expect
       .poll(async () => {
@@ -154,6 +167,9 @@ describe('members report a photo, an admin removes it, everyone sees the outcome
     await reviewThroughApi(admin.context, product.url, rejectedId, { status: 'rejected', rejectionReason: 'The crack is out of focus.' });
     const reporter = await signedInMember(browser, product.url, REPORTERS[0]!);
     await reporter.page.request.post(`${product.url}/api/photos/${id}/reports`, { data: { category: 'spam', note: 'Posted twice' }, headers: { Origin: product.url } });
+    // Two photos waiting for the desk and the pending list.
+    await uploadThroughApi(owner.context, product.url, 'A long crack along the harbour wall, photographed at low tide', fixtureImage('rotated-gps.jpg'));
+    await uploadThroughApi(owner.context, product.url, 'A crack in the step', fixtureImage('photo.webp'));
     for (const theme of ['light', 'dark'] as const) {
       for (const viewport of [
         { width: 1280, height: 800 },
@@ -182,6 +198,27 @@ describe('members report a photo, an admin removes it, everyone sees the outcome
         await admin.page.getByRole('dialog', { name: 'Upload Allowance' }).getByLabel('Photos waiting at once').first().waitFor();
         await admin.page.screenshot({ path: join(dir, `admin-allowance-${theme}-${viewport.width}.png`), animations: 'disabled' });
         await admin.page.keyboard.press('Escape');
+        await admin.page.getByRole('button', { name: 'Reason Templates' }).click();
+        await admin.page.getByRole('dialog', { name: 'Reason Templates' }).getByText('Not a crack').first().waitFor();
+        await admin.page.screenshot({ path: join(dir, `admin-templates-${theme}-${viewport.width}.png`), animations: 'disabled' });
+        await admin.page.keyboard.press('Escape');
+        await admin.page.goto(`${product.url}/admin`);
+        await admin.page.getByRole('checkbox', { name: /^Select photo/ }).first().check();
+        await admin.page.getByRole('button', { name: /^Approve selected/ }).scrollIntoViewIfNeeded();
+        await admin.page.screenshot({ path: join(dir, `admin-bulk-${theme}-${viewport.width}.png`), animations: 'disabled' });
+        await admin.page.getByRole('button', { name: /Reviewer figures/ }).click();
+        await admin.page.getByText('Reports by category').first().waitFor();
+        await admin.page.getByRole('button', { name: /Reviewer figures/ }).scrollIntoViewIfNeeded();
+        await admin.page.screenshot({ path: join(dir, `admin-figures-${theme}-${viewport.width}.png`), fullPage: true, animations: 'disabled' });
+        await admin.page.goto(`${product.url}/admin/desk`);
+        await admin.page.getByRole('article').getByRole('heading').first().waitFor();
+        await admin.page.locator('article img').first().evaluate((img: HTMLImageElement) => img.decode());
+        await admin.page.screenshot({ path: join(dir, `desk-${theme}-${viewport.width}.png`), fullPage: true, animations: 'disabled' });
+        await admin.page.keyboard.press('r');
+        await admin.page.getByRole('list', { name: 'Saved reasons' }).waitFor();
+        await admin.page.screenshot({ path: join(dir, `desk-reason-${theme}-${viewport.width}.png`), fullPage: true, animations: 'disabled' });
+        await admin.page.keyboard.press('Escape');
+        await admin.page.goto(`${product.url}/admin`);
 
         // The owner: a rejected photo they may fix and resubmit, the resubmit dialog, and the upload page's allowance.
         await owner.page.setViewportSize(viewport);

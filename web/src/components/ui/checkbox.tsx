@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import { Checkbox as CheckboxPrimitive } from 'radix-ui';
-import { Check } from 'lucide-react';
+import { Check, Minus } from 'lucide-react';
 import { cn } from '@/lib/utils';
 
 export function Checkbox({ className, ...props }: ComponentProps<typeof CheckboxPrimitive.Root>) {
@@ -12,8 +12,10 @@ export function Checkbox({ className, ...props }: ComponentProps<typeof Checkbox
       )}
       {...props}
     >
-      <CheckboxPrimitive.Indicator className="flex items-center justify-center text-current">
-        <Check className="size-4" aria-hidden="true" />
+      {/* Some but not all chosen ("indeterminate") shows a dash, never the check of all. */}
+      <CheckboxPrimitive.Indicator className="group flex items-center justify-center text-current">
+        <Check className="size-4 group-data-[state=indeterminate]:hidden" aria-hidden="true" />
+        <Minus className="hidden size-4 group-data-[state=indeterminate]:block" aria-hidden="true" />
       </CheckboxPrimitive.Indicator>
     </CheckboxPrimitive.Root>
   );
