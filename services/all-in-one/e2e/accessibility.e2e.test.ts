@@ -255,6 +255,25 @@ describe.each(['light', 'dark'] as const)('accessibility in the %s theme (axe-co
     await page.getByRole('menu').waitFor();
     await findings.check(page, '/admin cleanup menu');
     await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Reason Templates' }).click();
+    await page.getByRole('dialog', { name: 'Reason Templates' }).getByText('Not a crack').first().waitFor();
+    await findings.check(page, '/admin reason templates');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: /Reviewer figures/ }).click();
+    await page.getByText('Reports by category').first().waitFor();
+    await findings.check(page, '/admin reviewer figures');
+
+    await visit(page, `${product.url}/admin/desk`);
+    await page.getByRole('article').getByRole('heading', { name: PENDING }).waitFor({ timeout: 15_000 });
+    await findings.check(page, '/admin/desk');
+    await page.keyboard.press('r');
+    await page.getByRole('list', { name: 'Saved reasons' }).waitFor();
+    await findings.check(page, '/admin/desk reason panel');
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await findings.check(page, '/admin/desk shortcuts');
+    await page.keyboard.press('Escape');
 
     await visit(page, `${product.url}/admin/users`);
     // The email shows under the name below 1024 px and in a column of its own from there: wait for the one shown.

@@ -252,7 +252,7 @@ describe('admin panel: taking a decision back', () => {
     await user.click(filterButton(/Rejected Today/));
     const rejected = await card('Rejected crack');
     expect(within(rejected).queryByRole('button', { name: 'Remove Rejected crack' })).not.toBeInTheDocument();
-    await user.click(within(rejected).getByRole('button', { name: 'Approve Rejected crack again' }));
+    await user.click(within(rejected).getByRole('button', { name: 'Approve again Rejected crack' }));
     let dialog = within(await screen.findByRole('dialog', { name: 'Approve Photo Again' }));
     // No saved rejection reasons to approve with.
     expect(dialog.queryByRole('button', { name: 'Not a crack' })).not.toBeInTheDocument();
@@ -262,7 +262,7 @@ describe('admin panel: taking a decision back', () => {
     expect(requests.find((r) => r.url === '/api/admin/photos/4/reversal')?.json).toEqual({ decision: 'approve', reason: 'The crack is clear after all' });
 
     refuse = true;
-    await user.click(within(await card('Rejected crack')).getByRole('button', { name: 'Approve Rejected crack again' }));
+    await user.click(within(await card('Rejected crack')).getByRole('button', { name: 'Approve again Rejected crack' }));
     dialog = within(await screen.findByRole('dialog', { name: 'Approve Photo Again' }));
     await user.type(dialog.getByLabelText('Reason for approving again'), 'Again');
     await user.click(dialog.getByRole('button', { name: 'Approve Photo' }));

@@ -246,7 +246,7 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
             </Button>
           )}
           {canApproveAgain && (
-            <Button variant="outline" size="sm" aria-label={`Approve ${label} again`} disabled={busy} onClick={(event) => openReversal('approve', event.currentTarget)}>
+            <Button variant="outline" size="sm" aria-label={`Approve again ${label}`} disabled={busy} onClick={(event) => openReversal('approve', event.currentTarget)}>
               <CheckCircle2 aria-hidden="true" />
               Approve again
             </Button>

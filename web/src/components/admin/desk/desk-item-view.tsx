@@ -25,12 +25,13 @@ const KIND_STYLES: Record<DeskKind, string> = {
 
 function Fact({ icon, term, children }: { icon: ReactNode; term: string; children: ReactNode }) {
   return (
-    <div className="flex min-w-0 items-start gap-2">
-      <span className="mt-0.5 shrink-0 text-muted-foreground">{icon}</span>
-      <div className="min-w-0">
-        <dt className="text-xs text-muted-foreground">{term}</dt>
-        <dd className="break-words">{children}</dd>
-      </div>
+    // A dl's groups must hold only their dt and dd: the icon sits in the term, set off to the left.
+    <div className="relative min-w-0 pl-6">
+      <dt className="text-xs text-muted-foreground">
+        <span className="absolute top-0.5 left-0 text-muted-foreground">{icon}</span>
+        {term}
+      </dt>
+      <dd className="break-words">{children}</dd>
     </div>
   );
 }
