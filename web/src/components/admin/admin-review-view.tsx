@@ -27,6 +27,25 @@ function Key({ children }: { children: string }) {
 }
 
 /**
+ * Why a pending photo is back, in one line above it: what a decision here should weigh (the card keeps the whole story:
+ * resubmission-details.tsx, the reported photos' list).
+ */
+function ReviewContext({ photo }: { photo: AdminPhoto }) {
+  if (photo.status !== 'pending') return null;
+  const { resubmission } = photo;
+  if (resubmission) {
+    const note = resubmission.note ? ` · The uploader says: “${resubmission.note}”` : '';
+    return (
+      <p className="line-clamp-2 text-sm text-violet-800 wrap-anywhere dark:text-violet-200">
+        Resubmitted · Rejected because: “{resubmission.previousRejectionReason || 'no reason given'}”{note}
+      </p>
+    );
+  }
+  if (photo.underReview) return <p className="text-sm text-amber-800 dark:text-amber-200">Members reported this approved photo; it is out of the gallery until you decide.</p>;
+  return null;
+}
+
+/**
  * The review view: one photo as large as the window allows, whole (the display image, contained), with the same
  * A (approve) and R (reject with a reason) keys as the cards, ← and → for the previous and next photo of the list,
  * and Escape to close. The list decides where focus goes when it closes.
@@ -88,6 +107,7 @@ export function AdminReviewView({ photos, photo, contentRef, onNavigate, onClose
                 Photo #{photo.id} by {getUploaderName(photo.user, photo.userId)}
                 {index >= 0 && ` · ${index + 1} of ${photos.length}`}
               </DialogDescription>
+              <ReviewContext photo={photo} />
             </div>
 
             <div className={`relative min-h-0 flex-1 overflow-hidden rounded-md ${NEUTRAL_BACKDROP}`}>
