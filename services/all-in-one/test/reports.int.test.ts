@@ -4,6 +4,7 @@ import type { TestBrowser } from '@snapcracks/dev-idp/testing';
 import { REFUSALS, REPORTS, type GalleryStats, type Photo, type ReportPage, type ReportResult, type ReportedPhotoPage } from '@snapcracks/http-contract';
 import { startTestSystem } from './test-system.js';
 import { signIn } from './sign-in.js';
+import { type Client, anonymous, json, message, productApi } from './api-client.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../storage/test/fixtures/${name}`, import.meta.url));
 
@@ -13,25 +14,10 @@ let owner: TestBrowser;
 let reporters: TestBrowser[];
 let newcomer: TestBrowser;
 let disabled: TestBrowser;
-const anonymous = { request: (url: string, init: RequestInit = {}) => fetch(url, init) };
 
-type Client = Pick<TestBrowser, 'request'>;
 const api = (path: string) => `${system.url}${path}`;
-const send = (client: Client, method: string, path: string, body?: unknown) =>
-  client.request(api(path), body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const json = async <T>(response: Response, status = 200): Promise<T> => {
-  expect(response.status, await response.clone().text()).toBe(status);
-  return (await response.json()) as T;
-};
-const message = async (response: Response, status: number) => (await json<{ message: string }>(response, status)).message;
+const { send, member, idOf } = productApi(() => system.url);
 const eventually = (check: () => Promise<void>) => vi.waitFor(check, { timeout: 15_000, interval: 100 });
-
-async function member(email: string, name: string): Promise<TestBrowser> {
-  const { browser } = await signIn(system.url, email, name);
-  expect((await send(browser, 'POST', '/api/auth/accept-terms', { hasAcceptedTerms: true })).status).toBe(200);
-  return browser;
-}
-const idOf = async (client: Client) => (await json<{ id: string }>(await send(client, 'GET', '/api/auth/user'))).id;
 
 /** A photo of the owner's, uploaded and approved. */
 async function approvedPhoto(description = 'A crack in the wall'): Promise<number> {

@@ -5,6 +5,7 @@ import type { TestBrowser } from '@snapcracks/dev-idp/testing';
 import { RESUBMIT, type AdminPhotoPage, type Photo } from '@snapcracks/http-contract';
 import { startTestSystem } from './test-system.js';
 import { signIn } from './sign-in.js';
+import { type Client, anonymous, json, message, productApi } from './api-client.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../storage/test/fixtures/${name}`, import.meta.url));
 /** pg, through the kit that depends on it: the test moves a rejection into the past. */
@@ -18,23 +19,9 @@ let owner: TestBrowser;
 let other: TestBrowser;
 let newcomer: TestBrowser;
 let disabled: TestBrowser;
-const anonymous = { request: (url: string, init: RequestInit = {}) => fetch(url, init) };
 
-type Client = Pick<TestBrowser, 'request'>;
 const api = (path: string) => `${system.url}${path}`;
-const send = (client: Client, method: string, path: string, body?: unknown) =>
-  client.request(api(path), body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const json = async <T>(response: Response, status = 200): Promise<T> => {
-  expect(response.status, await response.clone().text()).toBe(status);
-  return (await response.json()) as T;
-};
-const message = async (response: Response, status: number) => (await json<{ message: string }>(response, status)).message;
-
-async function member(email: string, name: string): Promise<TestBrowser> {
-  const { browser } = await signIn(system.url, email, name);
-  expect((await send(browser, 'POST', '/api/auth/accept-terms', { hasAcceptedTerms: true })).status).toBe(200);
-  return browser;
-}
+const { send, member } = productApi(() => system.url);
 
 /** A photo of the owner's, uploaded and rejected with `reason`. */
 async function rejectedPhoto(reason: string, description = 'A crack in the wall'): Promise<number> {

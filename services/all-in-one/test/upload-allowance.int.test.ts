@@ -4,6 +4,7 @@ import type { TestBrowser } from '@snapcracks/dev-idp/testing';
 import { ALLOWANCE, type Photo, type UploadAllowance, type UploadAllowanceSettings } from '@snapcracks/http-contract';
 import { startTestSystem } from './test-system.js';
 import { signIn } from './sign-in.js';
+import { type Client, anonymous, json, productApi } from './api-client.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../storage/test/fixtures/${name}`, import.meta.url));
 
@@ -12,22 +13,9 @@ let admin: TestBrowser;
 let alice: TestBrowser;
 let bob: TestBrowser;
 let newcomer: TestBrowser;
-const anonymous = { request: (url: string, init: RequestInit = {}) => fetch(url, init) };
 
-type Client = Pick<TestBrowser, 'request'>;
 const api = (path: string) => `${system.url}${path}`;
-const send = (client: Client, method: string, path: string, body?: unknown) =>
-  client.request(api(path), body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const json = async <T>(response: Response, status = 200): Promise<T> => {
-  expect(response.status, await response.clone().text()).toBe(status);
-  return (await response.json()) as T;
-};
-
-async function member(email: string, name: string): Promise<TestBrowser> {
-  const { browser } = await signIn(system.url, email, name);
-  expect((await send(browser, 'POST', '/api/auth/accept-terms', { hasAcceptedTerms: true })).status).toBe(200);
-  return browser;
-}
+const { send, member } = productApi(() => system.url);
 function upload(client: Client): Promise<Response> {
   const form = new FormData();
   form.append('photo', new Blob([new Uint8Array(fixture('photo.webp'))]), 'crack.webp');

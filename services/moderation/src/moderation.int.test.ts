@@ -118,7 +118,8 @@ describe('the moderation service over gRPC', () => {
     expect(photos.calls).toEqual([expect.objectContaining({ method: 'setPhotoStatus', caller: admin })]);
     const actionId = (photos.calls[0]!.request as { actionId: string }).actionId;
     expect(await entries()).toEqual([
-      { id: actionId, actorId: 'admin-1', action: 'approve', photoId: BigInt(photo.id), reason: null, photoOwnerId: 'owner-1', createdAt: expect.any(Date) },
+      // The upload time is kept for the reviewer figures' wait from upload to decision.
+      { id: actionId, actorId: 'admin-1', action: 'approve', photoId: BigInt(photo.id), reason: null, photoOwnerId: 'owner-1', photoUploadedAt: photo.createdAt, createdAt: expect.any(Date) },
     ]);
 
     await bus.publish(photos.events[0]!);
@@ -185,7 +186,7 @@ describe('the decisions consumer', () => {
     await bus.publish(event); // redelivery: processed_events drops it
     await bus.publish(statusChanged()); // another event about the same decision: the action id keeps one entry
     expect(await entries()).toEqual([
-      { id: actionId, actorId: 'admin-7', action: 'reject', photoId: 42n, reason: 'Not a crack', photoOwnerId: 'owner-9', createdAt: changedAt },
+      { id: actionId, actorId: 'admin-7', action: 'reject', photoId: 42n, reason: 'Not a crack', photoOwnerId: 'owner-9', photoUploadedAt: null, createdAt: changedAt },
     ]);
     expect((await processedEvents(db.prisma, 'moderation')).filter((row) => row.consumer === 'moderation.decisions')).toHaveLength(2);
   });
