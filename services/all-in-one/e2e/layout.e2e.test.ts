@@ -89,7 +89,7 @@ describe('no page is wider than a phone', () => {
   });
 
   it('for an admin on the admin pages', async () => {
-    const problems = await checkWidths(world.community.contexts.admin, ['/admin', '/admin/users', '/admin/support']);
+    const problems = await checkWidths(world.community.contexts.admin, ['/admin', '/admin/desk', '/admin/users', '/admin/support']);
     expect(problems).toEqual([]);
   });
 
@@ -158,7 +158,7 @@ describe('targets a finger can hit', () => {
     const found: string[] = [];
     for (const [who, paths] of [
       ['longName', ['/', '/upload', '/dashboard', '/profile', '/settings', '/contact', '/legal']],
-      ['admin', ['/admin', '/admin/users', '/admin/support']],
+      ['admin', ['/admin', '/admin/desk', '/admin/users', '/admin/support']],
     ] as const) {
       const page = await world.community.contexts[who].newPage();
       await page.setViewportSize({ width: 390, height: 844 });
