@@ -59,6 +59,10 @@ describe.each(MODES)('the product as separate components ($name)', ({ start }) =
     await admin.page.goto(`${deployment.url}/admin`);
     await expectText(admin.page, 'Admin Panel');
     await expectText(admin.page, DESCRIPTION);
+    // The review desk hands it out (moderation asks photo for its queue across processes) under the admin's claim.
+    const desk = await admin.context.request.post(`${deployment.url}/api/admin/desk/next`, { data: {}, headers: { Origin: deployment.url } });
+    expect(desk.status(), await desk.text()).toBe(200);
+    expect((await desk.json()) as unknown).toMatchObject({ item: { kind: 'new', photo: { id: photoId }, claim: { photoId } }, waiting: 1 });
     const approved = await admin.context.request.patch(`${deployment.url}/api/admin/photos/${photoId}/status`, { data: { status: 'approved' }, headers: { Origin: deployment.url } });
     expect(approved.status(), await approved.text()).toBe(200);
     expect((await approved.json()) as unknown).toMatchObject({ status: 'approved', privacyBars: [expect.objectContaining(BAR)] });
