@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { REASON_TEMPLATES, REJECTION_REASON } from '@snapcracks/http-contract';
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, type Caller } from '@snapcracks/kit';
 import type { ReasonTemplate, ReasonTemplateRepository } from './reason-template.repository.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from './uuid.js';
 
 /** The reasons admins keep for rejections and removals: at most REASON_TEMPLATES.max, each a short name and its text. */
 export class ReasonTemplateService {
@@ -24,13 +23,13 @@ export class ReasonTemplateService {
 
   async update(id: string, input: { label: string; text: string }): Promise<ReasonTemplate> {
     const change = checked(input);
-    const updated = UUID.test(id) ? await this.templates.update(id, change) : null;
+    const updated = isUuid(id) ? await this.templates.update(id, change) : null;
     if (!updated) throw new NotFoundError(REASON_TEMPLATES.notFound);
     return updated;
   }
 
   async delete(id: string): Promise<void> {
-    if (!UUID.test(id) || !(await this.templates.delete(id))) throw new NotFoundError(REASON_TEMPLATES.notFound);
+    if (!isUuid(id) || !(await this.templates.delete(id))) throw new NotFoundError(REASON_TEMPLATES.notFound);
   }
 }
 

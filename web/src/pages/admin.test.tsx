@@ -7,7 +7,7 @@ import { SupportBadge, formatBadgeCount } from '@/components/admin/support-badge
 import type { AdminPhoto, AdminPhotoPage, AdminStats } from '@/lib/types';
 import { ADMIN_POLL_MS, adminPhotosQueryKey, adminStatsQueryKey } from '@/queries/admin';
 import { deferred, mockFetch, type MockHandler, type RecordedRequest } from '@/test/fetch-mock';
-import { makeUser } from '@/test/fixtures';
+import { makeAdminPhoto as makePhoto, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
 
 // Each test loads a lazy page and waits on several requests: allow for a busy machine.
@@ -31,43 +31,6 @@ const contactCounts = (newCount: number) => ({
   body: { items: [], counts: { new: newCount, in_progress: 0, resolved: 0, total: newCount }, total: newCount, page: 1, totalPages: 1 },
 });
 
-function makePhoto(overrides: Partial<AdminPhoto> = {}): AdminPhoto {
-  const id = overrides.id ?? 1;
-  return {
-    id,
-    userId: `user-${id}`,
-    filename: `${id}`.padStart(32, '0') + '.webp',
-    originalName: `IMG_${id}.jpg`,
-    mimeType: 'image/jpeg',
-    size: 1234,
-    storageType: 'local',
-    description: `Crack ${id}`,
-    status: 'pending',
-    underReview: false,
-    resubmitUntil: null,
-    resubmission: null,
-    finalRejection: false,
-    approvedBy: null,
-    rejectionReason: null,
-    privacyBars: [],
-    averageRating: 0,
-    voteCount: 0,
-    createdAt: '2025-07-30T10:00:00.000Z',
-    updatedAt: '2025-07-30T10:00:00.000Z',
-    approvedAt: null,
-    width: 800,
-    height: 600,
-    imageVersion: 1,
-    thumbnailUrl: `/api/uploads/${id}.webp?size=thumb&v=1`,
-    mediumUrl: `/api/uploads/${id}.webp?size=medium&v=1`,
-    displayUrl: `/api/uploads/${id}.webp?size=display&v=1`,
-    originalUrl: `/api/uploads/${id}.webp?size=original&v=1`,
-    user: { id: `user-${id}`, firstName: 'Alice', lastName: 'Example', displayName: null, profileImageUrl: null, customProfileImage: null },
-    reviewMarks: null,
-    auditLog: [],
-    ...overrides,
-  };
-}
 const page = (photos: AdminPhoto[], totalPages = 1): { body: AdminPhotoPage } => ({ body: { photos, total: photos.length, totalPages } });
 
 const PENDING = makePhoto({ id: 1, description: 'Pending crack' });

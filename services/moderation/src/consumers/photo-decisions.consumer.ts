@@ -2,12 +2,12 @@ import type { DecodedEvent, Logger } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import type { ActionKind, ModerationActionRepository, NewModerationAction } from '../moderation-action.repository.js';
 import type { ReportRepository, ReportStatus } from '../report.repository.js';
+import { isUuid } from '../uuid.js';
 
 /** The photo service's events that may report a moderation decision. */
 export const PHOTO_DECISION_EVENTS = ['photo.photo.status_changed', 'photo.photo.deleted'] as const;
 export type PhotoDecisionEvent = DecodedEvent<(typeof PHOTO_DECISION_EVENTS)[number]>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Who closed the reports of a photo deleted before any decision on them. */
 export const DELETED_BEFORE_DECISION = 'deleted';
 
@@ -87,7 +87,7 @@ export function photoDecisionsConsumer<Tx>(
     if (outcome) await reports.closeOpen(outcome.photoId, outcome.status, outcome.decidedBy, outcome.at);
     const action = decisionFromEvent(event);
     if (!action) return;
-    if (!UUID.test(action.id)) {
+    if (!isUuid(action.id)) {
       // Redelivering cannot make it valid; the entry could not be stored under this id.
       logger.warn({ eventId: event.id, type: event.type, actionId: action.id }, 'ignored a photo event whose action id is not a UUID');
       return;
