@@ -5,7 +5,6 @@ import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { getServerMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
@@ -16,6 +15,7 @@ import {
   useReasonTemplatesQuery,
   useUpdateReasonTemplateMutation,
 } from '@/queries/desk';
+import { LabelWithCount } from '@/components/label-with-count';
 
 const saveFailed = (error: Error) => ({ title: 'Error', description: getServerMessage(error, 'Failed to save the reason template. Please try again.') });
 const deleteFailed = (error: Error) => ({ title: 'Error', description: getServerMessage(error, 'Failed to delete the reason template. Please try again.') });
@@ -207,12 +207,9 @@ function TemplateForm({
   return (
     <form noValidate onSubmit={submit} className="flex flex-col gap-3">
       <div className="flex flex-col gap-1.5">
-        <div className="flex items-center justify-between gap-2">
-          <Label htmlFor={`${id}-label`}>Name</Label>
-          <span className="text-xs text-muted-foreground tabular-nums" aria-hidden="true">
-            {label.trim().length}/{REASON_TEMPLATES.labelMaxLength}
-          </span>
-        </div>
+        <LabelWithCount htmlFor={`${id}-label`} value={label} maxLength={REASON_TEMPLATES.labelMaxLength}>
+          Name
+        </LabelWithCount>
         <Input
           id={`${id}-label`}
           value={label}
@@ -232,12 +229,9 @@ function TemplateForm({
         )}
       </div>
       <div className="flex flex-col gap-1.5">
-        <div className="flex items-center justify-between gap-2">
-          <Label htmlFor={`${id}-text`}>Reason</Label>
-          <span className="text-xs text-muted-foreground tabular-nums" aria-hidden="true">
-            {text.trim().length}/{REJECTION_REASON.maxLength}
-          </span>
-        </div>
+        <LabelWithCount htmlFor={`${id}-text`} value={text} maxLength={REJECTION_REASON.maxLength}>
+          Reason
+        </LabelWithCount>
         <Textarea
           id={`${id}-text`}
           rows={3}

@@ -3,9 +3,9 @@ import { useId, useRef, useState, type ComponentProps, type FormEvent } from 're
 import { CheckCircle2, Loader2, XCircle } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { useReasonTemplatesQuery } from '@/queries/desk';
+import { LabelWithCount } from '@/components/label-with-count';
 
 /** SPEC §5: a rejection needs a non-blank reason. */
 export const REASON_REQUIRED = REJECTION_REASON.required;
@@ -133,12 +133,9 @@ function RejectForm({ isPending, onReject, wording, templates }: { isPending: bo
         </div>
       )}
       <div className="flex flex-col gap-2">
-        <div className="flex items-center justify-between gap-2">
-          <Label htmlFor={`${id}-reason`}>{wording.label}</Label>
-          <span className="text-xs text-muted-foreground tabular-nums" aria-hidden="true">
-            {reason.trim().length}/{REASON_MAX_LENGTH}
-          </span>
-        </div>
+        <LabelWithCount htmlFor={`${id}-reason`} value={reason} maxLength={REASON_MAX_LENGTH}>
+          {wording.label}
+        </LabelWithCount>
         <Textarea
           ref={reasonRef}
           id={`${id}-reason`}

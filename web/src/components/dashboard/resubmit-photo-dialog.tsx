@@ -3,7 +3,6 @@ import { useId, useState, type FormEvent } from 'react';
 import { Loader2, Send } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { getServerMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
@@ -11,6 +10,7 @@ import { toast } from '@/lib/toast';
 import type { UserPhoto } from '@/lib/types';
 import { useResubmitPhotoMutation } from '@/queries/user-photos';
 import { photoLabel } from './photo-label';
+import { LabelWithCount } from '@/components/label-with-count';
 
 /**
  * "Fix and resubmit" on a rejected photo: the owner, having fixed its description or bars with Edit, sends it back to
@@ -81,12 +81,9 @@ function ResubmitForm({ reason, isPending, onSubmit }: { reason: string | null; 
         </div>
       )}
       <div className="flex flex-col gap-2">
-        <div className="flex items-center justify-between gap-2">
-          <Label htmlFor={`${id}-note`}>What did you change? (optional)</Label>
-          <span className="text-xs text-muted-foreground tabular-nums" aria-hidden="true">
-            {note.trim().length}/{RESUBMIT.noteMaxLength}
-          </span>
-        </div>
+        <LabelWithCount htmlFor={`${id}-note`} value={note} maxLength={RESUBMIT.noteMaxLength}>
+          What did you change? (optional)
+        </LabelWithCount>
         <Textarea
           id={`${id}-note`}
           rows={3}

@@ -3,12 +3,12 @@ import { useId, useState, type FormEvent } from 'react';
 import { Flag, Loader2 } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import { getServerMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import type { ReportCategory } from '@/lib/types';
 import { useReportPhotoMutation } from '@/queries/reports';
+import { LabelWithCount } from '@/components/label-with-count';
 
 /** The categories in the order members read them, with their labels (the contract's). */
 export const REPORT_CATEGORIES = REPORTS.categories.map((id) => ({ id, label: REPORTS.labels[id] }));
@@ -110,12 +110,9 @@ function ReportForm({ isPending, onSubmit }: { isPending: boolean; onSubmit: (in
         ))}
       </fieldset>
       <div className="flex flex-col gap-2">
-        <div className="flex items-center justify-between gap-2">
-          <Label htmlFor={`${id}-note`}>Details (optional)</Label>
-          <span className="text-xs text-muted-foreground tabular-nums" aria-hidden="true">
-            {note.trim().length}/{REPORTS.noteMaxLength}
-          </span>
-        </div>
+        <LabelWithCount htmlFor={`${id}-note`} value={note} maxLength={REPORTS.noteMaxLength}>
+          Details (optional)
+        </LabelWithCount>
         <Textarea
           id={`${id}-note`}
           rows={3}

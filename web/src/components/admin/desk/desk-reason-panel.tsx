@@ -2,11 +2,11 @@ import { REJECTION_REASON } from '@snapcracks/http-contract';
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
 import type { ReasonTemplate } from '@/lib/types';
 import { isPlainKey, isTextEntry } from '../keyboard';
 import { Key } from './desk-keys';
+import { LabelWithCount } from '@/components/label-with-count';
 
 /** The saved reasons a number key picks: 1 to 9. */
 export const NUMBERED_TEMPLATES = 9;
@@ -125,12 +125,9 @@ export function DeskReasonPanel({
       )}
 
       <div className="flex flex-col gap-2">
-        <div className="flex items-center justify-between gap-2">
-          <Label htmlFor={`${id}-reason`}>Reason for rejection</Label>
-          <span className="text-xs text-muted-foreground tabular-nums" aria-hidden="true">
-            {reason.trim().length}/{REJECTION_REASON.maxLength}
-          </span>
-        </div>
+        <LabelWithCount htmlFor={`${id}-reason`} value={reason} maxLength={REJECTION_REASON.maxLength}>
+          Reason for rejection
+        </LabelWithCount>
         <Textarea
           ref={textRef}
           id={`${id}-reason`}
