@@ -60,6 +60,8 @@ export default async function galleryRoutes(app: FastifyInstance, { clients, cac
       return photos.map((p) => ({
         id: p.id,
         filename: p.filename,
+        description: p.description ?? null,
+        altText: p.altText ?? null,
         thumbnailUrl: imageUrl(p.filename, 'thumb', p.imageVersion),
         mediumUrl: imageUrl(p.filename, 'medium', p.imageVersion),
         displayUrl: imageUrl(p.filename, 'display', p.imageVersion),

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import { UPLOAD, routes, schemas } from '@snapcracks/http-contract';
 import { controlCharactersMessage, hasControlCharacters } from '@snapcracks/kit';
 import type { Photo, UploadPhotoRequest, UploadPhotoResponse } from '@snapcracks/proto/photo/v1';
@@ -25,10 +26,11 @@ export default async function photoRoutes(app: FastifyInstance, { clients }: { c
   // Per member (RATE_LIMIT_UPLOADS, RATE_LIMIT_UPLOADS_IN_FLIGHT): each upload stores and renders images.
   serve(routes.uploadPhoto, async (request, reply) => {
     const caller = await request.requireMember();
-    // The description may come before the file or after it (curl -F in that order); either way it travels in the one
-    // upload call, first or last. A refused one cancels the upload, so nothing is stored.
-    let description: string | undefined;
-    let describedFirst = false;
+    // The description and alt text may come before the file or after it (curl -F in that order); either way they
+    // travel in the one upload call, in its first message or its last. A refused one cancels the upload, so nothing
+    // is stored.
+    const fields: { description?: string; altText?: string } = {};
+    let header: { description?: string; altText?: string } = {};
     const { photo } = await streamOneFile<UploadPhotoRequest, UploadPhotoResponse>(request, reply, {
       field: 'photo',
       maxRequestBytes: MAX_UPLOAD_REQUEST_BYTES,
@@ -36,19 +38,20 @@ export default async function photoRoutes(app: FastifyInstance, { clients }: { c
       tooLarge: UPLOAD.refused,
       overOtherLimits: 'tooLarge',
       onField: (name, value) => {
-        if (name === 'description') description = value;
+        if (name === 'description' || name === 'altText') fields[name] = value;
       },
       open: () => clients.photo.clientStream('uploadPhoto', { caller, deadlineMs: UPLOAD_DEADLINE_MS }),
       header: (file) => {
-        describedFirst = description !== undefined;
-        const checked = checkedDescription(description);
-        return { part: { $case: 'metadata', value: { originalName: file.filename, mimeType: file.mimetype, ...(checked ? { description: checked } : {}) } } };
+        header = checkedFields(fields);
+        return { part: { $case: 'metadata', value: { originalName: file.filename, mimeType: file.mimetype, ...header } } };
       },
       chunk: (bytes) => ({ part: { $case: 'chunk', value: bytes } }),
       trailer: () => {
-        if (describedFirst) return undefined;
-        const late = checkedDescription(description);
-        return late ? { part: { $case: 'description', value: late } } : undefined;
+        const late = checkedFields({
+          ...(!('description' in header) && fields.description !== undefined ? { description: fields.description } : {}),
+          ...(!('altText' in header) && fields.altText !== undefined ? { altText: fields.altText } : {}),
+        });
+        return late.description !== undefined || late.altText !== undefined ? { part: { $case: 'lateFields', value: late } } : undefined;
       },
     });
     const { id, filename } = required(photo);
@@ -64,7 +67,12 @@ export default async function photoRoutes(app: FastifyInstance, { clients }: { c
 
   serve(routes.editDescription, async (request) => {
     const caller = await request.requireMember();
-    const { photo } = await clients.photo.call.updatePhoto({ id: request.params.id, description: request.body.description }, { caller });
+    const { description, altText } = request.body;
+    // Null clears the alt text (blank, to the photo service); left out, it stays as it is.
+    const { photo } = await clients.photo.call.updatePhoto(
+      { id: request.params.id, description, ...(altText !== undefined ? { altText: altText ?? '' } : {}) },
+      { caller },
+    );
     return toPhotoJson(required(photo));
   });
 
@@ -102,11 +110,21 @@ function required(photo: Photo | undefined): Photo {
   return photo;
 }
 
-/** A multipart field, so checked here with the same rules as the contract's JSON bodies (no control characters, the length). */
-function checkedDescription(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  if (hasControlCharacters(raw)) throw new HttpError(400, controlCharactersMessage('description'));
-  const result = schemas.uploadDescription.safeParse(raw);
-  if (!result.success) throw new HttpError(400, result.error.issues[0]?.message ?? 'Invalid description');
-  return result.data || undefined;
+/**
+ * Multipart fields, so checked here with the same rules as the contract's JSON bodies (no control characters, the
+ * length). Each one given is kept, blank included: the photo service stores a blank one as none, and a field sent
+ * both before and after the file is refused there.
+ */
+function checkedFields(raw: { description?: string; altText?: string }): { description?: string; altText?: string } {
+  const checked: { description?: string; altText?: string } = {};
+  if (raw.description !== undefined) checked.description = checkedField('description', schemas.uploadDescription, raw.description);
+  if (raw.altText !== undefined) checked.altText = checkedField('altText', schemas.altTextInput, raw.altText);
+  return checked;
+}
+
+function checkedField(name: string, schema: z.ZodType<string>, raw: string): string {
+  if (hasControlCharacters(raw)) throw new HttpError(400, controlCharactersMessage(name));
+  const result = schema.safeParse(raw);
+  if (!result.success) throw new HttpError(400, result.error.issues[0]?.message ?? `Invalid ${name}`);
+  return result.data;
 }

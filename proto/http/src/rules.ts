@@ -30,6 +30,13 @@ export const DESCRIPTION = {
   tooLong: 'Description must be 500 characters or less',
 } as const;
 
+/** A photo's alt text: optional, what the photo shows for people who cannot see it; the description stands in without one. */
+export const ALT_TEXT = {
+  maxLength: 1000,
+  tooLong: 'Alt text must be 1000 characters or less',
+  duplicate: 'Only one alt text is allowed',
+} as const;
+
 /** Spec §5: an admin's reason for rejecting a photo (shown to its owner). */
 export const REJECTION_REASON = {
   maxLength: 500,

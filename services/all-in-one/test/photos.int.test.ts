@@ -25,6 +25,7 @@ interface PhotoJson {
   filename: string;
   status: string;
   description: string | null;
+  altText: string | null;
   rejectionReason: string | null;
   privacyBars: { x: number; y: number; width: number; height: number }[];
   imageVersion: number;
@@ -195,6 +196,78 @@ describe('uploading', () => {
     const long = await upload(alice, fixture('photo.png'), 'a.png', 'x'.repeat(501));
     expect(long.status).toBe(400);
     expect(await long.json()).toEqual({ message: 'Description must be 500 characters or less' });
+  });
+});
+
+describe('alt text', () => {
+  let carol: TestBrowser;
+  beforeAll(async () => {
+    carol = await member('carol@example.com', 'Carol Example');
+  });
+  const form = (parts: [string, string | 'FILE'][]) => {
+    const body = new FormData();
+    for (const [name, value] of parts) {
+      if (value === 'FILE') body.append('photo', new Blob([new Uint8Array(fixture('photo.png'))]), 'crack.png');
+      else body.append(name, value);
+    }
+    return body;
+  };
+  const uploadForm = (client: Client, parts: [string, string | 'FILE'][]) => client.request(api('/api/photos'), { method: 'POST', body: form(parts) });
+  const stored = async (response: Response) => {
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: number };
+    return (await myPhotos(carol)).find((p) => p.id === id)!;
+  };
+
+  it('is stored from a field before or after the file, trimmed, blank as none', async () => {
+    expect(await stored(await uploadForm(carol, [['altText', '  A crack across a blue tile '], ['photo', 'FILE']]))).toMatchObject({
+      altText: 'A crack across a blue tile',
+      description: null,
+    });
+    expect(await stored(await uploadForm(carol, [['description', 'Kerb'], ['photo', 'FILE'], ['altText', 'A grey kerb split in two']]))).toMatchObject({
+      description: 'Kerb',
+      altText: 'A grey kerb split in two',
+    });
+    expect(await stored(await uploadForm(carol, [['photo', 'FILE'], ['altText', '   ']]))).toMatchObject({ altText: null });
+  });
+
+  it('refuses an alt text that is too long or has control characters, storing nothing', async () => {
+    const before = (await myPhotos(carol)).length;
+    for (const [parts, message] of [
+      [[['altText', 'x'.repeat(1001)], ['photo', 'FILE']], 'Alt text must be 1000 characters or less'],
+      [[['photo', 'FILE'], ['altText', 'x'.repeat(1001)]], 'Alt text must be 1000 characters or less'],
+      [[['photo', 'FILE'], ['altText', 'Tile\u0007']], 'altText must not contain control characters'],
+    ] as [[string, string][], string][]) {
+      const response = await uploadForm(carol, parts);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ message });
+    }
+    expect(await myPhotos(carol)).toHaveLength(before);
+  });
+
+  it('is edited with the description, kept when left out, cleared with null, and shown on the cards and previews', async () => {
+    const photo = await stored(await uploadForm(carol, [['photo', 'FILE'], ['description', 'Step']]));
+    const edit = async (body: unknown) => {
+      const response = await send(carol, 'PATCH', `/api/photos/${photo.id}`, body);
+      return { status: response.status, body: (await response.json()) as PhotoJson & { message?: string } };
+    };
+    expect((await edit({ description: 'Step', altText: ' A cracked concrete step ' })).body).toMatchObject({ altText: 'A cracked concrete step' });
+    expect((await edit({ description: 'Front step' })).body).toMatchObject({ description: 'Front step', altText: 'A cracked concrete step' });
+    expect(await edit({ description: 'Front step', altText: 'x'.repeat(1001) })).toEqual({ status: 400, body: { message: 'Alt text must be 1000 characters or less' } });
+    expect(await edit({ description: 'Front step', altText: 42 })).toMatchObject({ status: 400 });
+    expect((await myPhotos(carol)).find((p) => p.id === photo.id)).toMatchObject({ description: 'Front step', altText: 'A cracked concrete step' });
+
+    expect((await send(admin, 'PATCH', `/api/admin/photos/${photo.id}/status`, { status: 'approved' })).status).toBe(200);
+    const gallery = (await (await get(anonymous, '/api/gallery/all-snaps?limit=50')).json()) as { photos: PhotoJson[] };
+    expect(gallery.photos.find((p) => p.id === photo.id)).toMatchObject({ altText: 'A cracked concrete step', description: 'Front step' });
+    const previews = (await (await get(anonymous, '/api/photos?limit=50')).json()) as PhotoJson[];
+    expect(previews.find((p) => p.id === photo.id)).toMatchObject({ altText: 'A cracked concrete step', description: 'Front step' });
+
+    expect((await edit({ description: 'Front step', altText: null })).body).toMatchObject({ altText: null });
+    // The gallery's cached pages follow the edit (photo events clear them).
+    await expect
+      .poll(async () => ((await (await get(anonymous, '/api/gallery/all-snaps?limit=50')).json()) as { photos: PhotoJson[] }).photos.find((p) => p.id === photo.id)?.altText)
+      .toBeNull();
   });
 });
 

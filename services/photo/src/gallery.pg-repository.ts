@@ -13,6 +13,7 @@ export type GalleryPhoto = Pick<
   | 'mimeType'
   | 'size'
   | 'description'
+  | 'altText'
   | 'status'
   | 'approvedBy'
   | 'approvedAt'
@@ -54,6 +55,8 @@ export interface PhotoPreview {
   id: number;
   filename: string;
   imageVersion: number;
+  description: string | null;
+  altText: string | null;
 }
 
 /**
@@ -118,7 +121,7 @@ const ORDERS: Record<GalleryOrder, { source: OrderSource; by: string }> = {
 // The card's columns under their Photo names, with the uploader's names beside them.
 const CARD_COLUMNS = `
   p."id", p."user_id" AS "userId", p."filename", p."original_name" AS "originalName", p."mime_type" AS "mimeType",
-  p."size", p."description", p."status", p."approved_by" AS "approvedBy", p."approved_at" AS "approvedAt",
+  p."size", p."description", p."alt_text" AS "altText", p."status", p."approved_by" AS "approvedBy", p."approved_at" AS "approvedAt",
   p."rejection_reason" AS "rejectionReason", p."privacy_bars" AS "privacyBars", p."drive_file_id" AS "driveFileId",
   p."storage_type" AS "storageType", p."created_at" AS "createdAt", p."updated_at" AS "updatedAt",
   r."rating_sum" AS "ratingSum", r."vote_count" AS "voteCount", p."image_version" AS "imageVersion", p."width", p."height",
@@ -194,7 +197,7 @@ export class PgGalleryRepository implements GalleryRepository {
 
   async newest(limit: number): Promise<PhotoPreview[]> {
     const { rows } = await this.pool.query<PhotoPreview>(
-      `SELECT p."id", p."filename", p."image_version" AS "imageVersion" FROM "photo"."photos" p
+      `SELECT p."id", p."filename", p."image_version" AS "imageVersion", p."description", p."alt_text" AS "altText" FROM "photo"."photos" p
        WHERE p."status" = 'approved' ORDER BY ${ORDERS.newest.by} LIMIT $1`,
       [limit],
     );

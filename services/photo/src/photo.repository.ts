@@ -43,6 +43,7 @@ export type NewPhoto = Pick<
   | 'mimeType'
   | 'size'
   | 'description'
+  | 'altText'
   | 'storageType'
   | 'driveFileId'
   | 'originalKey'
@@ -69,6 +70,7 @@ export type PhotoChanges = Partial<
   Pick<
     PhotoModel,
     | 'description'
+    | 'altText'
     | 'status'
     | 'approvedBy'
     | 'approvedAt'

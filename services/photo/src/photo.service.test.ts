@@ -87,7 +87,7 @@ describe('uploading', () => {
 
   it('takes a description that follows the bytes, and refuses a bad one before storage has the whole upload', async () => {
     const late = (description: string | undefined, header?: string) =>
-      service.upload(owner, { originalName: 'crack.jpg', description: header }, bytes(100), () => description);
+      service.upload(owner, { originalName: 'crack.jpg', description: header }, bytes(100), () => ({ description }));
     expect((await late('  Along the kerb ')).description).toBe('Along the kerb');
     expect((await late('   ')).description).toBeNull();
     const stored = storage.keys();
@@ -102,6 +102,30 @@ describe('uploading', () => {
     // Refused while storage was still reading the stream: it stored nothing, and nothing was announced.
     expect(storage.keys()).toEqual(stored);
     expect(photos.events).toHaveLength(events);
+  });
+
+  it('stores alt text from the header or after the bytes, trimmed, blank as none, and refuses a bad one before storage has it', async () => {
+    let members = 0;
+    // A member of their own each time: the pending allowance is not what this is about.
+    const upload = (header: { description?: string; altText?: string }, late?: { description?: string; altText?: string }) =>
+      service.upload({ ...owner, userId: `member-${++members}` }, { originalName: 'crack.jpg', ...header }, bytes(100), () => late);
+    expect(await upload({ altText: '  A crack across a blue tile ' })).toMatchObject({ altText: 'A crack across a blue tile', description: null });
+    expect(await upload({ description: 'Kerb' }, { altText: 'Grey kerb, split in two' })).toMatchObject({ description: 'Kerb', altText: 'Grey kerb, split in two' });
+    expect(await upload({ altText: 'Early' }, { description: 'Late' })).toMatchObject({ description: 'Late', altText: 'Early' });
+    expect((await upload({}, { altText: '   ' })).altText).toBeNull();
+    expect((await upload({ altText: 'x'.repeat(1000) })).altText).toHaveLength(1000);
+    const stored = storage.keys();
+    const count = photos.count();
+    for (const [header, late, message] of [
+      [{ altText: 'x'.repeat(1001) }, undefined, 'Alt text must be 1000 characters or less'],
+      [{}, { altText: 'x'.repeat(1001) }, 'Alt text must be 1000 characters or less'],
+      [{}, { altText: 'Tile\u0007' }, 'altText must not contain control characters'],
+      [{ altText: 'Once' }, { altText: 'Twice' }, 'Only one alt text is allowed'],
+    ] as const) {
+      await expect(upload(header, late)).rejects.toEqual(invalid(message));
+    }
+    expect(storage.keys()).toEqual(stored);
+    expect(photos.count()).toBe(count);
   });
 
   it('deletes the stored blobs and stores no row when the row cannot be written', async () => {
@@ -176,6 +200,20 @@ describe('editing the description', () => {
     expect(photos.events).toHaveLength(events);
     expect((await photos.findById(approved.id))?.description).toBeNull();
     expect((await photos.findById(pending.id))?.description).toBeNull();
+  });
+
+  it('sets, keeps and clears the alt text with the description', async () => {
+    const photo = await uploaded();
+    const described = await service.updateDescription(owner, photo.id, 'Kerb', '  A grey kerb split in two ');
+    expect(described).toMatchObject({ description: 'Kerb', altText: 'A grey kerb split in two', version: 2 });
+    expect(decodeEvent(photos.events.at(-1)!, PhotoUpdated)).toMatchObject({ photo: { version: 2 } });
+    expect(await service.updateDescription(owner, photo.id, 'Kerb again')).toMatchObject({ description: 'Kerb again', altText: 'A grey kerb split in two' });
+    expect(await service.updateDescription(admin, photo.id, 'Kerb', '  ')).toMatchObject({ altText: null, version: 4 });
+    const events = photos.events.length;
+    await expect(service.updateDescription(owner, photo.id, 'Kerb', 'x'.repeat(1001))).rejects.toEqual(invalid('Alt text must be 1000 characters or less'));
+    await expect(service.updateDescription(owner, photo.id, 'Kerb', 'Tab\u0000')).rejects.toEqual(invalid('altText must not contain control characters'));
+    expect(photos.events).toHaveLength(events);
+    expect(await photos.findById(photo.id)).toMatchObject({ altText: null, version: 4 });
   });
 
   it('requires a description of at most 500 characters', async () => {

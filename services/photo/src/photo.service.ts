@@ -12,7 +12,7 @@ import {
   type Caller,
   type Logger,
 } from '@snapcracks/kit';
-import { ALLOWANCE, DESCRIPTION, PAGES, REFUSALS, REJECTION_REASON, RESUBMIT, REVERSAL, REVIEW, pageProblem, privacyBarsProblem } from '@snapcracks/http-contract';
+import { ALLOWANCE, ALT_TEXT, DESCRIPTION, PAGES, REFUSALS, REJECTION_REASON, RESUBMIT, REVERSAL, REVIEW, pageProblem, privacyBarsProblem } from '@snapcracks/http-contract';
 import { uploadAllowance, type Allowance, type AllowanceSettings } from './upload-allowance.js';
 import { PhotoStatus as PhotoStatusMessage, type PrivacyBar } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, type PhotoState } from '@snapcracks/proto/events/v1';
@@ -46,6 +46,13 @@ export type ReviewPhoto = Photo & { reviewMarks?: ReviewMarks };
 export interface UploadHeader {
   originalName: string;
   description?: string | undefined;
+  altText?: string | undefined;
+}
+
+/** The fields of an upload that followed its bytes, each only when the header does not have it. */
+export interface LateUploadFields {
+  description?: string | undefined;
+  altText?: string | undefined;
 }
 
 export interface ResolvedImage {
@@ -77,24 +84,30 @@ export class PhotoService {
   /**
    * Stores the upload in storage, then the row and its event in one transaction. Nothing is sent to storage before
    * the header is valid, and if the row cannot be stored the blobs are deleted: a failed upload leaves neither. The
-   * description is in the header, or else may follow the bytes (`lateDescription`, known once they are read).
+   * description and alt text are in the header, or else may follow the bytes (`lateFields`, known once they are read).
    */
-  async upload(caller: Caller, header: UploadHeader, chunks: AsyncIterable<Buffer>, lateDescription: () => string | undefined = () => undefined): Promise<Photo> {
+  async upload(caller: Caller, header: UploadHeader, chunks: AsyncIterable<Buffer>, lateFields: () => LateUploadFields | undefined = () => undefined): Promise<Photo> {
     // A full allowance is refused before a byte is processed; the row's insert checks again, under a lock.
     const allowance = await this.allowance(caller);
     if (allowance.pending >= allowance.limit) throw new ResourceExhaustedError(ALLOWANCE.full(allowance.pending, allowance.limit));
     let description = optionalDescription(header.description);
+    let altText = optionalAltText(header.altText);
     const originalName = safeBasename(header.originalName);
-    // A description that follows the bytes is checked before storage hears the upload is whole: a refused one makes
-    // storage drop the upload, so nothing is stored and nothing announced.
-    async function* thenDescription(): AsyncIterable<Buffer> {
+    // Fields that follow the bytes are checked before storage hears the upload is whole: a refused one makes storage
+    // drop the upload, so nothing is stored and nothing announced.
+    async function* thenLateFields(): AsyncIterable<Buffer> {
       yield* chunks;
-      const late = lateDescription();
-      if (late === undefined) return;
-      if (header.description !== undefined) throw new InvalidArgumentError('Only one description is allowed');
-      description = optionalDescription(late);
+      const late = lateFields();
+      if (late?.description !== undefined) {
+        if (header.description !== undefined) throw new InvalidArgumentError('Only one description is allowed');
+        description = optionalDescription(late.description);
+      }
+      if (late?.altText !== undefined) {
+        if (header.altText !== undefined) throw new InvalidArgumentError(ALT_TEXT.duplicate);
+        altText = optionalAltText(late.altText);
+      }
     }
-    const image = await this.storage.storeImage(caller, thenDescription());
+    const image = await this.storage.storeImage(caller, thenLateFields());
     const keys = blobKeys(image.original, image.display, image.medium, image.thumbnail);
     try {
       return await this.photos.create(
@@ -105,6 +118,7 @@ export class PhotoService {
           mimeType: image.sourceMimeType,
           size: image.sourceSize,
           description,
+          altText,
           storageType: image.original.storageType,
           driveFileId: image.original.driveFileId,
           originalKey: image.original.key,
@@ -162,10 +176,12 @@ export class PhotoService {
     return photo;
   }
 
-  async updateDescription(caller: Caller, id: number, rawDescription: string): Promise<Photo> {
+  /** The description, and the alt text when `rawAltText` is given (blank clears it). */
+  async updateDescription(caller: Caller, id: number, rawDescription: string, rawAltText?: string): Promise<Photo> {
     await this.editable(caller, id);
     const description = requiredDescription(rawDescription);
-    return found(await this.photos.update(id, { description }, updatedEvent(caller)));
+    const changes: PhotoChanges = rawAltText === undefined ? { description } : { description, altText: optionalAltText(rawAltText) };
+    return found(await this.photos.update(id, changes, updatedEvent(caller)));
   }
 
   /**
@@ -515,6 +531,13 @@ function optionalDescription(raw: string | undefined): string | null {
   const description = raw?.trim() ?? '';
   if (description.length > DESCRIPTION.maxLength) throw new InvalidArgumentError(DESCRIPTION.tooLong);
   return description || null;
+}
+
+function optionalAltText(raw: string | undefined): string | null {
+  if (raw !== undefined && hasControlCharacters(raw)) throw new InvalidArgumentError(controlCharactersMessage('altText'));
+  const altText = raw?.trim() ?? '';
+  if (altText.length > ALT_TEXT.maxLength) throw new InvalidArgumentError(ALT_TEXT.tooLong);
+  return altText || null;
 }
 
 function requiredDescription(raw: string): string {

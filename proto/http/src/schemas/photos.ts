@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DESCRIPTION, ERRORS, PRIVACY_BARS, RESUBMIT, UPLOAD } from '../rules.js';
+import { ALT_TEXT, DESCRIPTION, ERRORS, PRIVACY_BARS, RESUBMIT, UPLOAD } from '../rules.js';
 import { requiredText, timestamp, wholeNumber } from '../fields.js';
 import { isValidPrivacyBar } from '../privacy-bars.js';
 
@@ -32,6 +32,9 @@ export const privacyBarsBody = z
 
 export const privacyBars = z.object({ bars: z.array(privacyBar) }).meta({ id: 'PrivacyBars' });
 
+/** A photo's alt text as shown: null when its owner gave none (the description stands in). */
+const altText = z.string().nullable().meta({ description: 'What the photo shows, for people who cannot see it; null when none was given (use the description).' });
+
 /** The uploader of a photo, as much of the user as the display-name and avatar rules need (spec §3). */
 export const uploader = z
   .object({
@@ -59,6 +62,7 @@ export const galleryPhoto = z
     userId: z.string(),
     filename: z.string(),
     description: z.string().nullable(),
+    altText: altText,
     status: z.literal('approved'),
     averageRating: z.number(),
     voteCount: z.number().int(),
@@ -83,6 +87,7 @@ export const photo = z
     mimeType: z.string(),
     size: z.number().int(),
     description: z.string().nullable(),
+    altText: altText,
     status: photoStatus,
     underReview: z.boolean().meta({ description: 'Pending again after it was approved: members reported it and an admin will decide.' }),
     resubmitUntil: timestamp.meta({ description: `Rejected, and its owner may fix and resubmit it until then (once, within ${RESUBMIT.windowDays} days); null otherwise.` }),
@@ -117,17 +122,21 @@ export const photo = z
 
 /** An entry of GET /api/photos: the newest approved photos, just enough to show a preview. */
 export const photoPreview = z
-  .object({ id: z.number().int(), filename: z.string(), ...imageUrls })
+  .object({ id: z.number().int(), filename: z.string(), description: z.string().nullable(), altText: altText, ...imageUrls })
   .meta({ id: 'PhotoPreview' });
 
 /** The description at upload: optional, trimmed; blank means none. */
 export const uploadDescription = z.string().trim().max(DESCRIPTION.maxLength, DESCRIPTION.tooLong);
+
+/** Alt text, at upload or edited: optional, trimmed; blank means none. */
+export const altTextInput = z.string({ error: ALT_TEXT.tooLong }).trim().max(ALT_TEXT.maxLength, ALT_TEXT.tooLong);
 
 /** POST /api/photos, multipart: the file as `photo`, and an optional description (before or after it). */
 export const uploadForm = z
   .object({
     photo: z.string().meta({ format: 'binary', description: `One JPEG, PNG, HEIC/HEIF or WebP image of at most ${UPLOAD.maxBytes / 1024 / 1024} MB.` }),
     description: uploadDescription.optional(),
+    altText: altTextInput.optional().meta({ description: 'What the photo shows, for people who cannot see it (before or after the file).' }),
   })
   .meta({ id: 'PhotoUpload' });
 
@@ -139,4 +148,9 @@ export const resubmissionBody = z
   .object({ note: z.string({ error: RESUBMIT.noteTooLong }).trim().max(RESUBMIT.noteMaxLength, RESUBMIT.noteTooLong).nullish() })
   .meta({ id: 'ResubmissionRequest' });
 
-export const descriptionEdit = z.object({ description: requiredText(DESCRIPTION) }).meta({ id: 'DescriptionEdit' });
+export const descriptionEdit = z
+  .object({
+    description: requiredText(DESCRIPTION),
+    altText: altTextInput.nullish().meta({ description: 'Left out: unchanged; null or blank: none.' }),
+  })
+  .meta({ id: 'DescriptionEdit' });

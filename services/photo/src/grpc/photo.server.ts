@@ -10,6 +10,7 @@ import {
   type ReviewMarks as ReviewMarksMessage,
   type UploadPhotoRequest,
   type UploadPhotoRequest_Metadata,
+  type UploadPhotoRequest_LateFields,
 } from '@snapcracks/proto/photo/v1';
 import type { Photo, StorageType } from '../photo.repository.js';
 import type { GalleryPhoto } from '../gallery.pg-repository.js';
@@ -67,12 +68,13 @@ export function photoHandlers(service: PhotoService, gallery: GalleryService): O
   return {
     async uploadPhoto(stream, ctx) {
       const caller = requireMember(ctx);
-      const { header, chunks, trailer } = await readHeaderAndChunks<UploadPhotoRequest, UploadPhotoRequest_Metadata, string>(
+      const { header, chunks, trailer } = await readHeaderAndChunks<UploadPhotoRequest, UploadPhotoRequest_Metadata, UploadPhotoRequest_LateFields>(
         stream,
         {
           header: (m) => (m.part?.$case === 'metadata' ? m.part.value : undefined),
           chunk: (m) => (m.part?.$case === 'chunk' ? m.part.value : m.part === undefined ? new Uint8Array() : undefined),
-          trailer: (m) => (m.part?.$case === 'description' ? m.part.value : undefined),
+          trailer: (m) =>
+            m.part?.$case === 'lateFields' ? m.part.value : m.part?.$case === 'description' ? { description: m.part.value } : undefined,
         },
         { maxBytes: UPLOAD.maxBytes, tooLarge: () => new InvalidArgumentError(UPLOAD.refused) },
       );
@@ -81,7 +83,16 @@ export function photoHandlers(service: PhotoService, gallery: GalleryService): O
 
     async listPublicPhotos(request) {
       const previews = await gallery.previews(request.limit);
-      return { photos: previews.map((p) => ({ ...EMPTY_PHOTO, id: p.id, filename: p.filename, imageVersion: p.imageVersion })) };
+      return {
+        photos: previews.map((p) => ({
+          ...EMPTY_PHOTO,
+          id: p.id,
+          filename: p.filename,
+          imageVersion: p.imageVersion,
+          description: p.description ?? undefined,
+          altText: p.altText ?? undefined,
+        })),
+      };
     },
 
     async getGalleryPage(request, ctx) {
@@ -101,7 +112,7 @@ export function photoHandlers(service: PhotoService, gallery: GalleryService): O
     },
 
     async updatePhoto(request, ctx) {
-      return { photo: toMessage(await service.updateDescription(requireMember(ctx), request.id, request.description)) };
+      return { photo: toMessage(await service.updateDescription(requireMember(ctx), request.id, request.description, request.altText)) };
     },
 
     async setPrivacyBars(request, ctx) {
@@ -233,6 +244,7 @@ export function toMessage(photo: GalleryPhoto | Photo | ReviewPhoto): PhotoMessa
     mimeType: photo.mimeType,
     size: photo.size,
     description: photo.description ?? undefined,
+    altText: photo.altText ?? undefined,
     status: statusToMessage(photo.status),
     approvedBy: photo.approvedBy ?? undefined,
     approvedAt: photo.approvedAt ?? undefined,

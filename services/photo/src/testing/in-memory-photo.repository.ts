@@ -281,6 +281,7 @@ function blankPhoto(userId: string, id: number): Row {
     mimeType: 'image/jpeg',
     size: 1000,
     description: null,
+    altText: null,
     status: 'pending',
     approvedBy: null,
     approvedAt: null,

@@ -25,6 +25,7 @@ export function newPhoto(userId: string, more: Partial<NewPhoto> = {}): NewPhoto
     mimeType: 'image/jpeg',
     size: 1234,
     description: null,
+    altText: null,
     storageType: 'local',
     driveFileId: null,
     originalKey: `local:photos/${id}-original.jpg`,
@@ -79,7 +80,7 @@ export function describePhotoRepositoryContract(name: string, subject: ContractS
     });
 
     it('creates a pending photo at version 1, builds the event from the stored row, and finds it by id and filename', async () => {
-      const input = newPhoto('u1', { description: 'A crack' });
+      const input = newPhoto('u1', { description: 'A crack', altText: 'A thin crack across a white wall' });
       const photo = await repo.create(input, uploaded);
       expect(photo).toMatchObject({ ...input, status: 'pending', version: 1, imageVersion: 1, ratingSum: 0, voteCount: 0, reviewedAt: null, approvedBy: null, uploader: null });
       expect(photo.id).toBeGreaterThan(0);
@@ -106,8 +107,8 @@ export function describePhotoRepositoryContract(name: string, subject: ContractS
 
     it('updates with version + 1 and its event, and answers null for a missing photo', async () => {
       const photo = await repo.create(newPhoto('u1'), uploaded);
-      const changed = await repo.update(photo.id, { description: 'Edited' }, updated);
-      expect(changed).toMatchObject({ id: photo.id, description: 'Edited', version: 2, imageVersion: 1 });
+      const changed = await repo.update(photo.id, { description: 'Edited', altText: 'Edited alt' }, updated);
+      expect(changed).toMatchObject({ id: photo.id, description: 'Edited', altText: 'Edited alt', version: 2, imageVersion: 1 });
       expect(seen.at(-1)).toMatchObject({ description: 'Edited', version: 2 });
       expect(await repo.update(999_999, { description: 'x' }, updated)).toBeNull();
       expect((await subject.eventTypes()).sort()).toEqual(['photo.photo.updated', 'photo.photo.uploaded']);

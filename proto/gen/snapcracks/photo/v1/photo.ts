@@ -254,7 +254,11 @@ export interface Photo {
     | boolean
     | undefined;
   /** Pending: since when it waits for review (uploaded, resubmitted or held by reports, whichever is latest). */
-  waitingSince?: Date | undefined;
+  waitingSince?:
+    | Date
+    | undefined;
+  /** What the photo shows, for people who cannot see it (the description stands in when there is none). */
+  altText?: string | undefined;
 }
 
 /** An owner's answer to a rejection: what they wrote, and what the photo was when it was rejected. */
@@ -296,15 +300,24 @@ export interface UploadPhotoRequest {
   part?: { $case: "metadata"; value: UploadPhotoRequest_Metadata } | { $case: "chunk"; value: Buffer } | //
   /**
    * After the last chunk, and only when the metadata has no description: checked before anything is stored, so a
-   * refused one stores and announces nothing.
+   * refused one stores and announces nothing. Kept for callers that send only a description; LateFields says more.
    */
-  { $case: "description"; value: string } | undefined;
+  { $case: "description"; value: string } | //
+  /** After the last chunk, checked before anything is stored, like `description`. */
+  { $case: "lateFields"; value: UploadPhotoRequest_LateFields } | undefined;
 }
 
 export interface UploadPhotoRequest_Metadata {
   originalName: string;
   mimeType: string;
   description?: string | undefined;
+  altText?: string | undefined;
+}
+
+/** Fields that followed the file, each only when the metadata does not carry it. */
+export interface UploadPhotoRequest_LateFields {
+  description?: string | undefined;
+  altText?: string | undefined;
 }
 
 export interface UploadPhotoResponse {
@@ -348,6 +361,8 @@ export interface ListMyPhotosResponse {
 export interface UpdatePhotoRequest {
   id: number;
   description: string;
+  /** Absent: unchanged; blank: none. */
+  altText?: string | undefined;
 }
 
 export interface UpdatePhotoResponse {
@@ -570,6 +585,7 @@ function createBasePhoto(): Photo {
     resubmission: undefined,
     finalRejection: undefined,
     waitingSince: undefined,
+    altText: undefined,
   };
 }
 
@@ -658,6 +674,9 @@ export const Photo: MessageFns<Photo> = {
     }
     if (message.waitingSince !== undefined) {
       Timestamp.encode(toTimestamp(message.waitingSince), writer.uint32(226).fork()).join();
+    }
+    if (message.altText !== undefined) {
+      writer.uint32(234).string(message.altText);
     }
     return writer;
   },
@@ -899,6 +918,14 @@ export const Photo: MessageFns<Photo> = {
             message.waitingSince = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 29: {
+            if (tag !== 234) {
+              break;
+            }
+
+            message.altText = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1017,6 +1044,11 @@ export const Photo: MessageFns<Photo> = {
         : isSet(object.waiting_since)
         ? fromJsonTimestamp(object.waiting_since)
         : undefined,
+      altText: isSet(object.altText)
+        ? globalThis.String(object.altText)
+        : isSet(object.alt_text)
+        ? globalThis.String(object.alt_text)
+        : undefined,
     };
   },
 
@@ -1105,6 +1137,9 @@ export const Photo: MessageFns<Photo> = {
     }
     if (message.waitingSince !== undefined) {
       obj.waitingSince = message.waitingSince.toISOString();
+    }
+    if (message.altText !== undefined) {
+      obj.altText = message.altText;
     }
     return obj;
   },
@@ -1566,6 +1601,9 @@ export const UploadPhotoRequest: MessageFns<UploadPhotoRequest> = {
       case "description":
         writer.uint32(26).string(message.part.value);
         break;
+      case "lateFields":
+        UploadPhotoRequest_LateFields.encode(message.part.value, writer.uint32(34).fork()).join();
+        break;
     }
     return writer;
   },
@@ -1607,6 +1645,17 @@ export const UploadPhotoRequest: MessageFns<UploadPhotoRequest> = {
             message.part = { $case: "description", value: reader.string() };
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.part = {
+              $case: "lateFields",
+              value: UploadPhotoRequest_LateFields.decode(reader, reader.uint32()),
+            };
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1627,6 +1676,10 @@ export const UploadPhotoRequest: MessageFns<UploadPhotoRequest> = {
         ? { $case: "chunk", value: Buffer.from(bytesFromBase64(object.chunk)) }
         : isSet(object.description)
         ? { $case: "description", value: globalThis.String(object.description) }
+        : isSet(object.lateFields)
+        ? { $case: "lateFields", value: UploadPhotoRequest_LateFields.fromJSON(object.lateFields) }
+        : isSet(object.late_fields)
+        ? { $case: "lateFields", value: UploadPhotoRequest_LateFields.fromJSON(object.late_fields) }
         : undefined,
     };
   },
@@ -1639,13 +1692,15 @@ export const UploadPhotoRequest: MessageFns<UploadPhotoRequest> = {
       obj.chunk = base64FromBytes(message.part.value);
     } else if (message.part?.$case === "description") {
       obj.description = message.part.value;
+    } else if (message.part?.$case === "lateFields") {
+      obj.lateFields = UploadPhotoRequest_LateFields.toJSON(message.part.value);
     }
     return obj;
   },
 };
 
 function createBaseUploadPhotoRequest_Metadata(): UploadPhotoRequest_Metadata {
-  return { originalName: "", mimeType: "", description: undefined };
+  return { originalName: "", mimeType: "", description: undefined, altText: undefined };
 }
 
 export const UploadPhotoRequest_Metadata: MessageFns<UploadPhotoRequest_Metadata> = {
@@ -1658,6 +1713,9 @@ export const UploadPhotoRequest_Metadata: MessageFns<UploadPhotoRequest_Metadata
     }
     if (message.description !== undefined) {
       writer.uint32(26).string(message.description);
+    }
+    if (message.altText !== undefined) {
+      writer.uint32(34).string(message.altText);
     }
     return writer;
   },
@@ -1699,6 +1757,14 @@ export const UploadPhotoRequest_Metadata: MessageFns<UploadPhotoRequest_Metadata
             message.description = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.altText = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1724,6 +1790,11 @@ export const UploadPhotoRequest_Metadata: MessageFns<UploadPhotoRequest_Metadata
         ? globalThis.String(object.mime_type)
         : "",
       description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+      altText: isSet(object.altText)
+        ? globalThis.String(object.altText)
+        : isSet(object.alt_text)
+        ? globalThis.String(object.alt_text)
+        : undefined,
     };
   },
 
@@ -1737,6 +1808,88 @@ export const UploadPhotoRequest_Metadata: MessageFns<UploadPhotoRequest_Metadata
     }
     if (message.description !== undefined) {
       obj.description = message.description;
+    }
+    if (message.altText !== undefined) {
+      obj.altText = message.altText;
+    }
+    return obj;
+  },
+};
+
+function createBaseUploadPhotoRequest_LateFields(): UploadPhotoRequest_LateFields {
+  return { description: undefined, altText: undefined };
+}
+
+export const UploadPhotoRequest_LateFields: MessageFns<UploadPhotoRequest_LateFields> = {
+  encode(message: UploadPhotoRequest_LateFields, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.description !== undefined) {
+      writer.uint32(10).string(message.description);
+    }
+    if (message.altText !== undefined) {
+      writer.uint32(18).string(message.altText);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UploadPhotoRequest_LateFields {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUploadPhotoRequest_LateFields();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.altText = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UploadPhotoRequest_LateFields {
+    return {
+      description: isSet(object.description) ? globalThis.String(object.description) : undefined,
+      altText: isSet(object.altText)
+        ? globalThis.String(object.altText)
+        : isSet(object.alt_text)
+        ? globalThis.String(object.alt_text)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UploadPhotoRequest_LateFields): unknown {
+    const obj: any = {};
+    if (message.description !== undefined) {
+      obj.description = message.description;
+    }
+    if (message.altText !== undefined) {
+      obj.altText = message.altText;
     }
     return obj;
   },
@@ -2304,7 +2457,7 @@ export const ListMyPhotosResponse: MessageFns<ListMyPhotosResponse> = {
 };
 
 function createBaseUpdatePhotoRequest(): UpdatePhotoRequest {
-  return { id: 0, description: "" };
+  return { id: 0, description: "", altText: undefined };
 }
 
 export const UpdatePhotoRequest: MessageFns<UpdatePhotoRequest> = {
@@ -2314,6 +2467,9 @@ export const UpdatePhotoRequest: MessageFns<UpdatePhotoRequest> = {
     }
     if (message.description !== "") {
       writer.uint32(18).string(message.description);
+    }
+    if (message.altText !== undefined) {
+      writer.uint32(26).string(message.altText);
     }
     return writer;
   },
@@ -2347,6 +2503,14 @@ export const UpdatePhotoRequest: MessageFns<UpdatePhotoRequest> = {
             message.description = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.altText = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2363,6 +2527,11 @@ export const UpdatePhotoRequest: MessageFns<UpdatePhotoRequest> = {
     return {
       id: isSet(object.id) ? globalThis.Number(object.id) : 0,
       description: isSet(object.description) ? globalThis.String(object.description) : "",
+      altText: isSet(object.altText)
+        ? globalThis.String(object.altText)
+        : isSet(object.alt_text)
+        ? globalThis.String(object.alt_text)
+        : undefined,
     };
   },
 
@@ -2373,6 +2542,9 @@ export const UpdatePhotoRequest: MessageFns<UpdatePhotoRequest> = {
     }
     if (message.description !== "") {
       obj.description = message.description;
+    }
+    if (message.altText !== undefined) {
+      obj.altText = message.altText;
     }
     return obj;
   },
@@ -4814,8 +4986,8 @@ export const StreamPhotoStatesResponse: MessageFns<StreamPhotoStatesResponse> = 
 export type PhotoServiceService = typeof PhotoServiceService;
 export const PhotoServiceService = {
   /**
-   * First message carries the metadata, the rest carry the file's bytes in order, then, once, a description when the
-   * metadata could not carry one (a form whose description follows its file).
+   * First message carries the metadata, the rest carry the file's bytes in order, then, once, the description and alt
+   * text the metadata could not carry (a form whose fields follow its file).
    */
   uploadPhoto: {
     path: "/snapcracks.photo.v1.PhotoService/UploadPhoto" as const,
@@ -5068,8 +5240,8 @@ export const PhotoServiceService = {
 
 export interface PhotoServiceServer extends UntypedServiceImplementation {
   /**
-   * First message carries the metadata, the rest carry the file's bytes in order, then, once, a description when the
-   * metadata could not carry one (a form whose description follows its file).
+   * First message carries the metadata, the rest carry the file's bytes in order, then, once, the description and alt
+   * text the metadata could not carry (a form whose fields follow its file).
    */
   uploadPhoto: handleClientStreamingCall<UploadPhotoRequest, UploadPhotoResponse>;
   listPublicPhotos: handleUnaryCall<ListPublicPhotosRequest, ListPublicPhotosResponse>;
@@ -5119,8 +5291,8 @@ export interface PhotoServiceServer extends UntypedServiceImplementation {
 
 export interface PhotoServiceClient extends Client {
   /**
-   * First message carries the metadata, the rest carry the file's bytes in order, then, once, a description when the
-   * metadata could not carry one (a form whose description follows its file).
+   * First message carries the metadata, the rest carry the file's bytes in order, then, once, the description and alt
+   * text the metadata could not carry (a form whose fields follow its file).
    */
   uploadPhoto(
     callback: (error: ServiceError | null, response: UploadPhotoResponse) => void,

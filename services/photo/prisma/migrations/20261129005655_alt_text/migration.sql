@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "photos" ADD COLUMN     "alt_text" TEXT;
+
