@@ -31,6 +31,7 @@ import adminPhotoRoutes from './routes/admin-photos.routes.js';
 import reportRoutes from './routes/reports.routes.js';
 import uploadAllowanceRoutes from './routes/upload-allowance.routes.js';
 import reviewDeskRoutes from './routes/review-desk.routes.js';
+import raterRoutes from './routes/raters.routes.js';
 import googleDriveRoutes from './routes/google-drive.routes.js';
 
 export interface AppDependencies {
@@ -117,6 +118,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(reportRoutes, { clients: deps.clients });
   await app.register(uploadAllowanceRoutes, { clients: deps.clients });
   await app.register(reviewDeskRoutes, { clients: deps.clients, users: deps.users });
+  await app.register(raterRoutes, { clients: deps.clients, users: deps.users });
   await app.register(import('./routes/admin-stats.routes.js'), { clients: deps.clients });
   await app.register(import('./routes/user-stats.routes.js'), { clients: deps.clients });
   await app.register(import('./routes/admin-users.routes.js'), { clients: deps.clients, users: deps.users });

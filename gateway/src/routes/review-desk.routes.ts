@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { routes, type DeskItem, type ReportCategory, type ReviewFigures } from '@snapcracks/http-contract';
-import type { User } from '@snapcracks/proto/auth/v1';
 import { Reversal, type ReasonTemplate } from '@snapcracks/proto/moderation/v1';
 import type { Clients } from '../clients.js';
 import { contractRoutes } from '../contract-route.js';
 import { toPhotoJson } from '../photo-json.js';
 import { toAdminPhotoJson } from './admin-photos.routes.js';
 import type { UserDirectory } from '../user-directory.js';
+import { memberName } from '../member-name.js';
 
 function toTemplateJson(template: ReasonTemplate | undefined) {
   if (!template) throw new Error('The moderation service answered without a template');
@@ -17,13 +17,6 @@ function toTemplateJson(template: ReasonTemplate | undefined) {
     createdAt: template.createdAt?.toISOString() ?? null,
     updatedAt: template.updatedAt?.toISOString() ?? null,
   };
-}
-
-/** How the figures name a member: their display name, else their full name, else their email. */
-function nameOf(user: User | null): string | null {
-  if (!user) return null;
-  const fullName = [user.firstName?.trim(), user.lastName?.trim()].filter(Boolean).join(' ');
-  return user.displayName?.trim() || fullName || user.email || null;
 }
 
 /**
@@ -116,11 +109,11 @@ export default async function reviewDeskRoutes(app: FastifyInstance, { clients, 
     const figures: ReviewFigures = {
       days: answer.days,
       since: answer.since?.toISOString() ?? null,
-      decisions: answer.decisions.map((d) => ({ adminId: d.adminId, name: nameOf(accounts.get(d.adminId) ?? null), total: d.total, perDay: d.perDay })),
+      decisions: answer.decisions.map((d) => ({ adminId: d.adminId, name: memberName(accounts.get(d.adminId) ?? null), total: d.total, perDay: d.perDay })),
       medianUploadToDecisionSeconds: answer.medianUploadToDecisionSeconds ?? null,
       measuredDecisions: answer.measuredDecisions,
       reportsByCategory: answer.reportsByCategory.map((c) => ({ ...c, category: c.category as ReportCategory })),
-      reportersMostlyDismissed: answer.reportersMostlyDismissed.map((r) => ({ ...r, name: nameOf(accounts.get(r.userId) ?? null) })),
+      reportersMostlyDismissed: answer.reportersMostlyDismissed.map((r) => ({ ...r, name: memberName(accounts.get(r.userId) ?? null) })),
     };
     return figures;
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
-import { AVATAR, DESK, FACE_SUGGESTIONS, REASON_TEMPLATES, REPORTS, RESUBMIT, REVERSAL, UPLOAD } from './rules.js';
+import { AVATAR, DESK, RATERS, FACE_SUGGESTIONS, REASON_TEMPLATES, REPORTS, RESUBMIT, REVERSAL, UPLOAD } from './rules.js';
 import { loginQuery } from './return-to.js';
 import { nonEmptyBytes } from './fields.js';
 import { acceptTermsBody, adminUserEdit, adminUserPage, adminUserQuery, adminUser, avatarResult, profileBody, user, userIdParams } from './schemas/users.js';
@@ -49,6 +49,7 @@ import { contactBody, contactForm, contactFormIdParams, contactFormPage, contact
 import { driveAuthUrl, driveCallbackQuery, driveCodeBody, driveRefreshToken } from './schemas/storage-setup.js';
 import { imageQuery, imageParams } from './schemas/images.js';
 import { health, readiness } from './schemas/health.js';
+import { raterPage, raterParams, raterQuery, raterVotePage, raterVoteQuery, voteVoidBody, voteVoidResult } from './schemas/raters.js';
 
 const avatarForm = z
   .object({ avatar: z.string().meta({ format: 'binary', description: 'One JPEG or PNG image of at most 5 MB.' }) })
@@ -541,6 +542,54 @@ export const routes = {
     access: 'admin',
     query: reviewFiguresQuery,
     ok: { status: 200, json: reviewFigures, description: 'The figures.' },
+  }),
+  raters: defineRoute({
+    method: 'GET',
+    path: '/api/admin/raters',
+    tag: 'Admin',
+    summary: 'Raters',
+    description:
+      'Every member who rated a photo, with their votes\' count, mean, spread, distance from the other voters, longest run of one rating, votes in bursts and a suspicion score; sorted by one of them, highest first.',
+    access: 'admin',
+    query: raterQuery,
+    ok: { status: 200, json: raterPage, description: 'One page of raters.' },
+  }),
+  raterVotes: defineRoute({
+    method: 'GET',
+    path: '/api/admin/raters/{userId}/votes',
+    tag: 'Admin',
+    summary: "A rater's votes",
+    description: 'Newest first, each with the other voters\' mean on the photo and whether it counts; and what admins did to them.',
+    access: 'admin',
+    params: raterParams,
+    query: raterVoteQuery,
+    ok: { status: 200, json: raterVotePage, description: 'One page of votes.' },
+    errors: { 404: RATERS.unknownMember },
+  }),
+  voidVotes: defineRoute({
+    method: 'POST',
+    path: '/api/admin/raters/{userId}/voids',
+    tag: 'Admin',
+    summary: "Void a rater's votes",
+    description:
+      'All of them, or those on the photos listed, with a reason (audited). A voided vote stays the member\'s but counts in no total, order or figure; every one follows at once. Votes already voided are left as they are.',
+    access: 'admin',
+    params: raterParams,
+    body: { type: 'json', schema: voteVoidBody },
+    ok: { status: 200, json: voteVoidResult, description: 'How many votes were voided.' },
+    errors: { 404: RATERS.unknownMember },
+  }),
+  restoreVotes: defineRoute({
+    method: 'POST',
+    path: '/api/admin/raters/{userId}/restorations',
+    tag: 'Admin',
+    summary: "Restore a rater's voided votes",
+    description: 'All of them, or those on the photos listed, with a reason (audited): they count again (unless the account is disabled).',
+    access: 'admin',
+    params: raterParams,
+    body: { type: 'json', schema: voteVoidBody },
+    ok: { status: 200, json: voteVoidResult, description: 'How many votes were restored.' },
+    errors: { 404: RATERS.unknownMember },
   }),
   uploadAllowanceSettings: defineRoute({
     method: 'GET',

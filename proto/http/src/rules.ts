@@ -131,6 +131,8 @@ export const PAGES = {
     adminUsers: { max: 100, default: 20 },
     contactForms: { max: 100, default: CONTACT.pageSize },
     reports: { max: 50, default: 20 },
+    raters: { max: 100, default: 25 },
+    raterVotes: { max: 100, default: 50 },
   },
   limitInvalid: (max: number) => `limit must be a whole number from 1 to ${max}`,
 } as const;
@@ -339,4 +341,32 @@ export const WEB = {
   tooltipDelayMs: 700,
   tooltipSkipDelayMs: 300,
   anchorOffsetPx: 80,
+} as const;
+
+/**
+ * Honest votes: the admin's Raters page, and votes set aside. A voided vote stays its member's but no longer counts in
+ * any total; it can be restored. The suspicion score (docs/administration.md, Honest votes) weighs, from 0 to 100:
+ * disagreement with the other voters, votes in bursts, long runs of one rating, and no spread at all, scaled down for
+ * members with few votes.
+ */
+export const RATERS = {
+  sorts: ['score', 'votes', 'mean', 'spread', 'deviation', 'run', 'bursts'] as const,
+  sortInvalid: 'sort must be one of score, votes, mean, spread, deviation, run, bursts',
+  /** Votes cast less than this many seconds after the voter's previous one count as a burst. */
+  burstSeconds: 3,
+  /** A photo's consensus needs this many other counting votes; fewer, and the vote is left out of the deviation. */
+  consensusMinVotes: 2,
+  /** Below this many votes a member's score is scaled down (a handful of votes says little). */
+  confidentVotes: 10,
+  /** The score's weights; they add up to 100. */
+  weights: { deviation: 40, bursts: 25, run: 20, uniform: 15 },
+  /** Votes voided or restored by photo in one request, at most (leave the list out for all of the member's votes). */
+  maxPhotos: 500,
+  photosInvalid: 'photoIds must be a list of at most 500 photo ids',
+  reasonRequired: 'Please give a reason.',
+  reasonMaxLength: 500,
+  reasonTooLong: 'Reason must be 500 characters or less',
+  unknownMember: 'This member has no votes.',
+  /** The answer when a member changes a vote an admin has set aside. */
+  voided: 'Your vote on this photo was set aside by an admin and can no longer be changed.',
 } as const;

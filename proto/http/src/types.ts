@@ -79,3 +79,12 @@ export type ReasonTemplate = z.output<typeof s.reasonTemplate>;
 export type ReasonTemplateInput = z.input<typeof s.reasonTemplateBody>;
 export type ReasonTemplateList = z.output<typeof s.reasonTemplateList>;
 export type ReviewFigures = z.output<typeof s.reviewFigures>;
+
+export type Rater = z.output<typeof s.rater>;
+export type RaterPage = z.output<typeof s.raterPage>;
+export type RaterVote = z.output<typeof s.raterVote>;
+export type RaterAction = z.output<typeof s.raterAction>;
+export type RaterVotePage = z.output<typeof s.raterVotePage>;
+export type RaterSort = z.output<typeof s.raterQuery>['sort'];
+export type VoteVoidRequest = z.input<typeof s.voteVoidBody>;
+export type VoteVoidResult = z.output<typeof s.voteVoidResult>;

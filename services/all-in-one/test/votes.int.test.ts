@@ -173,7 +173,12 @@ describe('the gallery through the gateway', () => {
     expect((await anonymous.request(api(card.thumbnailUrl))).status).toBe(200);
     const previews = (await (await send(anonymous, 'GET', '/api/photos')).json()) as { id: number; filename: string; thumbnailUrl: string }[];
     expect(previews.slice(0, 2).map((p) => p.id)).toEqual([second, first]);
-    expect(previews[0]).toEqual({ id: second, filename: expect.stringMatching(/\.webp$/), thumbnailUrl: expect.any(String), mediumUrl: expect.stringContaining('size=medium'), displayUrl: expect.any(String) });
+    expect(previews[0]).toEqual({
+      id: second,
+      filename: expect.stringMatching(/\.webp$/),
+      description: 'A crack to rate',
+      altText: null,
+      thumbnailUrl: expect.any(String), mediumUrl: expect.stringContaining('size=medium'), displayUrl: expect.any(String) });
   });
 
   it('pages by page and limit with exact totals', async () => {

@@ -20,7 +20,7 @@ interface BackfillRow {
 
 // Keyset pagination on the totals' primary key, and each page's votes through the (photo_id, user_id) index. One
 // statement reads one snapshot, and a vote commits with its totals, so the counts per rating always add up to the totals
-// of the version sent with them.
+// of the version sent with them. Only counting votes (neither voided nor suspended) are in either.
 const PAGE_SQL = `
   WITH page AS (
     SELECT "photo_id", "vote_count", "rating_sum", "version" FROM "vote"."photo_ratings"
@@ -29,7 +29,7 @@ const PAGE_SQL = `
   SELECT p."photo_id"::text AS "photo_id", p."vote_count", p."rating_sum"::text AS "rating_sum", p."version"::text AS "version",
          ARRAY[count(*) FILTER (WHERE v."rating" = 1), count(*) FILTER (WHERE v."rating" = 2), count(*) FILTER (WHERE v."rating" = 3),
                count(*) FILTER (WHERE v."rating" = 4), count(*) FILTER (WHERE v."rating" = 5)]::int[] AS "stars"
-  FROM page p LEFT JOIN "vote"."photo_votes" v ON v."photo_id" = p."photo_id"
+  FROM page p LEFT JOIN "vote"."photo_votes" v ON v."photo_id" = p."photo_id" AND v."voided_at" IS NULL AND NOT v."suspended"
   GROUP BY p."photo_id", p."vote_count", p."rating_sum", p."version"
   ORDER BY p."photo_id"`;
 

@@ -1,5 +1,7 @@
 import { GroupCommit, bindToActiveTrace, inTransaction, type Database, type Envelope, type Outbox, type SqlClient } from '@snapcracks/kit';
 import type { Prisma, PrismaClient } from './generated/prisma/client.js';
+import { recount, type RecountEventOf, type RecountedVote } from './counting.store.js';
+import { RatersRepository } from './raters.repository.js';
 
 /** What the vote service knows of a photo, from the photo service's events (the `votable_photos` projection). */
 export interface VotablePhoto {
@@ -61,6 +63,8 @@ export interface VoteRepository {
   cast(vote: NewVote, eventOf: EventOf): Promise<CastResult | null>;
   /** The user's rating of the photo, or null. */
   findRating(photoId: number, userId: string): Promise<number | null>;
+  /** Whether the user's vote on the photo is set aside (voided, or suspended with their account): it cannot change. */
+  isSetAside(photoId: number, userId: string): Promise<boolean>;
   /** The photo's totals, or null when nobody voted on it. */
   totals(photoId: number): Promise<Totals | null>;
 }
@@ -81,6 +85,12 @@ export interface VoterStore {
    * a user without votes (or already forgotten) changes nothing.
    */
   forgetVoter(userId: string, eventOf: RemovedEventOf): Promise<RemovedVote[]>;
+  /**
+   * Records whether the voter's account is enabled, unless a newer state is stored (by `updatedAt`). When it stored:
+   * a disabled voter's votes are suspended (with `suspend`), an enabled one's resumed, each photo's totals moving by
+   * exactly those votes with an event each. Answers the votes whose counting changed.
+   */
+  setEnabled(userId: string, enabled: boolean, updatedAt: Date, suspend: boolean, eventOf: RecountEventOf): Promise<RecountedVote[]>;
 }
 
 type Raw = Pick<Prisma.TransactionClient, '$executeRaw' | '$queryRaw'>;
@@ -105,8 +115,10 @@ interface CastRow {
 //    latest row version while holding its lock, so two changes of one vote at once each see the other's result.
 //  - Each photo's totals move by the batch's exact differences in an upsert that locks the totals row until commit,
 //    its version by the number of votes on it.
+//  - A vote an admin set aside (voided) or one suspended with its voter's account is not changed, and a disabled
+//    account casts nothing: neither is in the answer, so the service says why.
 //  Locks are always taken in the order photos (shared), votes, totals, each by key: concurrent batches queue, and the
-//  voter and photo clean-ups take the same order.
+//  voter and photo clean-ups and recounts (counting.store.ts) take the same order.
 const CAST_VOTES_SQL = `
   WITH input AS (
     SELECT * FROM unnest($1::bigint[], $2::text[], $3::smallint[]) WITH ORDINALITY AS i("photo_id", "user_id", "rating", "ord")
@@ -118,9 +130,11 @@ const CAST_VOTES_SQL = `
   ), cast_votes AS (
     INSERT INTO "vote"."photo_votes" AS v ("photo_id", "user_id", "rating", "previous_rating")
     SELECT i."photo_id", i."user_id", i."rating", NULL FROM input i JOIN photo p ON p."photo_id" = i."photo_id" AND p."owner_id" <> i."user_id"
+    WHERE NOT EXISTS (SELECT 1 FROM "vote"."voter_states" s WHERE s."user_id" = i."user_id" AND NOT s."enabled")
     ORDER BY i."photo_id", i."user_id"
     ON CONFLICT ("photo_id", "user_id") DO UPDATE
       SET "rating" = EXCLUDED."rating", "previous_rating" = v."rating", "updated_at" = CURRENT_TIMESTAMP
+      WHERE v."voided_at" IS NULL AND NOT v."suspended"
     RETURNING v."photo_id", v."user_id", v."rating", v."previous_rating"
   ), moves AS (
     SELECT "photo_id", count(*) FILTER (WHERE "previous_rating" IS NULL) AS "added",
@@ -224,6 +238,14 @@ export class PrismaVoteRepository implements VoteRepository {
     return rows[0]?.rating ?? null;
   }
 
+  async isSetAside(photoId: number, userId: string): Promise<boolean> {
+    const { rows } = await this.pool.query<{ set_aside: boolean }>(
+      `SELECT ("voided_at" IS NOT NULL OR "suspended") AS "set_aside" FROM "vote"."photo_votes" WHERE "photo_id" = $1::bigint AND "user_id" = $2`,
+      [photoId, userId],
+    );
+    return rows[0]?.set_aside ?? false;
+  }
+
   async totals(photoId: number): Promise<Totals | null> {
     const row = await this.prisma.photoRating.findUnique({ where: { photoId: BigInt(photoId) } });
     return row ? { voteCount: row.voteCount, ratingSum: Number(row.ratingSum), version: Number(row.version) } : null;
@@ -278,15 +300,26 @@ class PrismaVoterStore implements VoterStore {
     private readonly outbox: Pick<Outbox, 'enqueue'>,
   ) {}
 
+  setEnabled(userId: string, enabled: boolean, updatedAt: Date, suspend: boolean, eventOf: RecountEventOf): Promise<RecountedVote[]> {
+    return setVoterEnabled(this.tx, this.outbox, { userId, enabled, updatedAt, suspend, eventOf });
+  }
+
   async forgetVoter(userId: string, eventOf: RemovedEventOf): Promise<RemovedVote[]> {
     await this.tx.$queryRaw`
       SELECT "photo_id" FROM "vote"."votable_photos"
       WHERE "photo_id" IN (SELECT "photo_id" FROM "vote"."photo_votes" WHERE "user_id" = ${userId})
       ORDER BY "photo_id" FOR SHARE`;
-    const removed = await this.tx.$queryRaw<{ photo_id: string; rating: number }[]>`
-      DELETE FROM "vote"."photo_votes" WHERE "user_id" = ${userId} RETURNING "photo_id"::text AS "photo_id", "rating"::int AS "rating"`;
-    if (removed.length === 0) return [];
-    const votes = removed.map((r) => ({ photoId: Number(r.photo_id), rating: r.rating })).sort((a, b) => a.photoId - b.photoId);
+    const removed = await this.tx.$queryRaw<{ photo_id: string; rating: number; counted: boolean }[]>`
+      DELETE FROM "vote"."photo_votes" WHERE "user_id" = ${userId}
+      RETURNING "photo_id"::text AS "photo_id", "rating"::int AS "rating", ("voided_at" IS NULL AND NOT "suspended") AS "counted"`;
+    await this.tx.$executeRaw`DELETE FROM "vote"."voter_states" WHERE "user_id" = ${userId}`;
+    await this.tx.$executeRaw`DELETE FROM "vote"."rater_figures" WHERE "user_id" = ${userId}`;
+    // A voided or suspended vote is in no total: it goes without moving one.
+    const votes = removed
+      .filter((r) => r.counted)
+      .map((r) => ({ photoId: Number(r.photo_id), rating: r.rating }))
+      .sort((a, b) => a.photoId - b.photoId);
+    if (votes.length === 0) return [];
     const photoIds = votes.map((v) => v.photoId);
     const ratings = votes.map((v) => v.rating);
     await this.tx.$queryRaw`
@@ -309,6 +342,26 @@ class PrismaVoterStore implements VoterStore {
     }
     return result;
   }
+}
+
+/** The voters' account states, in a consumer's transaction; the votes' recount as counting.store.ts does it. */
+async function setVoterEnabled(
+  tx: Raw & SqlClient,
+  outbox: Pick<Outbox, 'enqueue'>,
+  { userId, enabled, updatedAt, suspend, eventOf }: { userId: string; enabled: boolean; updatedAt: Date; suspend: boolean; eventOf: RecountEventOf },
+): Promise<RecountedVote[]> {
+  const stored = await tx.$executeRawUnsafe(
+    `INSERT INTO "vote"."voter_states" ("user_id", "enabled", "updated_at") VALUES ($1, $2, $3)
+     ON CONFLICT ("user_id") DO UPDATE SET "enabled" = EXCLUDED."enabled", "updated_at" = EXCLUDED."updated_at"
+     WHERE "voter_states"."updated_at" < EXCLUDED."updated_at"`,
+    userId,
+    enabled,
+    updatedAt,
+  );
+  if (stored === 0 || (!enabled && !suspend)) return [];
+  const changed = await recount(tx, outbox, userId, null, { kind: enabled ? 'resume' : 'suspend' }, eventOf);
+  if (changed.length > 0) await RatersRepository.refreshOneIn(tx, userId);
+  return changed;
 }
 
 class PrismaVotablePhotoStore implements VotablePhotoStore {

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { RATERS } from '@snapcracks/http-contract';
 import { decodeEvent, decodeEventOfType, makeEvent, type Caller, type DomainErrorKind } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUploaded, VoteCast, type PhotoState } from '@snapcracks/proto/events/v1';
@@ -72,6 +73,15 @@ describe('casting a vote', () => {
   it('refuses a vote on one’s own photo, with a clear message', async () => {
     await expect(service.cast(owner, 1, 5)).rejects.toEqual(kind('permission_denied', OWN_PHOTO));
     expect(votes.events).toEqual([]);
+  });
+
+  it('refuses to change a vote that was set aside, saying so, and changes nothing', async () => {
+    await service.cast(ada, 1, 2);
+    votes.setAside.add('1|ada');
+    const before = { events: votes.events.length, totals: await votes.totals(1) };
+    await expect(service.cast(ada, 1, 5)).rejects.toEqual(kind('failed_precondition', RATERS.voided));
+    expect({ events: votes.events.length, totals: await votes.totals(1) }).toEqual(before);
+    expect(await service.myVote(ada, 1)).toBe(2);
   });
 });
 

@@ -1,5 +1,5 @@
-import { InvalidArgumentError, NotFoundError, PermissionDeniedError, makeEvent, type Caller } from '@snapcracks/kit';
-import { RATING, REFUSALS } from '@snapcracks/http-contract';
+import { FailedPreconditionError, InvalidArgumentError, NotFoundError, PermissionDeniedError, makeEvent, type Caller } from '@snapcracks/kit';
+import { RATERS, RATING, REFUSALS } from '@snapcracks/http-contract';
 import { VoteCast } from '@snapcracks/proto/events/v1';
 import type { CastResult, EventOf, VoteRepository } from './vote.repository.js';
 
@@ -32,6 +32,7 @@ export class VoteService {
     if (!cast) {
       const photo = await this.votes.findVotable(photoId);
       if (photo?.approved && !photo.deleted && photo.ownerId === caller.userId) throw new PermissionDeniedError(OWN_PHOTO);
+      if (photo?.approved && !photo.deleted && (await this.votes.isSetAside(photoId, caller.userId))) throw new FailedPreconditionError(RATERS.voided);
       // Pending, rejected, deleted and unknown photos look alike: their existence is not revealed.
       throw new NotFoundError(PHOTO_NOT_FOUND);
     }

@@ -7,6 +7,7 @@ export * from './moderation.js';
 export * from './reports.js';
 export * from './allowance.js';
 export * from './desk.js';
+export * from './raters.js';
 export * from './contact.js';
 export * from './storage-setup.js';
 export * from './images.js';

@@ -1,6 +1,8 @@
-import { InvalidArgumentError, requireMember, requireService, runBatchItem, type Handlers, type IdentitySigner } from '@snapcracks/kit';
-import type { VoteServiceServer } from '@snapcracks/proto/vote/v1';
+import { InvalidArgumentError, requireAdmin, requireMember, requireService, runBatchItem, type Handlers, type IdentitySigner } from '@snapcracks/kit';
+import { RaterSort as RaterSortMessage, type VoteServiceServer } from '@snapcracks/proto/vote/v1';
 import type { VoteService } from '../vote.service.js';
+import type { HonestVotesService } from '../honest-votes.service.js';
+import type { RaterSort } from '../raters.repository.js';
 import type { VoteBackfillHandlers } from './backfill.server.js';
 
 /** The gateway sends at most 100; more is a caller's mistake, not a burst. */
@@ -10,7 +12,22 @@ export const MAX_VOTES_PER_CALL = 500;
  * Protocol edge: maps proto messages to the service's calls and back; every call is a member's. The backfill for other
  * components' rebuilds is in backfill.server.ts.
  */
-export function voteHandlers(service: VoteService, signer: IdentitySigner): Omit<Handlers<VoteServiceServer>, keyof VoteBackfillHandlers> {
+const SORTS: Partial<Record<RaterSortMessage, RaterSort>> = {
+  [RaterSortMessage.RATER_SORT_UNSPECIFIED]: 'score',
+  [RaterSortMessage.RATER_SORT_SCORE]: 'score',
+  [RaterSortMessage.RATER_SORT_VOTES]: 'votes',
+  [RaterSortMessage.RATER_SORT_MEAN]: 'mean',
+  [RaterSortMessage.RATER_SORT_SPREAD]: 'spread',
+  [RaterSortMessage.RATER_SORT_DEVIATION]: 'deviation',
+  [RaterSortMessage.RATER_SORT_RUN]: 'run',
+  [RaterSortMessage.RATER_SORT_BURSTS]: 'bursts',
+};
+
+export function voteHandlers(
+  service: VoteService,
+  honest: HonestVotesService,
+  signer: IdentitySigner,
+): Omit<Handlers<VoteServiceServer>, keyof VoteBackfillHandlers> {
   return {
     async castVote(request, ctx) {
       return service.cast(requireMember(ctx), request.photoId, request.rating);
@@ -31,6 +48,39 @@ export function voteHandlers(service: VoteService, signer: IdentitySigner): Omit
     async getMyVote(request, ctx) {
       const rating = await service.myVote(requireMember(ctx), request.photoId);
       return rating === null ? {} : { rating };
+    },
+
+    async listRaters(request, ctx) {
+      requireAdmin(ctx);
+      const sort = SORTS[request.sort];
+      if (!sort) throw new InvalidArgumentError('Unknown sort');
+      const page = await honest.list(sort, request.page ?? {});
+      return { raters: page.raters.map((r) => ({ ...r, deviation: r.deviation ?? undefined })), total: page.total, totalPages: page.totalPages, computedAt: page.computedAt ?? undefined };
+    },
+
+    async listRaterVotes(request, ctx) {
+      requireAdmin(ctx);
+      const page = await honest.votes(request.userId, request.page ?? {});
+      return {
+        votes: page.votes.map((v) => ({
+          ...v,
+          consensus: v.consensus ?? undefined,
+          voidedAt: v.voidedAt ?? undefined,
+          voidedBy: v.voidedBy ?? undefined,
+          voidReason: v.voidReason ?? undefined,
+        })),
+        total: page.total,
+        totalPages: page.totalPages,
+        actions: page.actions,
+      };
+    },
+
+    async voidVotes(request, ctx) {
+      return { changed: await honest.void(requireAdmin(ctx), request.userId, request.photoIds, request.reason) };
+    },
+
+    async restoreVotes(request, ctx) {
+      return { changed: await honest.restore(requireAdmin(ctx), request.userId, request.photoIds, request.reason) };
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Envelope } from '@snapcracks/kit';
+import type { RecountedVote } from '../counting.store.js';
 import type { CastResult, EventOf, NewVote, RemovedVote, Totals, VotablePhoto, VotablePhotoStore, VoteRepository, VoterStore } from '../vote.repository.js';
 
 /** The VoteRepository in memory, for the service's unit tests; the contract tests hold it to PrismaVoteRepository's behaviour. */
@@ -7,6 +8,8 @@ export class InMemoryVoteRepository implements VoteRepository {
   readonly votes = new Map<string, number>();
   readonly ratings = new Map<number, Totals>();
   readonly events: Envelope[] = [];
+  /** Votes set aside (voided or suspended), by `photoId|userId`: the in-memory cast leaves them as they are. */
+  readonly setAside = new Set<string>();
 
   readonly votablePhotos: VotablePhotoStore = {
     saveIfNewer: async (photo) => {
@@ -21,7 +24,32 @@ export class InMemoryVoteRepository implements VoteRepository {
     },
   };
 
+  /** Each voter's enabled flag and when it was set, as setEnabled keeps them. */
+  readonly voterStates = new Map<string, { enabled: boolean; updatedAt: Date }>();
+
   readonly voters: VoterStore = {
+    setEnabled: async (userId, enabled, updatedAt, suspend, eventOf) => {
+      const stored = this.voterStates.get(userId);
+      if (stored && stored.updatedAt >= updatedAt) return [];
+      this.voterStates.set(userId, { enabled, updatedAt });
+      if (!enabled && !suspend) return [];
+      const changed: RecountedVote[] = [];
+      for (const [key, rating] of [...this.votes].sort(([a], [b]) => Number(a.split('|')[0]) - Number(b.split('|')[0]))) {
+        const [photo, voter] = key.split('|');
+        if (voter !== userId || this.setAside.has(key) === !enabled) continue;
+        const before = this.ratings.get(Number(photo))!;
+        const move = enabled ? 1 : -1;
+        const totals: Totals = { voteCount: before.voteCount + move, ratingSum: before.ratingSum + move * rating, version: before.version + 1 };
+        this.ratings.set(Number(photo), totals);
+        if (enabled) this.setAside.delete(key);
+        else this.setAside.add(key);
+        const vote = { photoId: Number(photo), rating, counted: !enabled, counts: enabled, totals };
+        this.events.push(eventOf(vote));
+        changed.push(vote);
+      }
+      return changed;
+    },
+
     forgetVoter: async (userId, eventOf) => {
       const removed: RemovedVote[] = [];
       const mine = [...this.votes]
@@ -41,6 +69,10 @@ export class InMemoryVoteRepository implements VoteRepository {
     },
   };
 
+  async isSetAside(photoId: number, userId: string): Promise<boolean> {
+    return this.setAside.has(`${photoId}|${userId}`);
+  }
+
   async findVotable(photoId: number): Promise<VotablePhoto | null> {
     const photo = this.photos.get(photoId);
     return photo ? { ...photo } : null;
@@ -50,6 +82,7 @@ export class InMemoryVoteRepository implements VoteRepository {
     const photo = this.photos.get(vote.photoId);
     if (!photo || !photo.approved || photo.deleted || photo.ownerId === vote.userId) return null;
     const key = `${vote.photoId}|${vote.userId}`;
+    if (this.setAside.has(key)) return null;
     const previousRating = this.votes.get(key) ?? null;
     const before = this.ratings.get(vote.photoId) ?? { voteCount: 0, ratingSum: 0, version: 0 };
     const totals: Totals = {

@@ -20,11 +20,159 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
-import { BatchItemOrigin, CallError } from "../../common/v1/common.js";
+import { Timestamp } from "../../../google/protobuf/timestamp.js";
+import { BatchItemOrigin, CallError, PageRequest } from "../../common/v1/common.js";
 
 export const protobufPackage = "snapcracks.vote.v1";
 
 export const protobufFileName = "snapcracks/vote/v1/vote.proto";
+
+export enum RaterSort {
+  RATER_SORT_UNSPECIFIED = 0,
+  RATER_SORT_SCORE = 1,
+  RATER_SORT_VOTES = 2,
+  RATER_SORT_MEAN = 3,
+  RATER_SORT_SPREAD = 4,
+  RATER_SORT_DEVIATION = 5,
+  RATER_SORT_RUN = 6,
+  RATER_SORT_BURSTS = 7,
+}
+
+export function raterSortFromJSON(object: any): RaterSort {
+  switch (object) {
+    case 0:
+    case "RATER_SORT_UNSPECIFIED":
+      return RaterSort.RATER_SORT_UNSPECIFIED;
+    case 1:
+    case "RATER_SORT_SCORE":
+      return RaterSort.RATER_SORT_SCORE;
+    case 2:
+    case "RATER_SORT_VOTES":
+      return RaterSort.RATER_SORT_VOTES;
+    case 3:
+    case "RATER_SORT_MEAN":
+      return RaterSort.RATER_SORT_MEAN;
+    case 4:
+    case "RATER_SORT_SPREAD":
+      return RaterSort.RATER_SORT_SPREAD;
+    case 5:
+    case "RATER_SORT_DEVIATION":
+      return RaterSort.RATER_SORT_DEVIATION;
+    case 6:
+    case "RATER_SORT_RUN":
+      return RaterSort.RATER_SORT_RUN;
+    case 7:
+    case "RATER_SORT_BURSTS":
+      return RaterSort.RATER_SORT_BURSTS;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum RaterSort");
+  }
+}
+
+export function raterSortToJSON(object: RaterSort): string {
+  switch (object) {
+    case RaterSort.RATER_SORT_UNSPECIFIED:
+      return "RATER_SORT_UNSPECIFIED";
+    case RaterSort.RATER_SORT_SCORE:
+      return "RATER_SORT_SCORE";
+    case RaterSort.RATER_SORT_VOTES:
+      return "RATER_SORT_VOTES";
+    case RaterSort.RATER_SORT_MEAN:
+      return "RATER_SORT_MEAN";
+    case RaterSort.RATER_SORT_SPREAD:
+      return "RATER_SORT_SPREAD";
+    case RaterSort.RATER_SORT_DEVIATION:
+      return "RATER_SORT_DEVIATION";
+    case RaterSort.RATER_SORT_RUN:
+      return "RATER_SORT_RUN";
+    case RaterSort.RATER_SORT_BURSTS:
+      return "RATER_SORT_BURSTS";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum RaterSort");
+  }
+}
+
+export interface ListRatersRequest {
+  sort: RaterSort;
+  page?: PageRequest | undefined;
+}
+
+export interface Rater {
+  userId: string;
+  votes: number;
+  voided: number;
+  suspended: number;
+  mean: number;
+  spread: number;
+  deviation?: number | undefined;
+  longestRun: number;
+  bursts: number;
+  score: number;
+  lastVoteAt?: Date | undefined;
+}
+
+export interface ListRatersResponse {
+  raters: Rater[];
+  total: number;
+  totalPages: number;
+  /** When the figures were computed over every vote (a voter's own are computed again after a void or restoration). */
+  computedAt?: Date | undefined;
+}
+
+export interface ListRaterVotesRequest {
+  userId: string;
+  page?: PageRequest | undefined;
+}
+
+export interface RaterVote {
+  photoId: number;
+  rating: number;
+  castAt?: Date | undefined;
+  consensus?: number | undefined;
+  voidedAt?: Date | undefined;
+  voidedBy?: string | undefined;
+  voidReason?: string | undefined;
+  suspended: boolean;
+}
+
+export interface RaterAction {
+  id: string;
+  action: string;
+  adminId: string;
+  reason: string;
+  votes: number;
+  allVotes: boolean;
+  at?: Date | undefined;
+}
+
+export interface ListRaterVotesResponse {
+  votes: RaterVote[];
+  total: number;
+  totalPages: number;
+  actions: RaterAction[];
+}
+
+export interface VoidVotesRequest {
+  userId: string;
+  /** Empty: all of the member's votes. */
+  photoIds: number[];
+  reason: string;
+}
+
+export interface VoidVotesResponse {
+  changed: number;
+}
+
+export interface RestoreVotesRequest {
+  userId: string;
+  /** Empty: all of the member's voided votes. */
+  photoIds: number[];
+  reason: string;
+}
+
+export interface RestoreVotesResponse {
+  changed: number;
+}
 
 export interface CastVoteRequest {
   photoId: number;
@@ -81,6 +229,1308 @@ export interface StreamPhotoVotesResponse {
   /** One page, in ascending photo id order. */
   photos: PhotoVotes[];
 }
+
+function createBaseListRatersRequest(): ListRatersRequest {
+  return { sort: 0, page: undefined };
+}
+
+export const ListRatersRequest: MessageFns<ListRatersRequest> = {
+  encode(message: ListRatersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sort !== 0) {
+      writer.uint32(8).int32(message.sort);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRatersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRatersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.sort = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRatersRequest {
+    return {
+      sort: isSet(object.sort) ? raterSortFromJSON(object.sort) : 0,
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListRatersRequest): unknown {
+    const obj: any = {};
+    if (message.sort !== 0) {
+      obj.sort = raterSortToJSON(message.sort);
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+};
+
+function createBaseRater(): Rater {
+  return {
+    userId: "",
+    votes: 0,
+    voided: 0,
+    suspended: 0,
+    mean: 0,
+    spread: 0,
+    deviation: undefined,
+    longestRun: 0,
+    bursts: 0,
+    score: 0,
+    lastVoteAt: undefined,
+  };
+}
+
+export const Rater: MessageFns<Rater> = {
+  encode(message: Rater, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.votes !== 0) {
+      writer.uint32(16).int32(message.votes);
+    }
+    if (message.voided !== 0) {
+      writer.uint32(24).int32(message.voided);
+    }
+    if (message.suspended !== 0) {
+      writer.uint32(32).int32(message.suspended);
+    }
+    if (message.mean !== 0) {
+      writer.uint32(41).double(message.mean);
+    }
+    if (message.spread !== 0) {
+      writer.uint32(49).double(message.spread);
+    }
+    if (message.deviation !== undefined) {
+      writer.uint32(57).double(message.deviation);
+    }
+    if (message.longestRun !== 0) {
+      writer.uint32(64).int32(message.longestRun);
+    }
+    if (message.bursts !== 0) {
+      writer.uint32(72).int32(message.bursts);
+    }
+    if (message.score !== 0) {
+      writer.uint32(81).double(message.score);
+    }
+    if (message.lastVoteAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.lastVoteAt), writer.uint32(90).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Rater {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRater();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.votes = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.voided = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.suspended = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 41) {
+              break;
+            }
+
+            message.mean = reader.double();
+            continue;
+          }
+          case 6: {
+            if (tag !== 49) {
+              break;
+            }
+
+            message.spread = reader.double();
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.deviation = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.longestRun = reader.int32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.bursts = reader.int32();
+            continue;
+          }
+          case 10: {
+            if (tag !== 81) {
+              break;
+            }
+
+            message.score = reader.double();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.lastVoteAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Rater {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      votes: isSet(object.votes) ? globalThis.Number(object.votes) : 0,
+      voided: isSet(object.voided) ? globalThis.Number(object.voided) : 0,
+      suspended: isSet(object.suspended) ? globalThis.Number(object.suspended) : 0,
+      mean: isSet(object.mean) ? globalThis.Number(object.mean) : 0,
+      spread: isSet(object.spread) ? globalThis.Number(object.spread) : 0,
+      deviation: isSet(object.deviation) ? globalThis.Number(object.deviation) : undefined,
+      longestRun: isSet(object.longestRun)
+        ? globalThis.Number(object.longestRun)
+        : isSet(object.longest_run)
+        ? globalThis.Number(object.longest_run)
+        : 0,
+      bursts: isSet(object.bursts) ? globalThis.Number(object.bursts) : 0,
+      score: isSet(object.score) ? globalThis.Number(object.score) : 0,
+      lastVoteAt: isSet(object.lastVoteAt)
+        ? fromJsonTimestamp(object.lastVoteAt)
+        : isSet(object.last_vote_at)
+        ? fromJsonTimestamp(object.last_vote_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Rater): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.votes !== 0) {
+      obj.votes = Math.round(message.votes);
+    }
+    if (message.voided !== 0) {
+      obj.voided = Math.round(message.voided);
+    }
+    if (message.suspended !== 0) {
+      obj.suspended = Math.round(message.suspended);
+    }
+    if (message.mean !== 0) {
+      obj.mean = floatToJson(message.mean);
+    }
+    if (message.spread !== 0) {
+      obj.spread = floatToJson(message.spread);
+    }
+    if (message.deviation !== undefined) {
+      obj.deviation = floatToJson(message.deviation);
+    }
+    if (message.longestRun !== 0) {
+      obj.longestRun = Math.round(message.longestRun);
+    }
+    if (message.bursts !== 0) {
+      obj.bursts = Math.round(message.bursts);
+    }
+    if (message.score !== 0) {
+      obj.score = floatToJson(message.score);
+    }
+    if (message.lastVoteAt !== undefined) {
+      obj.lastVoteAt = message.lastVoteAt.toISOString();
+    }
+    return obj;
+  },
+};
+
+function createBaseListRatersResponse(): ListRatersResponse {
+  return { raters: [], total: 0, totalPages: 0, computedAt: undefined };
+}
+
+export const ListRatersResponse: MessageFns<ListRatersResponse> = {
+  encode(message: ListRatersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.raters) {
+      Rater.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int32(message.total);
+    }
+    if (message.totalPages !== 0) {
+      writer.uint32(24).int32(message.totalPages);
+    }
+    if (message.computedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.computedAt), writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRatersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRatersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.raters.push(Rater.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.totalPages = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.computedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRatersResponse {
+    return {
+      raters: globalThis.Array.isArray(object?.raters) ? object.raters.map((e: any) => Rater.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      totalPages: isSet(object.totalPages)
+        ? globalThis.Number(object.totalPages)
+        : isSet(object.total_pages)
+        ? globalThis.Number(object.total_pages)
+        : 0,
+      computedAt: isSet(object.computedAt)
+        ? fromJsonTimestamp(object.computedAt)
+        : isSet(object.computed_at)
+        ? fromJsonTimestamp(object.computed_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ListRatersResponse): unknown {
+    const obj: any = {};
+    if (message.raters?.length) {
+      obj.raters = message.raters.map((e) => Rater.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.totalPages !== 0) {
+      obj.totalPages = Math.round(message.totalPages);
+    }
+    if (message.computedAt !== undefined) {
+      obj.computedAt = message.computedAt.toISOString();
+    }
+    return obj;
+  },
+};
+
+function createBaseListRaterVotesRequest(): ListRaterVotesRequest {
+  return { userId: "", page: undefined };
+}
+
+export const ListRaterVotesRequest: MessageFns<ListRaterVotesRequest> = {
+  encode(message: ListRaterVotesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRaterVotesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRaterVotesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRaterVotesRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+    };
+  },
+
+  toJSON(message: ListRaterVotesRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    return obj;
+  },
+};
+
+function createBaseRaterVote(): RaterVote {
+  return {
+    photoId: 0,
+    rating: 0,
+    castAt: undefined,
+    consensus: undefined,
+    voidedAt: undefined,
+    voidedBy: undefined,
+    voidReason: undefined,
+    suspended: false,
+  };
+}
+
+export const RaterVote: MessageFns<RaterVote> = {
+  encode(message: RaterVote, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    if (message.rating !== 0) {
+      writer.uint32(16).int32(message.rating);
+    }
+    if (message.castAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.castAt), writer.uint32(26).fork()).join();
+    }
+    if (message.consensus !== undefined) {
+      writer.uint32(33).double(message.consensus);
+    }
+    if (message.voidedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.voidedAt), writer.uint32(42).fork()).join();
+    }
+    if (message.voidedBy !== undefined) {
+      writer.uint32(50).string(message.voidedBy);
+    }
+    if (message.voidReason !== undefined) {
+      writer.uint32(58).string(message.voidReason);
+    }
+    if (message.suspended !== false) {
+      writer.uint32(64).bool(message.suspended);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RaterVote {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRaterVote();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.rating = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.castAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 33) {
+              break;
+            }
+
+            message.consensus = reader.double();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.voidedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.voidedBy = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.voidReason = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.suspended = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RaterVote {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      rating: isSet(object.rating) ? globalThis.Number(object.rating) : 0,
+      castAt: isSet(object.castAt)
+        ? fromJsonTimestamp(object.castAt)
+        : isSet(object.cast_at)
+        ? fromJsonTimestamp(object.cast_at)
+        : undefined,
+      consensus: isSet(object.consensus) ? globalThis.Number(object.consensus) : undefined,
+      voidedAt: isSet(object.voidedAt)
+        ? fromJsonTimestamp(object.voidedAt)
+        : isSet(object.voided_at)
+        ? fromJsonTimestamp(object.voided_at)
+        : undefined,
+      voidedBy: isSet(object.voidedBy)
+        ? globalThis.String(object.voidedBy)
+        : isSet(object.voided_by)
+        ? globalThis.String(object.voided_by)
+        : undefined,
+      voidReason: isSet(object.voidReason)
+        ? globalThis.String(object.voidReason)
+        : isSet(object.void_reason)
+        ? globalThis.String(object.void_reason)
+        : undefined,
+      suspended: isSet(object.suspended) ? globalThis.Boolean(object.suspended) : false,
+    };
+  },
+
+  toJSON(message: RaterVote): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.rating !== 0) {
+      obj.rating = Math.round(message.rating);
+    }
+    if (message.castAt !== undefined) {
+      obj.castAt = message.castAt.toISOString();
+    }
+    if (message.consensus !== undefined) {
+      obj.consensus = floatToJson(message.consensus);
+    }
+    if (message.voidedAt !== undefined) {
+      obj.voidedAt = message.voidedAt.toISOString();
+    }
+    if (message.voidedBy !== undefined) {
+      obj.voidedBy = message.voidedBy;
+    }
+    if (message.voidReason !== undefined) {
+      obj.voidReason = message.voidReason;
+    }
+    if (message.suspended !== false) {
+      obj.suspended = message.suspended;
+    }
+    return obj;
+  },
+};
+
+function createBaseRaterAction(): RaterAction {
+  return { id: "", action: "", adminId: "", reason: "", votes: 0, allVotes: false, at: undefined };
+}
+
+export const RaterAction: MessageFns<RaterAction> = {
+  encode(message: RaterAction, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.action !== "") {
+      writer.uint32(18).string(message.action);
+    }
+    if (message.adminId !== "") {
+      writer.uint32(26).string(message.adminId);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.votes !== 0) {
+      writer.uint32(40).int32(message.votes);
+    }
+    if (message.allVotes !== false) {
+      writer.uint32(48).bool(message.allVotes);
+    }
+    if (message.at !== undefined) {
+      Timestamp.encode(toTimestamp(message.at), writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RaterAction {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRaterAction();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.adminId = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.votes = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.allVotes = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.at = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RaterAction {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      adminId: isSet(object.adminId)
+        ? globalThis.String(object.adminId)
+        : isSet(object.admin_id)
+        ? globalThis.String(object.admin_id)
+        : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      votes: isSet(object.votes) ? globalThis.Number(object.votes) : 0,
+      allVotes: isSet(object.allVotes)
+        ? globalThis.Boolean(object.allVotes)
+        : isSet(object.all_votes)
+        ? globalThis.Boolean(object.all_votes)
+        : false,
+      at: isSet(object.at) ? fromJsonTimestamp(object.at) : undefined,
+    };
+  },
+
+  toJSON(message: RaterAction): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.adminId !== "") {
+      obj.adminId = message.adminId;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.votes !== 0) {
+      obj.votes = Math.round(message.votes);
+    }
+    if (message.allVotes !== false) {
+      obj.allVotes = message.allVotes;
+    }
+    if (message.at !== undefined) {
+      obj.at = message.at.toISOString();
+    }
+    return obj;
+  },
+};
+
+function createBaseListRaterVotesResponse(): ListRaterVotesResponse {
+  return { votes: [], total: 0, totalPages: 0, actions: [] };
+}
+
+export const ListRaterVotesResponse: MessageFns<ListRaterVotesResponse> = {
+  encode(message: ListRaterVotesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.votes) {
+      RaterVote.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int32(message.total);
+    }
+    if (message.totalPages !== 0) {
+      writer.uint32(24).int32(message.totalPages);
+    }
+    for (const v of message.actions) {
+      RaterAction.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRaterVotesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRaterVotesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.votes.push(RaterVote.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.totalPages = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actions.push(RaterAction.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRaterVotesResponse {
+    return {
+      votes: globalThis.Array.isArray(object?.votes) ? object.votes.map((e: any) => RaterVote.fromJSON(e)) : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      totalPages: isSet(object.totalPages)
+        ? globalThis.Number(object.totalPages)
+        : isSet(object.total_pages)
+        ? globalThis.Number(object.total_pages)
+        : 0,
+      actions: globalThis.Array.isArray(object?.actions) ? object.actions.map((e: any) => RaterAction.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListRaterVotesResponse): unknown {
+    const obj: any = {};
+    if (message.votes?.length) {
+      obj.votes = message.votes.map((e) => RaterVote.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.totalPages !== 0) {
+      obj.totalPages = Math.round(message.totalPages);
+    }
+    if (message.actions?.length) {
+      obj.actions = message.actions.map((e) => RaterAction.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseVoidVotesRequest(): VoidVotesRequest {
+  return { userId: "", photoIds: [], reason: "" };
+}
+
+export const VoidVotesRequest: MessageFns<VoidVotesRequest> = {
+  encode(message: VoidVotesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.photoIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.photoIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VoidVotesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVoidVotesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.photoIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.photoIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VoidVotesRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      photoIds: globalThis.Array.isArray(object?.photoIds)
+        ? object.photoIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.photo_ids)
+        ? object.photo_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: VoidVotesRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.photoIds?.length) {
+      obj.photoIds = message.photoIds.map((e) => Math.round(e));
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+};
+
+function createBaseVoidVotesResponse(): VoidVotesResponse {
+  return { changed: 0 };
+}
+
+export const VoidVotesResponse: MessageFns<VoidVotesResponse> = {
+  encode(message: VoidVotesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.changed !== 0) {
+      writer.uint32(8).int32(message.changed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VoidVotesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVoidVotesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.changed = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VoidVotesResponse {
+    return { changed: isSet(object.changed) ? globalThis.Number(object.changed) : 0 };
+  },
+
+  toJSON(message: VoidVotesResponse): unknown {
+    const obj: any = {};
+    if (message.changed !== 0) {
+      obj.changed = Math.round(message.changed);
+    }
+    return obj;
+  },
+};
+
+function createBaseRestoreVotesRequest(): RestoreVotesRequest {
+  return { userId: "", photoIds: [], reason: "" };
+}
+
+export const RestoreVotesRequest: MessageFns<RestoreVotesRequest> = {
+  encode(message: RestoreVotesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    if (message.photoIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.photoIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    if (message.reason !== "") {
+      writer.uint32(26).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RestoreVotesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRestoreVotesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.photoIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.photoIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RestoreVotesRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      photoIds: globalThis.Array.isArray(object?.photoIds)
+        ? object.photoIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.photo_ids)
+        ? object.photo_ids.map((e: any) => globalThis.Number(e))
+        : [],
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: RestoreVotesRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.photoIds?.length) {
+      obj.photoIds = message.photoIds.map((e) => Math.round(e));
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+};
+
+function createBaseRestoreVotesResponse(): RestoreVotesResponse {
+  return { changed: 0 };
+}
+
+export const RestoreVotesResponse: MessageFns<RestoreVotesResponse> = {
+  encode(message: RestoreVotesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.changed !== 0) {
+      writer.uint32(8).int32(message.changed);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RestoreVotesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRestoreVotesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.changed = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RestoreVotesResponse {
+    return { changed: isSet(object.changed) ? globalThis.Number(object.changed) : 0 };
+  },
+
+  toJSON(message: RestoreVotesResponse): unknown {
+    const obj: any = {};
+    if (message.changed !== 0) {
+      obj.changed = Math.round(message.changed);
+    }
+    return obj;
+  },
+};
 
 function createBaseCastVoteRequest(): CastVoteRequest {
   return { photoId: 0, rating: 0 };
@@ -961,6 +2411,51 @@ export const VoteServiceService = {
       Buffer.from(StreamPhotoVotesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): StreamPhotoVotesResponse => StreamPhotoVotesResponse.decode(value),
   },
+  /** Admins only. Every member who rated, with the figures that tell an honest rater from a gamed one. */
+  listRaters: {
+    path: "/snapcracks.vote.v1.VoteService/ListRaters" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRatersRequest): Buffer => Buffer.from(ListRatersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRatersRequest => ListRatersRequest.decode(value),
+    responseSerialize: (value: ListRatersResponse): Buffer => Buffer.from(ListRatersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListRatersResponse => ListRatersResponse.decode(value),
+  },
+  /** Admins only. One member's votes, newest first, and what admins did to them; NOT_FOUND when they have none. */
+  listRaterVotes: {
+    path: "/snapcracks.vote.v1.VoteService/ListRaterVotes" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRaterVotesRequest): Buffer =>
+      Buffer.from(ListRaterVotesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRaterVotesRequest => ListRaterVotesRequest.decode(value),
+    responseSerialize: (value: ListRaterVotesResponse): Buffer =>
+      Buffer.from(ListRaterVotesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListRaterVotesResponse => ListRaterVotesResponse.decode(value),
+  },
+  /**
+   * Admins only. Sets votes aside (voided: they count nowhere) or restores them, with a reason, audited; the photos'
+   * totals follow as vote.vote.cast events. NOT_FOUND when the member has no votes.
+   */
+  voidVotes: {
+    path: "/snapcracks.vote.v1.VoteService/VoidVotes" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VoidVotesRequest): Buffer => Buffer.from(VoidVotesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VoidVotesRequest => VoidVotesRequest.decode(value),
+    responseSerialize: (value: VoidVotesResponse): Buffer => Buffer.from(VoidVotesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VoidVotesResponse => VoidVotesResponse.decode(value),
+  },
+  restoreVotes: {
+    path: "/snapcracks.vote.v1.VoteService/RestoreVotes" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RestoreVotesRequest): Buffer => Buffer.from(RestoreVotesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RestoreVotesRequest => RestoreVotesRequest.decode(value),
+    responseSerialize: (value: RestoreVotesResponse): Buffer =>
+      Buffer.from(RestoreVotesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RestoreVotesResponse => RestoreVotesResponse.decode(value),
+  },
 } as const;
 
 export interface VoteServiceServer extends UntypedServiceImplementation {
@@ -977,6 +2472,16 @@ export interface VoteServiceServer extends UntypedServiceImplementation {
    * the stats component only, to rebuild its read models (pnpm stats:rebuild).
    */
   streamPhotoVotes: handleServerStreamingCall<StreamPhotoVotesRequest, StreamPhotoVotesResponse>;
+  /** Admins only. Every member who rated, with the figures that tell an honest rater from a gamed one. */
+  listRaters: handleUnaryCall<ListRatersRequest, ListRatersResponse>;
+  /** Admins only. One member's votes, newest first, and what admins did to them; NOT_FOUND when they have none. */
+  listRaterVotes: handleUnaryCall<ListRaterVotesRequest, ListRaterVotesResponse>;
+  /**
+   * Admins only. Sets votes aside (voided: they count nowhere) or restores them, with a reason, audited; the photos'
+   * totals follow as vote.vote.cast events. NOT_FOUND when the member has no votes.
+   */
+  voidVotes: handleUnaryCall<VoidVotesRequest, VoidVotesResponse>;
+  restoreVotes: handleUnaryCall<RestoreVotesRequest, RestoreVotesResponse>;
 }
 
 export interface VoteServiceClient extends Client {
@@ -1043,6 +2548,72 @@ export interface VoteServiceClient extends Client {
     metadata?: Metadata,
     options?: Partial<CallOptions>,
   ): ClientReadableStream<StreamPhotoVotesResponse>;
+  /** Admins only. Every member who rated, with the figures that tell an honest rater from a gamed one. */
+  listRaters(
+    request: ListRatersRequest,
+    callback: (error: ServiceError | null, response: ListRatersResponse) => void,
+  ): ClientUnaryCall;
+  listRaters(
+    request: ListRatersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListRatersResponse) => void,
+  ): ClientUnaryCall;
+  listRaters(
+    request: ListRatersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListRatersResponse) => void,
+  ): ClientUnaryCall;
+  /** Admins only. One member's votes, newest first, and what admins did to them; NOT_FOUND when they have none. */
+  listRaterVotes(
+    request: ListRaterVotesRequest,
+    callback: (error: ServiceError | null, response: ListRaterVotesResponse) => void,
+  ): ClientUnaryCall;
+  listRaterVotes(
+    request: ListRaterVotesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListRaterVotesResponse) => void,
+  ): ClientUnaryCall;
+  listRaterVotes(
+    request: ListRaterVotesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListRaterVotesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Admins only. Sets votes aside (voided: they count nowhere) or restores them, with a reason, audited; the photos'
+   * totals follow as vote.vote.cast events. NOT_FOUND when the member has no votes.
+   */
+  voidVotes(
+    request: VoidVotesRequest,
+    callback: (error: ServiceError | null, response: VoidVotesResponse) => void,
+  ): ClientUnaryCall;
+  voidVotes(
+    request: VoidVotesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VoidVotesResponse) => void,
+  ): ClientUnaryCall;
+  voidVotes(
+    request: VoidVotesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VoidVotesResponse) => void,
+  ): ClientUnaryCall;
+  restoreVotes(
+    request: RestoreVotesRequest,
+    callback: (error: ServiceError | null, response: RestoreVotesResponse) => void,
+  ): ClientUnaryCall;
+  restoreVotes(
+    request: RestoreVotesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RestoreVotesResponse) => void,
+  ): ClientUnaryCall;
+  restoreVotes(
+    request: RestoreVotesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RestoreVotesResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const VoteServiceClient = makeGenericClientConstructor(
@@ -1056,6 +2627,28 @@ export const VoteServiceClient = makeGenericClientConstructor(
 
 function floatToJson(value: number | null | undefined): number | string | null | undefined {
   return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
+
+function toTimestamp(date: Date): Timestamp {
+  const seconds = Math.trunc(date.getTime() / 1_000);
+  const nanos = (date.getTime() % 1_000) * 1_000_000;
+  return { seconds, nanos };
+}
+
+function fromTimestamp(t: Timestamp): Date {
+  let millis = (t.seconds || 0) * 1_000;
+  millis += (t.nanos || 0) / 1_000_000;
+  return new globalThis.Date(millis);
+}
+
+function fromJsonTimestamp(o: any): Date {
+  if (o instanceof globalThis.Date) {
+    return o;
+  } else if (typeof o === "string") {
+    return new globalThis.Date(o);
+  } else {
+    return fromTimestamp(Timestamp.fromJSON(o));
+  }
 }
 
 function longToNumber(int64: { toString(): string }): number {
