@@ -113,7 +113,9 @@ export interface PhotoDeleted {
  * three; they are optional only so that an event without them reads as "no totals", never as zeros.
  * A vote removed with its voter's account (auth.user.deleted) is reported the same way, so every reader of the
  * totals follows it: user_id empty (no one is recorded as having rated the photo), rating 0, previous_rating the
- * removed rating, and the photo's totals after the removal with their new version.
+ * removed rating, and the photo's totals after the removal with their new version. So is a vote that stops counting
+ * (voided by an admin, or suspended with its voter's disabled account) and one that counts again: user_id empty,
+ * rating the rating it now adds (0 when none) and previous_rating the one it no longer adds (absent when none).
  */
 export interface VoteCast {
   photoId: number;
