@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { routes, type ContactForm as ContactFormJson, type ContactFormStatus as ContactFormStatusName } from '@snapcracks/http-contract';
 import { ContactFormStatus, type ContactForm } from '@snapcracks/proto/support/v1';
 import type { Clients } from '../clients.js';
+import { toCaller } from '../plugins/current-user.js';
 import { contractRoutes } from '../contract-route.js';
 
 const TO_MESSAGE: Record<ContactFormStatusName, ContactFormStatus> = {
@@ -40,7 +41,11 @@ export default async function contactRoutes(app: FastifyInstance, { clients }: {
   // Per client address (RATE_LIMIT_CONTACT): a person writes a handful of messages, a spammer many.
   serve(routes.contact, async (request, reply) => {
     const { name, email, subject, message } = request.body;
-    const { contactForm } = await clients.support.call.submitContactForm({ name, email, subject, message }, { caller: null });
+    // A signed-in member's message is theirs (their own list, the notice when it is resolved); a disabled account may
+    // still write to support, as a visitor.
+    const user = await request.currentUser().catch(() => null);
+    const caller = user?.hasAcceptedTerms ? toCaller(user) : null;
+    const { contactForm } = await clients.support.call.submitContactForm({ name, email, subject, message }, { caller });
     return reply.code(201).send(toContactFormJson(contactForm));
   });
 

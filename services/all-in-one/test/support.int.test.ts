@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestBrowser } from '@snapcracks/dev-idp/testing';
 import { startTestSystem } from './test-system.js';
@@ -83,6 +84,26 @@ describe('sending a contact message (POST /api/contact)', () => {
 
   it('takes messages from members and from people who have not accepted the terms yet', async () => {
     for (const client of [member, newcomer, admin]) expect((await contact(VALID, address(), client)).status).toBe(201);
+  });
+
+  it("keeps who sent a message while signed in as a member: theirs alone, a visitor's nobody's", async () => {
+    const sent = (await (await contact({ ...VALID, subject: 'Mine' }, address(), member)).json()) as ContactFormJson;
+    const anonymousOne = await submitted({ subject: 'Nobody' });
+    const newcomersOne = (await (await contact({ ...VALID, subject: 'Not yet a member' }, address(), newcomer)).json()) as ContactFormJson;
+    const db = new pg.Client({ connectionString: system.database.url });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ id: number; user_id: string | null }>('SELECT id, user_id FROM support.contact_forms WHERE id = ANY($1)', [
+        [sent.id, anonymousOne.id, newcomersOne.id],
+      ]);
+      const owners = new Map(rows.map((row) => [row.id, row.user_id]));
+      const memberId = ((await (await send(member, 'GET', '/api/auth/user')).json()) as { id: string }).id;
+      expect(owners.get(sent.id)).toBe(memberId);
+      expect(owners.get(anonymousOne.id)).toBeNull();
+      expect(owners.get(newcomersOne.id)).toBeNull();
+    } finally {
+      await db.end();
+    }
   });
 
   it('accepts every field exactly at its limit, counted after trimming', async () => {

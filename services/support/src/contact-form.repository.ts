@@ -12,6 +12,8 @@ export interface ContactForm {
   subject: string;
   message: string;
   status: ContactFormStatus;
+  /** The member who sent it while signed in; null for a visitor's message. */
+  userId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -22,6 +24,7 @@ export interface NewContactForm {
   email: string;
   subject: string;
   message: string;
+  userId?: string | null;
 }
 
 /** How many forms are at each status, and in all. */
@@ -53,6 +56,8 @@ export interface ContactFormRepository {
   /** Newest first (creation time, then id). */
   list(query: ContactFormQuery): Promise<ContactForm[]>;
   countByStatus(): Promise<StatusCounts>;
+  /** The member's own forms, newest first. */
+  listByUser(userId: string): Promise<ContactForm[]>;
   /**
    * Sets the form's status with the event `eventOf` builds, unless it already has that status (then nothing is
    * written and no event made). Null when there is no such form. Concurrent changes of one form queue on its row,
@@ -85,6 +90,11 @@ export class PrismaContactFormRepository implements ContactFormRepository {
       skip: offset,
       take: limit,
     });
+    return rows.map(toContactForm);
+  }
+
+  async listByUser(userId: string): Promise<ContactForm[]> {
+    const rows = await this.prisma.contactForm.findMany({ where: { userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
     return rows.map(toContactForm);
   }
 
@@ -123,6 +133,7 @@ function toContactForm(row: Row): ContactForm {
     subject: row.subject,
     message: row.message,
     status: row.status,
+    userId: row.userId,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -44,7 +44,7 @@ describe('the support service over gRPC', () => {
   it('stores a submission from anyone, trimmed, and publishes its event through the outbox', async () => {
     const { contactForm } = await submit({ name: '  Sam Sender ', email: ' sam@example.com ', subject: ' A question\n', message: '\n How do I upload a crack?  ' });
     expect(contactForm).toEqual({ id: 1, ...VALID, status: NEW, createdAt: expect.any(Date), updatedAt: expect.any(Date) });
-    expect(await rows()).toEqual([{ id: 1, ...VALID, status: 'new', createdAt: contactForm!.createdAt, updatedAt: contactForm!.updatedAt }]);
+    expect(await rows()).toEqual([{ id: 1, ...VALID, status: 'new', userId: null, createdAt: contactForm!.createdAt, updatedAt: contactForm!.updatedAt }]);
     expect(decoded(await outboxEvents(db.prisma, 'support'))).toEqual([['support.contact_form.submitted', { contactFormId: 1 }]]);
     await vi.waitFor(() => expect(decoded(published)).toEqual([['support.contact_form.submitted', { contactFormId: 1 }]]), { timeout: 5_000 });
   });

@@ -43,11 +43,19 @@ export interface ListQuery {
 export class SupportService {
   constructor(private readonly forms: ContactFormRepository) {}
 
-  /** Stores a valid submission, trimmed, with its event; INVALID_ARGUMENT with the spec's message otherwise. */
-  submit(input: NewContactForm): Promise<ContactForm> {
+  /**
+   * Stores a valid submission, trimmed, with its event; INVALID_ARGUMENT with the spec's message otherwise. `userId` is
+   * the member who sent it while signed in (their own messages, and the notice when one is resolved).
+   */
+  submit(input: Omit<NewContactForm, 'userId'>, userId: string | null = null): Promise<ContactForm> {
     const parsed = contactFormSchema.safeParse(input);
     if (!parsed.success) throw new InvalidArgumentError(parsed.error.issues[0]?.message ?? CONTACT.name.required);
-    return this.forms.create(parsed.data, submittedEvent);
+    return this.forms.create({ ...parsed.data, userId }, submittedEvent);
+  }
+
+  /** The member's own messages, newest first. */
+  mine(userId: string): Promise<ContactForm[]> {
+    return this.forms.listByUser(userId);
   }
 
   async list({ status, page = 0, limit = 0 }: ListQuery): Promise<ContactFormPage> {
@@ -83,4 +91,9 @@ export const submittedEvent: EventOf = (form) =>
 
 /** support.contact_form.status_changed: the form's id and the status it now has. */
 export const statusChangedEvent: EventOf = (form) =>
-  makeEvent('support.contact_form.status_changed', ContactFormStatusChanged, { contactFormId: form.id, status: form.status }, { source: SOURCE });
+  makeEvent(
+    'support.contact_form.status_changed',
+    ContactFormStatusChanged,
+    { contactFormId: form.id, status: form.status, userId: form.userId ?? undefined },
+    { source: SOURCE },
+  );

@@ -34,6 +34,9 @@ import type {
   PhotoUpdateInput,
   PrivacyBar,
   PrivacyBarsResponse,
+  RaterPage,
+  RaterSort,
+  RaterVotePage,
   ReasonTemplate,
   ReasonTemplateInput,
   ReasonTemplateList,
@@ -53,6 +56,8 @@ import type {
   UserPhoto,
   UserStats,
   VoteResult,
+  VoteVoidInput,
+  VoteVoidResult,
 } from './types';
 import { uploadWithProgress, type UploadProgress } from './upload';
 
@@ -148,12 +153,21 @@ export function uploadedFileUrl(filename: string): string {
   return `/api/uploads/${encodeURIComponent(filename)}`;
 }
 
-/** The multipart body of POST /api/photos: the file as `photo`, and `description` only when not blank. */
-export function buildPhotoUploadForm(file: File, description?: string): FormData {
+/** The text that goes with an uploaded photo; each part optional. */
+export interface PhotoUploadDetails {
+  description?: string;
+  /** What the photo shows, for people who cannot see it. */
+  altText?: string;
+}
+
+/** The multipart body of POST /api/photos: the file as `photo`, and `description` and `altText` only when not blank. */
+export function buildPhotoUploadForm(file: File, { description, altText }: PhotoUploadDetails = {}): FormData {
   const form = new FormData();
-  // The description goes first, so the server knows it before the file's bytes start streaming.
-  const trimmed = description?.trim();
-  if (trimmed) form.append('description', trimmed);
+  // The text goes first, so the server knows it before the file's bytes start streaming.
+  for (const [name, value] of [['description', description], ['altText', altText]] as const) {
+    const trimmed = value?.trim();
+    if (trimmed) form.append(name, trimmed);
+  }
   form.append('photo', file, file.name);
   return form;
 }
@@ -206,16 +220,16 @@ export const api = {
     /** Rates an approved photo 1–5 (403 on one's own photo, 404 when not approved). */
     vote: (id: number, rating: number) => apiJson<VoteResult>('POST', `/api/photos/${id}/vote`, { rating }),
     /**
-     * Uploads one photo (multipart `photo` and optional `description`), reporting upload progress.
+     * Uploads one photo (multipart `photo`, optional `description` and `altText`), reporting upload progress.
      * Uses XMLHttpRequest because fetch has no upload progress events.
      */
     upload: (
       file: File,
-      description?: string,
+      details: PhotoUploadDetails = {},
       onProgress?: (progress: UploadProgress) => void,
       options: { signal?: AbortSignal } = {},
     ) =>
-      uploadWithProgress<UploadedPhoto>('/api/photos', buildPhotoUploadForm(file, description), {
+      uploadWithProgress<UploadedPhoto>('/api/photos', buildPhotoUploadForm(file, details), {
         onProgress,
         signal: options.signal,
       }),
@@ -310,6 +324,18 @@ export const api = {
       apiJson<ContactFormList>('GET', `/api/admin/contact-forms?status=${filter}&page=${page}&limit=${limit}`),
     setContactFormStatus: (id: number, status: ContactFormStatus) =>
       apiJson<ContactFormItem>('PATCH', `/api/admin/contact-forms/${id}/status`, { status }),
+    /** Every member who rated a photo, with their figures, sorted by one of them (highest first). */
+    raters: (sort: RaterSort, page: number, limit: number) =>
+      apiJson<RaterPage>('GET', `/api/admin/raters?sort=${sort}&page=${page}&limit=${limit}`),
+    /** A rater's votes, newest first, and what admins did to them; 404 when the member has no votes. */
+    raterVotes: (userId: string, page: number, limit: number) =>
+      apiJson<RaterVotePage>('GET', `/api/admin/raters/${encodeURIComponent(userId)}/votes?page=${page}&limit=${limit}`),
+    /** Sets aside a rater's votes on the photos listed (all of them without a list), with a reason. */
+    voidVotes: (userId: string, input: VoteVoidInput) =>
+      apiJson<VoteVoidResult>('POST', `/api/admin/raters/${encodeURIComponent(userId)}/voids`, input),
+    /** Lets a rater's voided votes count again (on the photos listed, or all of them), with a reason. */
+    restoreVotes: (userId: string, input: VoteVoidInput) =>
+      apiJson<VoteVoidResult>('POST', `/api/admin/raters/${encodeURIComponent(userId)}/restorations`, input),
   },
   googleDrive: {
     authUrl: () => apiJson<GoogleDriveAuthUrl>('GET', '/api/google-drive/auth-url'),

@@ -81,3 +81,6 @@ export type ReviewDecision = { id: number } & ({ status: (typeof REVIEW.statuses
 
 /** What brought a photo to the review desk: a new upload, a resubmission, or members' reports. */
 export type DeskKind = (typeof DESK.kinds)[number];
+
+/** The Raters page (honest votes): each member who rated a photo, with the figures that may show dishonest voting. */
+export type { Rater, RaterAction, RaterPage, RaterSort, RaterVote, RaterVotePage, VoteVoidRequest as VoteVoidInput, VoteVoidResult } from '@snapcracks/http-contract';

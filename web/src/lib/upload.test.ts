@@ -11,21 +11,27 @@ describe('uploadWithProgress', () => {
       'POST /api/photos': { status: 201, body: { id: 5, filename: 'a.jpg' }, progress: [[50, 200], [200, 200]] },
     });
     const onProgress = vi.fn();
-    await expect(api.photos.upload(file(), '  A crack  ', onProgress)).resolves.toEqual({ id: 5, filename: 'a.jpg' });
+    await expect(api.photos.upload(file(), { description: '  A crack  ', altText: ' A long crack across a brick wall ' }, onProgress)).resolves.toEqual({ id: 5, filename: 'a.jpg' });
     expect(requests).toHaveLength(1);
     expect(requests[0]?.withCredentials).toBe(true);
     expect(requests[0]?.form?.get('photo')).toBeInstanceOf(File);
     expect((requests[0]?.form?.get('photo') as File).name).toBe('wall.jpg');
     expect(requests[0]?.form?.get('description')).toBe('A crack');
+    expect(requests[0]?.form?.get('altText')).toBe('A long crack across a brick wall');
+    // The text fields come before the file, so the server has them before the bytes stream in.
+    expect([...(requests[0]?.form?.keys() ?? [])]).toEqual(['description', 'altText', 'photo']);
     expect(onProgress.mock.calls.map(([progress]) => progress)).toEqual([
       { loaded: 50, total: 200, percent: 25 },
       { loaded: 200, total: 200, percent: 100 },
     ]);
   });
 
-  it('leaves out a blank description', () => {
-    expect(buildPhotoUploadForm(file(), '   ').has('description')).toBe(false);
+  it('leaves out a blank description and alt text', () => {
+    const blank = buildPhotoUploadForm(file(), { description: '   ', altText: ' \n ' });
+    expect(blank.has('description')).toBe(false);
+    expect(blank.has('altText')).toBe(false);
     expect(buildPhotoUploadForm(file()).has('description')).toBe(false);
+    expect(buildPhotoUploadForm(file()).has('altText')).toBe(false);
   });
 
   it('rejects a non-2xx answer with the same ApiError as the JSON client', async () => {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { LifeBuoy, ListChecks, Users } from 'lucide-react';
+import { LifeBuoy, ListChecks, Scale, Users } from 'lucide-react';
 import { AdminReviewList } from '@/components/admin/admin-review-list';
 import { AdminStatCards } from '@/components/admin/admin-stat-cards';
 import { DEFAULT_ADMIN_FILTER } from '@/components/admin/admin-filters';
@@ -32,7 +32,7 @@ export function AdminPage() {
 
 /**
  * SPEC §2 Admin panel: counters that filter the review list, the links to users and support, and the cleanups; beyond
- * the spec, the review desk, the reason templates and the reviewer figures.
+ * the spec, the review desk, the raters (honest votes), the reason templates and the reviewer figures.
  */
 function AdminPanel() {
   const { user } = useAuth();
@@ -76,6 +76,12 @@ function AdminPanel() {
                 <LifeBuoy aria-hidden="true" />
                 User Support
                 <SupportBadge count={newMessages} />
+              </Link>
+            </Button>
+            <Button asChild variant="outline">
+              <Link to="/admin/raters">
+                <Scale aria-hidden="true" />
+                Raters
               </Link>
             </Button>
             <UploadAllowanceDialog />

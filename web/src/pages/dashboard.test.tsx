@@ -52,6 +52,7 @@ function makePhoto(overrides: Partial<UserPhoto> = {}): UserPhoto {
     approvedBy: null,
     user: null,
     description: 'A crack in the pavement',
+    altText: null,
     status: 'pending',
     underReview: false,
     resubmitUntil: null,
@@ -270,6 +271,61 @@ describe('dashboard: editing a photo', () => {
     expect(queryClient.getQueryState(adminPhotosQueryKey('all', 2))?.isInvalidated).toBe(true);
     expect(queryClient.getQueryState(adminStatsQueryKey)?.isInvalidated).toBe(true);
     expect(queryClient.getQueryState(contactFormsQueryKey)?.isInvalidated).toBe(false);
+  });
+
+  it('prefills the alt text, with its hint and count, and sends it with the description when changed', async () => {
+    const described = makePhoto({ ...APPROVED, altText: 'A thin crack across a grey pavement slab' });
+    const { requests } = renderDashboard({ 'PATCH /api/photos/2': { body: described } }, [described]);
+    // The card's image is read by its alt text; the card and its buttons keep the description as their name.
+    expect(within(await findCard('Approved crack')).getByRole('img', { name: 'A thin crack across a grey pavement slab' })).toBeInTheDocument();
+    const dialog = await openEditor();
+    const altText = dialog.getByRole('textbox', { name: 'Alt text (optional)' });
+    expect(altText).toHaveValue('A thin crack across a grey pavement slab');
+    expect(altText).toHaveAccessibleDescription("Describe what the photo shows for people who can't see it. 40/1000");
+    expect(dialog.getByLabelText('Description')).toHaveValue('Approved crack');
+
+    fireEvent.change(altText, { target: { value: '  A thin crack across a wet pavement slab ' } });
+    expect(dialog.getByText('42/1000')).toBeInTheDocument();
+    await userEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Your photo has been updated.')).toBeInTheDocument();
+    // The description is required in every PATCH, so it goes along unchanged.
+    expect(requests.find((request) => request.method === 'PATCH')?.json).toEqual({
+      description: 'Approved crack',
+      altText: 'A thin crack across a wet pavement slab',
+    });
+    expect(requests.some((request) => request.method === 'POST')).toBe(false);
+  });
+
+  it('sends a null alt text when it is cleared, and none when it is left as it was', async () => {
+    const described = makePhoto({ ...APPROVED, altText: 'A thin crack' });
+    const { requests } = renderDashboard({ 'PATCH /api/photos/2': { body: described } }, [described]);
+    let dialog = await openEditor();
+    fireEvent.change(dialog.getByLabelText('Description'), { target: { value: 'New words' } });
+    await userEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Your photo has been updated.')).toBeInTheDocument();
+    expect(requests.filter((request) => request.method === 'PATCH').map((request) => request.json)).toEqual([{ description: 'New words' }]);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit Photo' })).not.toBeInTheDocument());
+
+    dialog = await openEditor();
+    await userEvent.clear(dialog.getByLabelText('Alt text (optional)'));
+    expect(dialog.getByText('0/1000')).toBeInTheDocument();
+    await userEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(requests.filter((request) => request.method === 'PATCH')).toHaveLength(2));
+    expect(requests.filter((request) => request.method === 'PATCH')[1]?.json).toEqual({ description: 'Approved crack', altText: null });
+  });
+
+  it('starts with an empty alt text when the photo has none, and refuses more than 1000 characters', async () => {
+    const { requests } = renderDashboard();
+    const dialog = await openEditor();
+    const altText = dialog.getByLabelText('Alt text (optional)');
+    expect(altText).toHaveValue('');
+    expect(dialog.getByText('0/1000')).toBeInTheDocument();
+
+    fireEvent.change(altText, { target: { value: 'x'.repeat(1001) } });
+    await userEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    expect(await dialog.findByText('Alt text must be 1000 characters or less')).toBeInTheDocument();
+    expect(altText).toHaveAttribute('aria-invalid', 'true');
+    expect(requests.some((request) => request.method !== 'GET')).toBe(false);
   });
 
   it('sends only what changed', async () => {

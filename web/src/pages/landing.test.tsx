@@ -19,10 +19,13 @@ function renderLanding(photos: MockHandler, gallery: MockHandler = { body: EMPTY
   return requests;
 }
 
-function preview(index: number) {
+function preview(index: number, text: { description?: string | null; altText?: string | null } = {}) {
   return {
     id: index,
     filename: `p${index}.jpg`,
+    description: null,
+    altText: null,
+    ...text,
     thumbnailUrl: `/api/uploads/p${index}.jpg?size=thumb&v=1`,
     mediumUrl: `/api/uploads/p${index}.jpg?size=medium&v=1`,
     displayUrl: `/api/uploads/p${index}.jpg?size=display&v=1`,
@@ -46,6 +49,18 @@ describe('landing page', () => {
     renderLanding({ body: [preview(1), preview(2)] });
     const previews = within(await screen.findByRole('list', { name: 'Community photos' })).getAllByRole('img');
     expect(previews).toHaveLength(2);
+  });
+
+  it('reads each preview by its alt text, else its description, else a general phrase', async () => {
+    renderLanding({
+      body: [preview(1, { altText: 'A crack across a frozen lake', description: 'Brr' }), preview(2, { description: 'Crack in a teacup' }), preview(3)],
+    });
+    const list = within(await screen.findByRole('list', { name: 'Community photos' }));
+    expect(list.getAllByRole('img').map((image) => image.getAttribute('alt')).sort()).toEqual([
+      'A crack across a frozen lake',
+      'A crack photo shared by the community',
+      'Crack in a teacup',
+    ]);
   });
 
   it('shows no previews when the photo list fails', async () => {

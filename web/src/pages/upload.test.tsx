@@ -146,6 +146,59 @@ describe('upload page', () => {
     expect(invalidate).toHaveBeenCalledWith({ queryKey: userPhotosQueryKey });
   });
 
+  it('prompts for optional alt text, with its hint and count, and sends it only when filled', async () => {
+    const { user, uploads } = setup();
+    await chooseFile(user);
+    const altText = screen.getByRole('textbox', { name: 'Alt text (optional)' });
+    expect(altText).toHaveAccessibleDescription("Describe what the photo shows for people who can't see it. 0/1000");
+    expect(screen.getByText("Describe what the photo shows for people who can't see it.")).toBeVisible();
+
+    // Left empty: no altText field at all.
+    await agreeToTerms(user);
+    await user.click(submitButton());
+    expect(await screen.findByRole('heading', { name: 'Dashboard stub' })).toBeInTheDocument();
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]?.form?.has('altText')).toBe(false);
+  });
+
+  it('sends the alt text, trimmed, with the description', async () => {
+    const { user, uploads } = setup();
+    await chooseFile(user);
+    await user.type(screen.getByLabelText('Description (optional)'), 'My favourite');
+    await user.type(screen.getByLabelText('Alt text (optional)'), '  A crack runs across a brick wall ');
+    expect(screen.getByText('35/1000')).toBeInTheDocument();
+    await agreeToTerms(user);
+    await user.click(submitButton());
+    expect(await screen.findByRole('heading', { name: 'Dashboard stub' })).toBeInTheDocument();
+    expect(uploads[0]?.form?.get('altText')).toBe('A crack runs across a brick wall');
+    expect(uploads[0]?.form?.get('description')).toBe('My favourite');
+  });
+
+  it('refuses alt text over 1000 characters before sending, and shows the server’s 400 message', async () => {
+    const { user, uploads } = setup({ upload: { status: 400, text: '{"message":"Alt text must be 1000 characters or less"}' } });
+    await chooseFile(user);
+    const altText = screen.getByLabelText('Alt text (optional)');
+    fireEvent.change(altText, { target: { value: 'x'.repeat(1001) } });
+    await agreeToTerms(user);
+    await user.click(submitButton());
+    expect(await screen.findByText('Alt text must be 1000 characters or less')).toBeInTheDocument();
+    expect(screen.getByText('1001/1000')).toBeInTheDocument();
+    expect(altText).toHaveAttribute('aria-invalid', 'true');
+    expect(altText).toHaveAccessibleDescription(
+      "Alt text must be 1000 characters or less Describe what the photo shows for people who can't see it. 1001/1000",
+    );
+    expect(uploads).toHaveLength(0);
+
+    // Within the limit here, but the server may still refuse it: its message is shown as for any failed upload.
+    fireEvent.change(altText, { target: { value: 'A crack' } });
+    await user.click(submitButton());
+    await waitFor(() =>
+      expect(getToasts()[0]).toMatchObject({ variant: 'destructive', title: 'Upload Failed', description: 'Alt text must be 1000 characters or less' }),
+    );
+    expect(uploads).toHaveLength(1);
+    expect(location()).toBe('/upload');
+  });
+
   it('shows the upload progress while the photo is sent', async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => {

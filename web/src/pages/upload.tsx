@@ -3,6 +3,7 @@ import { Link } from 'react-router-dom';
 import { AlertTriangle, ImageUp } from 'lucide-react';
 import { FormField } from '@/components/contact/form-field';
 import { PageContainer, PageHeader } from '@/components/page-header';
+import { AltTextField } from '@/components/photo/alt-text-field';
 import { PrivacyBarEditor } from '@/components/privacy-bars/privacy-bar-editor';
 import { ChosenPhoto } from '@/components/upload/chosen-photo';
 import { DropzoneErrors, PhotoDropzone } from '@/components/upload/photo-dropzone';
@@ -33,7 +34,7 @@ function InlineLegalLink({ to, children }: { to: string; children: string }) {
 
 /**
  * /upload (SPEC "Upload", §5, §8): pick one photo, preview it, optionally cover private details with
- * privacy bars, add a description, agree to the terms, then upload (with progress) and save the bars.
+ * privacy bars, add a description and alt text, agree to the terms, then upload (with progress) and save the bars.
  * A HEIC/HEIF photo is previewed from a JPEG decoded in a worker; the original file is what is uploaded.
  */
 export function UploadPage() {
@@ -46,7 +47,7 @@ export function UploadPage() {
     setBars,
     suggestFaces,
     removeFile,
-    form: { control, register, errors, descriptionLength },
+    form: { control, register, errors, descriptionLength, altTextLength },
     onSubmit,
     phase,
     isBusy,
@@ -154,6 +155,14 @@ export function UploadPage() {
                 {...register('description')}
               />
             </FormField>
+
+            <AltTextField
+              id="upload-alt-text"
+              length={altTextLength}
+              error={errors.altText?.message}
+              disabled={isBusy || uploaded !== null}
+              {...register('altText')}
+            />
 
             <div className="flex flex-col gap-2">
               <div className="flex items-start gap-3">

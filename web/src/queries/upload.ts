@@ -10,6 +10,7 @@ import { userStatsQueryKey } from './user-stats';
 export interface UploadPhotoVariables {
   file: File;
   description?: string;
+  altText?: string;
   onProgress?: (progress: UploadProgress) => void;
   signal?: AbortSignal;
 }
@@ -19,8 +20,8 @@ export function useUploadPhotoMutation(errorToast: ErrorToast) {
   const queryClient = useQueryClient();
   return useMutation({
     meta: { errorToast },
-    mutationFn: ({ file, description, onProgress, signal }: UploadPhotoVariables) =>
-      api.photos.upload(file, description, onProgress, { signal }),
+    mutationFn: ({ file, description, altText, onProgress, signal }: UploadPhotoVariables) =>
+      api.photos.upload(file, { description, altText }, onProgress, { signal }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: userPhotosQueryKey });
       void queryClient.invalidateQueries({ queryKey: userStatsQueryKey });

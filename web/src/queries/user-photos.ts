@@ -1,7 +1,7 @@
 import { partialMatchKey, useMutation, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import type { ErrorToast } from '@/lib/query-client';
-import type { PrivacyBar } from '@/lib/types';
+import type { PhotoUpdateInput, PrivacyBar } from '@/lib/types';
 
 export const userPhotosQueryKey = ['user', 'photos'] as const;
 
@@ -38,8 +38,11 @@ export function refreshAfterUserPhotoChange(queryClient: QueryClient): Promise<v
 
 export interface UserPhotoEdit {
   id: number;
-  /** The new description; left out when unchanged. */
-  description?: string;
+  /**
+   * The PATCH body: the description (always, it is required) and, only when it changed, the alt text (null clears it);
+   * left out when neither changed.
+   */
+  details?: PhotoUpdateInput;
   /** The new privacy bars; left out when unchanged. */
   bars?: PrivacyBar[];
 }
@@ -56,17 +59,17 @@ export class UserPhotoEditError extends Error {
 }
 
 /**
- * Saves an edit of one's own photo: the description (PATCH), then the privacy bars (POST). The lists
+ * Saves an edit of one's own photo: the description and alt text (PATCH), then the privacy bars (POST). The lists
  * are refreshed afterwards whether or not both parts went through, as one of them may have.
  */
 export function useEditUserPhotoMutation(errorToast: ErrorToast) {
   const queryClient = useQueryClient();
   return useMutation({
     meta: { errorToast },
-    mutationFn: async ({ id, description, bars }: UserPhotoEdit) => {
-      if (description !== undefined) {
+    mutationFn: async ({ id, details, bars }: UserPhotoEdit) => {
+      if (details !== undefined) {
         try {
-          await api.photos.update(id, { description });
+          await api.photos.update(id, details);
         } catch (error) {
           throw new UserPhotoEditError('description', error);
         }

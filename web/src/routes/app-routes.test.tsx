@@ -51,6 +51,7 @@ describe('routes when signed out', () => {
     ['/admin/users', 'Admin'],
     ['/admin/desk', 'Admin'],
     ['/admin/support', 'Admin'],
+    ['/admin/raters', 'Admin'],
     ['/profile', 'Profile'],
     ['/settings', 'Settings'],
   ])('shows a sign-in-required card on %s titled %s', async (path, title) => {
@@ -152,13 +153,14 @@ describe('routes when signed in with accepted terms', () => {
     ['/admin/users', 'User Management'],
     ['/admin/support', 'User Support'],
     ['/admin/desk', 'Review Desk'],
+    ['/admin/raters', 'Raters'],
   ])('renders %s for administrators', async (path, heading) => {
     mockSession({ body: makeUser({ isAdmin: true }) });
     renderApp(path);
     await expectHeading(heading);
   });
 
-  it.each(['/admin', '/admin/users', '/admin/support', '/admin/desk'])('denies %s to other users', async (path) => {
+  it.each(['/admin', '/admin/users', '/admin/support', '/admin/desk', '/admin/raters'])('denies %s to other users', async (path) => {
     mockSession({ body: makeUser() });
     renderApp(path);
     await expectHeading('Access Denied');

@@ -10,6 +10,7 @@ import { LayoutRoute } from './layout-route';
 import {
   AdminDeskPage,
   AdminPage,
+  AdminRatersPage,
   AdminSupportPage,
   AdminUsersPage,
   ContactPage,
@@ -92,6 +93,7 @@ const SIGNED_OUT_ROUTES = (
       <Route path="/admin/users" element={<SignInRequiredCard title="Admin" />} />
       <Route path="/admin/desk" element={<SignInRequiredCard title="Admin" />} />
       <Route path="/admin/support" element={<SignInRequiredCard title="Admin" />} />
+      <Route path="/admin/raters" element={<SignInRequiredCard title="Admin" />} />
       <Route path="/profile" element={<SignInRequiredCard title="Profile" />} />
       <Route path="/settings" element={<SignInRequiredCard title="Settings" />} />
       <Route path="/legal" element={<LegalPage />} />
@@ -126,6 +128,7 @@ const SIGNED_IN_ROUTES = (
       <Route path="/admin/users" element={<AdminUsersPage />} />
       <Route path="/admin/desk" element={<AdminDeskPage />} />
       <Route path="/admin/support" element={<AdminSupportPage />} />
+      <Route path="/admin/raters" element={<AdminRatersPage />} />
       <Route path="/profile" element={<ProfilePage />} />
       <Route path="/settings" element={<SettingsPage />} />
       <Route path="/legal" element={<LegalPage />} />

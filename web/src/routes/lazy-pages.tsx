@@ -60,6 +60,7 @@ export const AppLayout = lazyPage(() =>
 export const HomePage = lazyPage(() => import('@/pages/home').then((m) => m.HomePage));
 export const AdminPage = lazyPage(() => import('@/pages/admin').then((m) => m.AdminPage));
 export const AdminDeskPage = lazyPage(() => import('@/pages/admin-desk').then((m) => m.AdminDeskPage));
+export const AdminRatersPage = lazyPage(() => import('@/pages/admin-raters').then((m) => m.AdminRatersPage));
 export const AdminSupportPage = lazyPage(() => import('@/pages/admin-support').then((m) => m.AdminSupportPage));
 export const AdminUsersPage = lazyPage(() => import('@/pages/admin-users').then((m) => m.AdminUsersPage));
 export const ContactPage = lazyPage(() => import('@/pages/contact').then((m) => m.ContactPage));

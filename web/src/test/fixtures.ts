@@ -33,6 +33,7 @@ export function makeAdminPhoto(overrides: Partial<AdminPhoto> = {}): AdminPhoto 
     size: 1234,
     storageType: 'local',
     description: `Crack ${id}`,
+    altText: null,
     status: 'pending',
     underReview: false,
     resubmitUntil: null,

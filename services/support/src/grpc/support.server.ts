@@ -1,5 +1,5 @@
 import { CONTACT } from '@snapcracks/http-contract';
-import { InvalidArgumentError, requireAdmin, type Handlers } from '@snapcracks/kit';
+import { InvalidArgumentError, requireAdmin, requireMember, type Handlers } from '@snapcracks/kit';
 import {
   ContactFormStatus as StatusMessage,
   type ContactForm as ContactFormMessage,
@@ -19,9 +19,13 @@ const FROM_MESSAGE = new Map<StatusMessage, ContactFormStatus>(Object.entries(TO
 /** Protocol edge: submitting is open to anyone (signed in or not); listing and status changes are an admin's. */
 export function supportHandlers(service: SupportService): Handlers<SupportServiceServer> {
   return {
-    async submitContactForm(request) {
+    async submitContactForm(request, ctx) {
       const { name, email, subject, message } = request;
-      return { contactForm: toMessage(await service.submit({ name, email, subject, message })) };
+      return { contactForm: toMessage(await service.submit({ name, email, subject, message }, ctx.caller?.userId ?? null)) };
+    },
+
+    async listMyContactForms(_request, ctx) {
+      return { contactForms: (await service.mine(requireMember(ctx).userId)).map(toMessage) };
     },
 
     async listContactForms(request, ctx) {
@@ -52,6 +56,7 @@ export function toMessage(form: ContactForm): ContactFormMessage {
     subject: form.subject,
     message: form.message,
     status: TO_MESSAGE[form.status],
+    userId: form.userId ?? undefined,
     createdAt: form.createdAt,
     updatedAt: form.updatedAt,
   };

@@ -44,11 +44,20 @@ export function describeContactFormRepositoryContract(name: string, subject: Con
 
     it('stores a new form at status new, with its times, and commits its event built from the stored form', async () => {
       const created = await repo.create(form(1, { message: 'Line one\nLine two' }), submitted);
-      expect(created).toEqual({ id: expect.any(Number), ...form(1, { message: 'Line one\nLine two' }), status: 'new', createdAt: expect.any(Date), updatedAt: expect.any(Date) });
+      expect(created).toEqual({ id: expect.any(Number), ...form(1, { message: 'Line one\nLine two' }), status: 'new', userId: null, createdAt: expect.any(Date), updatedAt: expect.any(Date) });
       expect(created.id).toBeGreaterThan(0);
       expect(seen).toEqual([created]);
       expect(await decoded()).toEqual([['support.contact_form.submitted', { contactFormId: created.id }]]);
       expect(await repo.list({ status: null, offset: 0, limit: 10 })).toEqual([created]);
+    });
+
+    it("keeps the member who sent a form, and lists a member's own, newest first", async () => {
+      const visitors = await repo.create(form(1), submitted);
+      const first = await repo.create({ ...form(2), userId: 'member-1' }, submitted);
+      const second = await repo.create({ ...form(3), userId: 'member-1' }, submitted);
+      expect([visitors.userId, first.userId]).toEqual([null, 'member-1']);
+      expect(await repo.listByUser('member-1')).toEqual([second, first]);
+      expect(await repo.listByUser('nobody')).toEqual([]);
     });
 
     it('lists newest first, one status or all, from an offset, at most `limit`', async () => {

@@ -23,7 +23,7 @@ export class InMemoryContactFormRepository implements ContactFormRepository {
 
   async create(form: NewContactForm, eventOf: EventOf): Promise<ContactForm> {
     const now = this.#tick();
-    const stored: ContactForm = { ...form, id: this.#nextId++, status: 'new', createdAt: now, updatedAt: now };
+    const stored: ContactForm = { ...form, userId: form.userId ?? null, id: this.#nextId++, status: 'new', createdAt: now, updatedAt: now };
     const event = eventOf(structuredClone(stored));
     this.#rows.set(stored.id, stored);
     this.events.push(event);
@@ -36,6 +36,10 @@ export class InMemoryContactFormRepository implements ContactFormRepository {
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id)
       .slice(offset, offset + limit)
       .map((form) => structuredClone(form));
+  }
+
+  async listByUser(userId: string): Promise<ContactForm[]> {
+    return [...this.#rows.values()].filter((f) => f.userId === userId).map((f) => structuredClone(f)).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id);
   }
 
   async countByStatus(): Promise<StatusCounts> {

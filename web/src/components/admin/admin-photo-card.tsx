@@ -2,7 +2,7 @@ import { useRef, useState, type KeyboardEvent, type Ref } from 'react';
 import { Ban, CalendarDays, Check, CheckCircle2, EyeOff, Pencil, Trash2, User as UserIcon, X } from 'lucide-react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { EditPhotoDialog } from '@/components/dashboard/edit-photo-dialog';
-import { photoLabel } from '@/components/dashboard/photo-label';
+import { photoImageAlt, photoLabel } from '@/components/dashboard/photo-label';
 import { PhotoStatusBadge } from '@/components/dashboard/photo-status-badge';
 import { RatingSummary } from '@/components/photo/rating-summary';
 import { Button } from '@/components/ui/button';
@@ -140,7 +140,7 @@ export function AdminPhotoCard({ photo, currentUserId, cardRef, onApprove, onReq
     >
       {/* Nothing lies over the photo (not even the status badge): the moderator sees every pixel of it. */}
       <button type="button" tabIndex={-1} className="block w-full cursor-zoom-in outline-none" aria-label={`View ${label} large`} onClick={() => onView(photo)}>
-        <ContainedPhoto photo={photo} alt={label} />
+        <ContainedPhoto photo={photo} alt={photoImageAlt(photo)} />
       </button>
 
       <div className="flex flex-1 flex-col gap-3 p-4">

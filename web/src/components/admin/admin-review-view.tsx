@@ -1,6 +1,6 @@
 import type { KeyboardEvent, Ref } from 'react';
 import { Check, ChevronLeft, ChevronRight, ExternalLink, X } from 'lucide-react';
-import { photoLabel } from '@/components/dashboard/photo-label';
+import { photoImageAlt, photoLabel } from '@/components/dashboard/photo-label';
 import { PhotoStatusBadge } from '@/components/dashboard/photo-status-badge';
 import { RetryingImage } from '@/components/photo/retrying-image';
 import { Button } from '@/components/ui/button';
@@ -114,7 +114,7 @@ export function AdminReviewView({ photos, photo, contentRef, onNavigate, onClose
               <RetryingImage
                 key={photo.id}
                 src={photo.displayUrl}
-                alt={photoLabel(photo)}
+                alt={photoImageAlt(photo)}
                 width={photo.width > 0 ? photo.width : undefined}
                 height={photo.height > 0 ? photo.height : undefined}
                 decoding="async"

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { AlertTriangle, Check, ImageOff, RotateCw, Trash2, Users } from 'lucide-react';
-import { photoLabel } from '@/components/dashboard/photo-label';
+import { photoImageAlt, photoLabel } from '@/components/dashboard/photo-label';
 import { PhotoStatusBadge } from '@/components/dashboard/photo-status-badge';
 import { GalleryPagination } from '@/components/gallery/gallery-pagination';
 import { Button } from '@/components/ui/button';
@@ -128,7 +128,7 @@ function ReportedPhotoCard({ reported, busy, onDismiss, onRemove }: { reported: 
   return (
     <li aria-labelledby={headingId} aria-busy={busy || undefined} className={cn('flex min-w-0 flex-col overflow-hidden rounded-xl border bg-card shadow-sm', busy && 'opacity-70')}>
       {photo ? (
-        <ContainedPhoto photo={photo} alt={label} />
+        <ContainedPhoto photo={photo} alt={photoImageAlt(photo)} />
       ) : (
         <div className="flex aspect-[4/3] items-center justify-center bg-muted text-muted-foreground">
           <ImageOff className="size-8" aria-hidden="true" />

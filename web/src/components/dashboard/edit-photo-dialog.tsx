@@ -3,6 +3,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2, Save } from 'lucide-react';
 import { FormField } from '@/components/contact/form-field';
+import { AltTextField } from '@/components/photo/alt-text-field';
 import { suggestFaceBarsAt } from '@/components/privacy-bars/face-suggestions';
 import { PrivacyBarEditor } from '@/components/privacy-bars/privacy-bar-editor';
 import { Button } from '@/components/ui/button';
@@ -20,9 +21,9 @@ import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/lib/toast';
 import type { PrivacyBar, UserPhoto } from '@/lib/types';
 import { useEditUserPhotoMutation } from '@/queries/user-photos';
-import { editPhotoSchema, PHOTO_DESCRIPTION_MAX_LENGTH, type EditPhotoValues } from './edit-photo-schema';
+import { editPhotoSchema, PHOTO_DESCRIPTION_MAX_LENGTH, type EditPhotoInput, type EditPhotoValues } from './edit-photo-schema';
 import { editFailureToast } from './mutation-feedback';
-import { photoLabel } from './photo-label';
+import { photoImageAlt } from './photo-label';
 
 function barsOf(photo: UserPhoto): PrivacyBar[] {
   return Array.isArray(photo.privacyBars) ? photo.privacyBars : [];
@@ -39,7 +40,7 @@ function sameBars(a: readonly PrivacyBar[], b: readonly PrivacyBar[]): boolean {
 }
 
 /**
- * Edits the description and privacy bars of one of the caller's photos. `children` is the button that
+ * Edits the description, alt text and privacy bars of one of the caller's photos. `children` is the button that
  * opens it; focus returns there when the dialog closes.
  */
 export function EditPhotoDialog({ photo, children }: { photo: UserPhoto; children: ReactElement }) {
@@ -77,6 +78,7 @@ function EditPhotoForm({
   onSaved: () => void;
 }) {
   const initialDescription = photo.description ?? '';
+  const initialAltText = photo.altText?.trim() || null;
   const initialBars = barsOf(photo);
   const [bars, setBars] = useState<PrivacyBar[]>(initialBars);
   const {
@@ -84,24 +86,29 @@ function EditPhotoForm({
     handleSubmit,
     control,
     formState: { errors },
-  } = useForm<EditPhotoValues>({
+  } = useForm<EditPhotoInput, unknown, EditPhotoValues>({
     resolver: zodResolver(editPhotoSchema),
-    defaultValues: { description: initialDescription },
+    defaultValues: { description: initialDescription, altText: photo.altText ?? '' },
   });
   const descriptionLength = useWatch({ control, name: 'description' })?.length ?? 0;
+  const altTextLength = useWatch({ control, name: 'altText' })?.length ?? 0;
   const isSaving = mutation.isPending;
 
-  const onSubmit = handleSubmit(({ description }) => {
+  const onSubmit = handleSubmit(({ description, altText }) => {
+    // Trimmed by the schema; blank is none.
+    const nextAltText = altText || null;
     const descriptionChanged = description !== initialDescription;
+    const altTextChanged = nextAltText !== initialAltText;
     const barsChanged = !sameBars(bars, initialBars);
-    if (!descriptionChanged && !barsChanged) {
+    if (!descriptionChanged && !altTextChanged && !barsChanged) {
       onSaved();
       return;
     }
     mutation.mutate(
       {
         id: photo.id,
-        description: descriptionChanged ? description : undefined,
+        // The PATCH always carries the description; the alt text only when it changed (left out, it stays).
+        details: descriptionChanged || altTextChanged ? { description, ...(altTextChanged && { altText: nextAltText }) } : undefined,
         bars: barsChanged ? bars : undefined,
       },
       {
@@ -124,13 +131,21 @@ function EditPhotoForm({
         <Textarea rows={3} placeholder="Describe your crack" disabled={isSaving} {...register('description')} />
       </FormField>
 
+      <AltTextField
+        id={`photo-${photo.id}-alt-text`}
+        length={altTextLength}
+        error={errors.altText?.message}
+        disabled={isSaving}
+        {...register('altText')}
+      />
+
       <section aria-labelledby={`photo-${photo.id}-bars-title`} className="flex flex-col gap-2">
         <h3 id={`photo-${photo.id}-bars-title`} className="text-sm leading-none font-medium">
           Privacy Bars
         </h3>
         <PrivacyBarEditor
           imageUrl={photo.originalUrl || null}
-          alt={photoLabel(photo)}
+          alt={photoImageAlt(photo)}
           bars={bars}
           onChange={setBars}
           disabled={isSaving}

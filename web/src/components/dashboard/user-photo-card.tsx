@@ -8,7 +8,7 @@ import { DeletePhotoButton } from './delete-photo-button';
 import { EditPhotoDialog } from './edit-photo-dialog';
 import { PhotoStatusBadge } from './photo-status-badge';
 import { ResubmitPhotoButton } from './resubmit-photo-dialog';
-import { photoLabel } from './photo-label';
+import { photoImageAlt, photoLabel } from './photo-label';
 
 /** The thumbnail, medium or display image, whichever is sharp enough at the card's size (image-sources.ts). */
 function cardImageAttributes(photo: UserPhoto) {
@@ -28,7 +28,7 @@ export function UserPhotoCard({ photo }: { photo: UserPhoto }) {
       <div className="relative aspect-[4/3] w-full overflow-hidden bg-muted">
         <img
           {...cardImageAttributes(photo)}
-          alt={label}
+          alt={photoImageAlt(photo)}
           width={hasSize ? photo.width : undefined}
           height={hasSize ? photo.height : undefined}
           loading="lazy"

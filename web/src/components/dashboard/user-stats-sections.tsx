@@ -1,5 +1,6 @@
 import { AlertTriangle, Award, BarChart3, Camera, CheckCircle2, Clock, RotateCw, Star, ThumbsDown, TrendingUp, Trophy, Upload, Vote, XCircle, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { imageAltText } from '@/components/photo/photo-labels';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -261,7 +262,7 @@ function RatedPhotoCard({ title, icon, photo }: { title: string; icon: LucideIco
             <div className="flex gap-4">
               <img
                 src={`${uploadedFileUrl(photo.filename)}?size=thumb`}
-                alt={photo.description || title}
+                alt={imageAltText(photo, title)}
                 loading="lazy"
                 width={96}
                 height={96}

@@ -1,11 +1,14 @@
 import { Camera, ImageIcon, Star } from 'lucide-react';
 import { SignInButton } from '@/components/auth/sign-in-button';
+import { imageAltText } from '@/components/photo/photo-labels';
 import { RetryingImage } from '@/components/photo/retrying-image';
 import { Skeleton } from '@/components/ui/skeleton';
 import { HEADER_IMAGE_URL } from '@/lib/brand';
 import { LANDING_PREVIEW_COUNT, useLandingPreviewPhotos } from '@/queries/photos';
 
 const PREVIEW_GRID = 'grid grid-cols-2 gap-3 sm:grid-cols-4';
+/** A preview's `alt` when its owner gave neither alt text nor a description. */
+const PREVIEW_ALT = 'A crack photo shared by the community';
 
 /** An empty square where a preview would be, so the hero keeps its size with fewer than four photos. */
 function PreviewPlaceholder() {
@@ -51,7 +54,7 @@ function PreviewPhotos() {
         <li key={photo.id} className="aspect-square overflow-hidden rounded-lg border bg-muted shadow-sm">
           <RetryingImage
             src={photo.thumbnailUrl}
-            alt="A crack photo shared by the community"
+            alt={imageAltText(photo, PREVIEW_ALT)}
             decoding="async"
             draggable={false}
             className="size-full object-cover transition-transform duration-300 hover:scale-105"

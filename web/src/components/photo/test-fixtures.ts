@@ -8,6 +8,7 @@ export function makeGalleryPhoto(overrides: Partial<GalleryPhoto> = {}): Gallery
     userId: 'u2',
     filename: `crack-${id}.jpg`,
     description: `Crack number ${id}`,
+    altText: null,
     status: 'approved',
     averageRating: 4,
     voteCount: 2,

@@ -74,9 +74,10 @@ export function formatFileSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** The text fields of the upload form (SPEC §5): an optional description and the required terms box. */
+/** The text fields of the upload form (SPEC §5): an optional description and alt text, and the required terms box. */
 export const uploadFormSchema = z.object({
   description: schemas.uploadDescription,
+  altText: schemas.altTextInput,
   agreeToTerms: z.boolean().refine((value) => value, { message: UPLOAD.termsRequired }),
 });
 

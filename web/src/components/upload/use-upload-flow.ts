@@ -59,9 +59,10 @@ export function useUploadFlow() {
     formState: { errors },
   } = useForm<UploadFormInput, unknown, UploadFormValues>({
     resolver: zodResolver(uploadFormSchema),
-    defaultValues: { description: '', agreeToTerms: false },
+    defaultValues: { description: '', altText: '', agreeToTerms: false },
   });
   const descriptionLength = useWatch({ control, name: 'description' })?.length ?? 0;
+  const altTextLength = useWatch({ control, name: 'altText' })?.length ?? 0;
 
   useEffect(() => () => abortRef.current?.abort(), []);
 
@@ -78,7 +79,7 @@ export function useUploadFlow() {
     }
   };
 
-  const submit = async ({ description }: { description: string }) => {
+  const submit = async ({ description, altText }: Pick<UploadFormValues, 'description' | 'altText'>) => {
     if (!file || isBusy) return;
     let photo = uploaded;
     if (!photo) {
@@ -90,6 +91,7 @@ export function useUploadFlow() {
         photo = await uploadPhoto.mutateAsync({
           file,
           description,
+          altText,
           signal: controller.signal,
           onProgress: ({ percent }) => setProgress(percent),
         });
@@ -120,7 +122,7 @@ export function useUploadFlow() {
       setBars([]);
       dropzone.clearErrors();
     },
-    form: { control, register, errors, descriptionLength },
+    form: { control, register, errors, descriptionLength, altTextLength },
     onSubmit: (event: FormEvent<HTMLFormElement>) => void handleSubmit(submit)(event),
     phase,
     isBusy,

@@ -136,6 +136,8 @@ export interface ContactFormSubmitted {
 export interface ContactFormStatusChanged {
   contactFormId: number;
   status: string;
+  /** The member who sent it while signed in; absent for a visitor's message. */
+  userId?: string | undefined;
 }
 
 function createBaseEnvelope(): Envelope {
@@ -1444,7 +1446,7 @@ export const ContactFormSubmitted: MessageFns<ContactFormSubmitted> = {
 };
 
 function createBaseContactFormStatusChanged(): ContactFormStatusChanged {
-  return { contactFormId: 0, status: "" };
+  return { contactFormId: 0, status: "", userId: undefined };
 }
 
 export const ContactFormStatusChanged: MessageFns<ContactFormStatusChanged> = {
@@ -1454,6 +1456,9 @@ export const ContactFormStatusChanged: MessageFns<ContactFormStatusChanged> = {
     }
     if (message.status !== "") {
       writer.uint32(18).string(message.status);
+    }
+    if (message.userId !== undefined) {
+      writer.uint32(26).string(message.userId);
     }
     return writer;
   },
@@ -1487,6 +1492,14 @@ export const ContactFormStatusChanged: MessageFns<ContactFormStatusChanged> = {
             message.status = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1507,6 +1520,11 @@ export const ContactFormStatusChanged: MessageFns<ContactFormStatusChanged> = {
         ? globalThis.Number(object.contact_form_id)
         : 0,
       status: isSet(object.status) ? globalThis.String(object.status) : "",
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : undefined,
     };
   },
 
@@ -1517,6 +1535,9 @@ export const ContactFormStatusChanged: MessageFns<ContactFormStatusChanged> = {
     }
     if (message.status !== "") {
       obj.status = message.status;
+    }
+    if (message.userId !== undefined) {
+      obj.userId = message.userId;
     }
     return obj;
   },

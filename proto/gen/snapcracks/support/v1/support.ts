@@ -74,7 +74,11 @@ export interface ContactForm {
   message: string;
   status: ContactFormStatus;
   createdAt?: Date | undefined;
-  updatedAt?: Date | undefined;
+  updatedAt?:
+    | Date
+    | undefined;
+  /** The member who sent it while signed in; absent for a visitor's message. */
+  userId?: string | undefined;
 }
 
 /** How many contact forms there are at each status, and in all. */
@@ -123,6 +127,13 @@ export interface SetContactFormStatusResponse {
   contactForm?: ContactForm | undefined;
 }
 
+export interface ListMyContactFormsRequest {
+}
+
+export interface ListMyContactFormsResponse {
+  contactForms: ContactForm[];
+}
+
 function createBaseContactForm(): ContactForm {
   return {
     id: 0,
@@ -133,6 +144,7 @@ function createBaseContactForm(): ContactForm {
     status: 0,
     createdAt: undefined,
     updatedAt: undefined,
+    userId: undefined,
   };
 }
 
@@ -161,6 +173,9 @@ export const ContactForm: MessageFns<ContactForm> = {
     }
     if (message.updatedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.updatedAt), writer.uint32(66).fork()).join();
+    }
+    if (message.userId !== undefined) {
+      writer.uint32(74).string(message.userId);
     }
     return writer;
   },
@@ -242,6 +257,14 @@ export const ContactForm: MessageFns<ContactForm> = {
             message.updatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -272,6 +295,11 @@ export const ContactForm: MessageFns<ContactForm> = {
         : isSet(object.updated_at)
         ? fromJsonTimestamp(object.updated_at)
         : undefined,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : undefined,
     };
   },
 
@@ -300,6 +328,9 @@ export const ContactForm: MessageFns<ContactForm> = {
     }
     if (message.updatedAt !== undefined) {
       obj.updatedAt = message.updatedAt.toISOString();
+    }
+    if (message.userId !== undefined) {
+      obj.userId = message.userId;
     }
     return obj;
   },
@@ -922,6 +953,114 @@ export const SetContactFormStatusResponse: MessageFns<SetContactFormStatusRespon
   },
 };
 
+function createBaseListMyContactFormsRequest(): ListMyContactFormsRequest {
+  return {};
+}
+
+export const ListMyContactFormsRequest: MessageFns<ListMyContactFormsRequest> = {
+  encode(_: ListMyContactFormsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMyContactFormsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMyContactFormsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListMyContactFormsRequest {
+    return {};
+  },
+
+  toJSON(_: ListMyContactFormsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+};
+
+function createBaseListMyContactFormsResponse(): ListMyContactFormsResponse {
+  return { contactForms: [] };
+}
+
+export const ListMyContactFormsResponse: MessageFns<ListMyContactFormsResponse> = {
+  encode(message: ListMyContactFormsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.contactForms) {
+      ContactForm.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMyContactFormsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMyContactFormsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contactForms.push(ContactForm.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListMyContactFormsResponse {
+    return {
+      contactForms: globalThis.Array.isArray(object?.contactForms)
+        ? object.contactForms.map((e: any) => ContactForm.fromJSON(e))
+        : globalThis.Array.isArray(object?.contact_forms)
+        ? object.contact_forms.map((e: any) => ContactForm.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListMyContactFormsResponse): unknown {
+    const obj: any = {};
+    if (message.contactForms?.length) {
+      obj.contactForms = message.contactForms.map((e) => ContactForm.toJSON(e));
+    }
+    return obj;
+  },
+};
+
 /** Owns contact_forms: public submission, admin listing and status. */
 export type SupportServiceService = typeof SupportServiceService;
 export const SupportServiceService = {
@@ -961,6 +1100,18 @@ export const SupportServiceService = {
       Buffer.from(SetContactFormStatusResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SetContactFormStatusResponse => SetContactFormStatusResponse.decode(value),
   },
+  /** A member's own messages (sent while signed in), newest first. */
+  listMyContactForms: {
+    path: "/snapcracks.support.v1.SupportService/ListMyContactForms" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListMyContactFormsRequest): Buffer =>
+      Buffer.from(ListMyContactFormsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListMyContactFormsRequest => ListMyContactFormsRequest.decode(value),
+    responseSerialize: (value: ListMyContactFormsResponse): Buffer =>
+      Buffer.from(ListMyContactFormsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListMyContactFormsResponse => ListMyContactFormsResponse.decode(value),
+  },
 } as const;
 
 export interface SupportServiceServer extends UntypedServiceImplementation {
@@ -970,6 +1121,8 @@ export interface SupportServiceServer extends UntypedServiceImplementation {
   listContactForms: handleUnaryCall<ListContactFormsRequest, ListContactFormsResponse>;
   /** Admins only: any status to any other, in any order; NOT_FOUND for an unknown id. */
   setContactFormStatus: handleUnaryCall<SetContactFormStatusRequest, SetContactFormStatusResponse>;
+  /** A member's own messages (sent while signed in), newest first. */
+  listMyContactForms: handleUnaryCall<ListMyContactFormsRequest, ListMyContactFormsResponse>;
 }
 
 export interface SupportServiceClient extends Client {
@@ -1020,6 +1173,22 @@ export interface SupportServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SetContactFormStatusResponse) => void,
+  ): ClientUnaryCall;
+  /** A member's own messages (sent while signed in), newest first. */
+  listMyContactForms(
+    request: ListMyContactFormsRequest,
+    callback: (error: ServiceError | null, response: ListMyContactFormsResponse) => void,
+  ): ClientUnaryCall;
+  listMyContactForms(
+    request: ListMyContactFormsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListMyContactFormsResponse) => void,
+  ): ClientUnaryCall;
+  listMyContactForms(
+    request: ListMyContactFormsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListMyContactFormsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,7 +1,7 @@
 import { DESK } from '@snapcracks/http-contract';
 import type { ReactNode, Ref } from 'react';
 import { CalendarDays, Clock, EyeOff, Hourglass, Lock, User as UserIcon, Users } from 'lucide-react';
-import { photoLabel } from '@/components/dashboard/photo-label';
+import { photoImageAlt } from '@/components/dashboard/photo-label';
 import { cardGrid } from '@/components/photo/image-sources';
 import { Badge } from '@/components/ui/badge';
 import { formatCountOf, formatDate, formatDateTime, formatRelativeTime, formatTime } from '@/lib/format';
@@ -58,7 +58,6 @@ export function DeskItemView({
   dimmed?: boolean;
 }) {
   const { photo, kind } = item;
-  const label = photoLabel(photo);
   const bars = Array.isArray(photo.privacyBars) ? photo.privacyBars.length : 0;
   return (
     <article aria-labelledby="desk-item-title" className="flex flex-col gap-4">
@@ -88,7 +87,7 @@ export function DeskItemView({
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className={cn('flex min-w-0 flex-col gap-4', dimmed && 'opacity-60')}>
           <div className="overflow-hidden rounded-xl border">
-            <ContainedPhoto photo={photo} alt={label} grid={DESK_GRID} eager />
+            <ContainedPhoto photo={photo} alt={photoImageAlt(photo)} grid={DESK_GRID} eager />
           </div>
           {actions}
         </div>
