@@ -25,6 +25,7 @@ import type { PublicPageCache } from './public-page-cache.js';
 import type { Redis } from 'ioredis';
 import type { RateLimits, TrustProxy } from './config.js';
 import type { Readiness } from './readiness.js';
+import type { DataExports } from './routes/data-export.routes.js';
 import { BARE_SECURITY_HEADERS } from './plugins/security.js';
 import imageRoutes, { avatarRoutes } from './routes/images.routes.js';
 import adminPhotoRoutes from './routes/admin-photos.routes.js';
@@ -32,6 +33,8 @@ import reportRoutes from './routes/reports.routes.js';
 import uploadAllowanceRoutes from './routes/upload-allowance.routes.js';
 import reviewDeskRoutes from './routes/review-desk.routes.js';
 import raterRoutes from './routes/raters.routes.js';
+import notificationRoutes from './routes/notifications.routes.js';
+import type { NotificationHub } from './notifications/notification-hub.js';
 import googleDriveRoutes from './routes/google-drive.routes.js';
 
 export interface AppDependencies {
@@ -43,6 +46,8 @@ export interface AppDependencies {
   users: UserDirectory;
   /** Public pages shared by every visitor, cleared by photo and vote events. */
   publicPages: PublicPageCache;
+  /** This replica's open notification streams, fed from the bus. */
+  notifications: NotificationHub;
   sessionStore: PrismaSessionStore;
   sessionSecret: string;
   /** A session's absolute maximum; the store also ends idle ones sooner. */
@@ -58,6 +63,8 @@ export interface AppDependencies {
   web?: WebOptions;
   /** Whether to answer /readyz with ready: not draining, database reachable (readiness.ts). */
   readiness: Readiness;
+  /** Members' copies of their data: the table's rows and the background runner (data-export/). */
+  dataExports: DataExports;
   timeouts?: { requestTimeoutMs?: number };
 }
 
@@ -119,12 +126,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(uploadAllowanceRoutes, { clients: deps.clients });
   await app.register(reviewDeskRoutes, { clients: deps.clients, users: deps.users });
   await app.register(raterRoutes, { clients: deps.clients, users: deps.users });
+  await app.register(notificationRoutes, { clients: deps.clients, hub: deps.notifications });
   await app.register(import('./routes/admin-stats.routes.js'), { clients: deps.clients });
   await app.register(import('./routes/user-stats.routes.js'), { clients: deps.clients });
   await app.register(import('./routes/admin-users.routes.js'), { clients: deps.clients, users: deps.users });
   await app.register(googleDriveRoutes, { clients: deps.clients, publicUrl: deps.publicUrl });
   await app.register(import('./routes/contact.routes.js'), { clients: deps.clients });
   await app.register(import('./routes/profile.routes.js'), { clients: deps.clients, users: deps.users });
+  await app.register(import('./routes/data-export.routes.js'), { clients: deps.clients, exports: deps.dataExports });
   await app.register(import('./routes/api-docs.routes.js'));
   if (deps.web) await app.register(web, deps.web);
   else app.setNotFoundHandler((_request, reply) => reply.code(404).send({ message: 'Not found' }));

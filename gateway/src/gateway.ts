@@ -10,6 +10,9 @@ import { OidcRelyingParty, type OidcSettings } from './oidc.js';
 import { PrismaSessionStore } from './session-store.js';
 import { UserDirectory } from './user-directory.js';
 import { PublicPageCache } from './public-page-cache.js';
+import { NotificationHub } from './notifications/notification-hub.js';
+import { DataExportRepository } from './data-export/data-export.repository.js';
+import { DataExportRunner } from './data-export/data-export.runner.js';
 import type { GatewayConfig } from './config.js';
 
 export const gatewayDatabase = {
@@ -41,6 +44,8 @@ export async function startGateway(
   await users.listen(platform.bus);
   const publicPages = new PublicPageCache();
   await publicPages.listen(platform.bus);
+  const notifications = new NotificationHub();
+  await notifications.listen(platform.bus);
   const HOUR_MS = 3600 * 1000;
   const sessionMaxMs = config.SESSION_MAX_HOURS * HOUR_MS;
   const sessionStore = new PrismaSessionStore(prisma, database.pool, {
@@ -48,6 +53,9 @@ export async function startGateway(
     maxMs: sessionMaxMs,
     pendingMs: SIGN_IN_PENDING_MS,
   });
+  // Members' copies of their data, made in the background by whichever replica claims each (docs/data-export.md).
+  const dataExportStore = new DataExportRepository(database.pool);
+  const dataExportRunner = new DataExportRunner(dataExportStore, clients, users, logger.child({ part: 'data-export' }));
   let draining = false;
   const redis = config.REDIS_URL ? openRateLimitRedis(config.REDIS_URL, logger) : undefined;
   const readiness = new Readiness({ isDraining: () => draining, pingDatabase: () => database.pool.query('SELECT 1'), peers: peerHealth(peerClients(clients)) });
@@ -60,6 +68,7 @@ export async function startGateway(
     oidc: new OidcRelyingParty(options.oidc),
     users,
     publicPages,
+    notifications,
     sessionStore,
     sessionSecret: resolveSecret('SESSION_SECRET', config.SESSION_SECRET, config.NODE_ENV),
     sessionMaxMs,
@@ -70,7 +79,9 @@ export async function startGateway(
     timeouts: { requestTimeoutMs: config.REQUEST_TIMEOUT_MS },
     web: { distDir: config.WEB_DIST, viteRoot: options.viteRoot },
     readiness,
+    dataExports: { store: dataExportStore, runner: dataExportRunner },
   });
+  await dataExportRunner.start(platform.bus);
   const sweep = setInterval(() => {
     sessionStore.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed'));
   }, SWEEP_INTERVAL_MS);
@@ -91,11 +102,15 @@ export async function startGateway(
       // Closing waits for every connection to end, and a keep-alive one that finishes its request after the close
       // began would idle until its timeout (72 s): each is closed as soon as it has answered what was in flight.
       const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+      // Open notification streams never finish by themselves: they end now, and their browsers reconnect elsewhere.
+      await notifications.close();
       try {
         await app.close();
       } finally {
         clearInterval(closeIdle);
       }
+      // The export in progress goes back to the queue for another replica, before the clients it uses close.
+      await dataExportRunner.stop();
       await users.close();
       await publicPages.close();
       closeClients(clients);

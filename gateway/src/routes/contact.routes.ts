@@ -16,8 +16,8 @@ const FROM_MESSAGE: Partial<Record<ContactFormStatus, ContactFormStatusName>> = 
   [ContactFormStatus.CONTACT_FORM_STATUS_RESOLVED]: 'resolved',
 };
 
-/** A contact form as the admin's support screen reads it (spec §7). */
-function toContactFormJson(form: ContactForm | undefined): ContactFormJson {
+/** A contact form as the admin's support screen reads it (spec §7), and its sender in their copy of their data. */
+export function toContactFormJson(form: ContactForm | undefined): ContactFormJson {
   if (!form) throw new Error('The support service answered without a contact form');
   return {
     id: form.id,

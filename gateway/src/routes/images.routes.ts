@@ -1,11 +1,14 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { ERRORS, routes } from '@snapcracks/http-contract';
-import type { GetBlobResponse } from '@snapcracks/proto/storage/v1';
+import { ERRORS, routes, type ImageSize } from '@snapcracks/http-contract';
+import type { Caller } from '@snapcracks/kit';
+import type { ResolveImageResponse } from '@snapcracks/proto/photo/v1';
+import type { BlobInfo, GetBlobResponse } from '@snapcracks/proto/storage/v1';
 import type { Clients } from '../clients.js';
 import { contractRoutes } from '../contract-route.js';
 import { HttpError } from '../http-errors.js';
 import { IMAGE_SIZES, imageUrl } from '../photo-json.js';
+import { toCaller } from '../plugins/current-user.js';
 
 /** Photo file names are 32 hex digits and .webp: anything else is not ours, and never reaches a service. */
 const PHOTO_FILENAME = /^[0-9a-f]{32}\.webp$/;
@@ -31,8 +34,7 @@ export default async function imageRoutes(app: FastifyInstance, { clients }: { c
     const { filename } = request.params;
     if (!PHOTO_FILENAME.test(filename)) throw new HttpError(404, ERRORS.notFound);
     const user = await request.currentUser();
-    const caller = user ? { userId: user.id, isAdmin: user.isAdmin, hasAcceptedTerms: user.hasAcceptedTerms } : null;
-    const image = await clients.photo.call.resolveImage({ filename, variant: IMAGE_SIZES[request.query.size] }, { caller });
+    const image = await resolveImage(clients, user ? toCaller(user) : null, filename, request.query.size);
 
     const { size, v: version } = request.query;
     // An earlier version's URL (bars changed since) never answers bytes: it sends the browser on to the current one,
@@ -47,14 +49,38 @@ export default async function imageRoutes(app: FastifyInstance, { clients }: { c
     reply.header('cache-control', cacheControl).header('etag', etag).header('vary', 'Cookie');
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
 
-    const stream = clients.storage.serverStream('getBlob', { key: image.blobKey }, { caller: null, deadlineMs: 60_000 });
-    const iterator = stream[Symbol.asyncIterator]();
-    const first = await iterator.next();
-    if (first.done || first.value.part?.$case !== 'info') throw new Error('Storage answered without the blob info');
-    const info = first.value.part.value;
+    const { info, bytes } = await openBlob(clients, image.blobKey, 60_000);
     reply.type(info.contentType || image.contentType).header('content-length', String(info.size)).header('content-disposition', 'inline');
-    return reply.send(Readable.from(bytes(iterator)));
+    return reply.send(Readable.from(bytes));
   });
+}
+
+/**
+ * Which blob of a photo's image of `size` the caller may see (the photo service's answer, photo.service.ts
+ * `resolveImage`): NOT_FOUND for a photo they may not see. The one rule for GET /api/uploads and the member's copy of
+ * their data.
+ */
+export function resolveImage(clients: Clients, caller: Caller | null, filename: string, size: ImageSize): Promise<ResolveImageResponse> {
+  return clients.photo.call.resolveImage({ filename, variant: IMAGE_SIZES[size] }, { caller });
+}
+
+/** A blob from storage: its info, then its bytes as they stream (`close` gives up on them). */
+export async function openBlob(
+  clients: Clients,
+  key: string,
+  deadlineMs: number,
+): Promise<{ info: BlobInfo; bytes: AsyncIterable<Buffer>; close(): Promise<void> }> {
+  const stream = clients.storage.serverStream('getBlob', { key }, { caller: null, deadlineMs });
+  const iterator = stream[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done || first.value.part?.$case !== 'info') throw new Error('Storage answered without the blob info');
+  return {
+    info: first.value.part.value,
+    bytes: bytes(iterator),
+    close: async () => {
+      await iterator.return?.();
+    },
+  };
 }
 
 /** Avatars are stored as `avatars/<uuid>.webp`; the name never changes for other bytes, so they are cached for good. */
@@ -65,19 +91,15 @@ export async function avatarRoutes(app: FastifyInstance, { clients }: { clients:
   contractRoutes(app)(routes.avatarImage, async (request, reply) => {
     const { filename } = request.params;
     if (!AVATAR_FILENAME.test(filename)) throw new HttpError(404, ERRORS.notFound);
-    const stream = clients.storage.serverStream('getBlob', { key: `avatars/${filename}` }, { caller: null, deadlineMs: 30_000 });
-    const iterator = stream[Symbol.asyncIterator]();
-    const first = await iterator.next();
-    if (first.done || first.value.part?.$case !== 'info') throw new Error('Storage answered without the blob info');
-    const info = first.value.part.value;
+    const { info, bytes, close } = await openBlob(clients, `avatars/${filename}`, 30_000);
     const etag = `"${info.etag}"`;
     reply.header('cache-control', `public, max-age=${ONE_YEAR}, immutable`).header('etag', etag);
     if (matchesEtag(request.headers['if-none-match'], etag)) {
-      await iterator.return?.();
+      await close();
       return reply.code(304).send();
     }
     reply.type(info.contentType).header('content-length', String(info.size)).header('content-disposition', 'inline');
-    return reply.send(Readable.from(bytes(iterator)));
+    return reply.send(Readable.from(bytes));
   });
 }
 

@@ -12,7 +12,8 @@ const STATUS_NAMES: Record<ReportStatus, ReportStatusJson> = {
   [ReportStatus.REPORT_STATUS_REMOVED]: 'removed',
 };
 
-function toReportJson(report: Report): ReportJson {
+/** A report as its reporter reads it (also in their copy of their data). */
+export function toReportJson(report: Report): ReportJson {
   return {
     id: report.id,
     photoId: report.photoId,

@@ -6,12 +6,14 @@ import { buildApp } from '../app.js';
 import type { Clients } from '../clients.js';
 import { loadGatewayConfig } from '../config.js';
 import type { OidcRelyingParty, PendingSignIn } from '../oidc.js';
+import { NotificationHub } from '../notifications/notification-hub.js';
 import { PublicPageCache } from '../public-page-cache.js';
 import type { Readiness } from '../readiness.js';
 import type { PrismaSessionStore } from '../session-store.js';
 import { UserDirectory } from '../user-directory.js';
 import { SESSION_COOKIE } from '../plugins/session.js';
 import { MemorySessionStore } from './memory-session-store.js';
+import { MemoryDataExports } from './memory-data-exports.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Handler = (request: any, caller: Caller | null) => unknown;
@@ -38,6 +40,8 @@ export interface HarnessOptions {
   oidc?: Partial<OidcRelyingParty>;
   /** Where the gateway logs (silent by default). */
   logger?: Logger;
+  /** Members' data exports; in memory, empty, by default. */
+  dataExports?: MemoryDataExports;
 }
 
 export interface GatewayHarness {
@@ -61,7 +65,14 @@ export const ADMIN: Account = { id: 'admin-1', hasAcceptedTerms: true, isAdmin: 
  * The whole gateway (`buildApp`, every plugin and route) in front of fake services: each gRPC call goes to a function
  * the test gives and is recorded, so a route test sees exactly what the gateway asks and answers, without a network.
  */
-export async function gatewayHarness({ services = {}, env = {}, publicUrl, oidc: oidcAnswers, logger = pino({ level: 'silent' }) }: HarnessOptions = {}): Promise<GatewayHarness> {
+export async function gatewayHarness({
+  services = {},
+  env = {},
+  publicUrl,
+  oidc: oidcAnswers,
+  logger = pino({ level: 'silent' }),
+  dataExports = new MemoryDataExports(),
+}: HarnessOptions = {}): Promise<GatewayHarness> {
   const accounts = new Map<string, User>();
   const calls: RecordedCall[] = [];
   let signingIn: string | undefined;
@@ -95,6 +106,7 @@ export async function gatewayHarness({ services = {}, env = {}, publicUrl, oidc:
     oidc,
     users,
     publicPages,
+    notifications: new NotificationHub(),
     sessionStore: sessions as unknown as PrismaSessionStore,
     sessionSecret: 'a test secret of at least thirty-two characters',
     sessionMaxMs: 3_600_000,
@@ -102,6 +114,7 @@ export async function gatewayHarness({ services = {}, env = {}, publicUrl, oidc:
     trustProxy: false,
     rateLimits: config.rateLimits,
     readiness: { ready: () => Promise.resolve(true) } as unknown as Readiness,
+    dataExports,
   });
   await app.ready();
 

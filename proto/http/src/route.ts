@@ -26,13 +26,17 @@ export type RequestBody =
 
 /** What a successful request answers. */
 export type Success =
-  | { status: 200 | 201; json: z.ZodType; description: string }
+  | { status: 200 | 201 | 202; json: z.ZodType; description: string }
   | { status: 204; description: string }
   | { status: 302 | 303; description: string }
   | { status: 200; html: string }
-  | { status: 200; image: string };
+  | { status: 200; image: string }
+  /** A file to save (`content-disposition: attachment`), streamed. */
+  | { status: 200; file: { mediaType: string; description: string } }
+  /** Server-sent events (text/event-stream), held open: the description says which events. */
+  | { status: 200; eventStream: string };
 
-export type ErrorStatus = 400 | 404 | 409 | 413 | 415 | 503;
+export type ErrorStatus = 400 | 404 | 409 | 413 | 415 | 429 | 503;
 
 export interface RouteDefinition {
   method: Method;

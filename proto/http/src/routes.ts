@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
-import { AVATAR, DESK, RATERS, FACE_SUGGESTIONS, REASON_TEMPLATES, REPORTS, RESUBMIT, REVERSAL, UPLOAD } from './rules.js';
+import { AVATAR, DESK, NOTIFICATIONS, RATERS, FACE_SUGGESTIONS, REASON_TEMPLATES, REPORTS, RESUBMIT, REVERSAL, UPLOAD } from './rules.js';
 import { loginQuery } from './return-to.js';
 import { nonEmptyBytes } from './fields.js';
 import { acceptTermsBody, adminUserEdit, adminUserPage, adminUserQuery, adminUser, avatarResult, profileBody, user, userIdParams } from './schemas/users.js';
@@ -49,6 +49,9 @@ import { contactBody, contactForm, contactFormIdParams, contactFormPage, contact
 import { driveAuthUrl, driveCallbackQuery, driveCodeBody, driveRefreshToken } from './schemas/storage-setup.js';
 import { imageQuery, imageParams } from './schemas/images.js';
 import { health, readiness } from './schemas/health.js';
+import { notificationIdParams, notificationPage, notificationQuery, notificationSettings, notificationSettingsBody, unreadCount } from './schemas/notifications.js';
+import { DATA_EXPORT } from './rules.js';
+import { dataExport, latestDataExport } from './schemas/data-export.js';
 import { raterPage, raterParams, raterQuery, raterVotePage, raterVoteQuery, voteVoidBody, voteVoidResult } from './schemas/raters.js';
 
 const avatarForm = z
@@ -397,6 +400,47 @@ export const routes = {
     errors: { 400: AVATAR.refused, 413: AVATAR.tooLarge },
   }),
 
+  // Your data (beyond the spec): a zip of everything the product holds about the member.
+  requestDataExport: defineRoute({
+    method: 'POST',
+    path: '/api/user/data-export',
+    tag: 'Your data',
+    summary: 'Ask for a copy of your data',
+    description: `A zip of the account: the profile, every photo at any status with its description, alt text, bars, status and reasons, its original (metadata stripped) and its derived images, the caller's votes, reports and contact messages, with a README. Made in the background (GET /api/user/data-export shows the progress) and kept ${DATA_EXPORT.keepHours} hours once ready. One at a time, at most ${DATA_EXPORT.maxPerWindow} in ${DATA_EXPORT.windowHours} hours.`,
+    access: 'member',
+    ok: { status: 202, json: dataExport, description: 'Queued: poll GET /api/user/data-export.' },
+    errors: { 409: DATA_EXPORT.inProgress, 429: DATA_EXPORT.tooMany },
+  }),
+  dataExport: defineRoute({
+    method: 'GET',
+    path: '/api/user/data-export',
+    tag: 'Your data',
+    summary: 'Your latest copy',
+    description: 'Its status, progress and what is being gathered while it is made, its size and expiry once ready, why it failed. Only ever the caller\'s own.',
+    access: 'member',
+    ok: { status: 200, json: latestDataExport, description: 'The latest copy, or null before the first.' },
+  }),
+  downloadDataExport: defineRoute({
+    method: 'GET',
+    path: '/api/user/data-export/download',
+    tag: 'Your data',
+    summary: 'Download your copy',
+    description: 'The caller\'s ready copy, as `snapcracks-export-<date>.zip`.',
+    access: 'member',
+    ok: { status: 200, file: { mediaType: 'application/zip', description: 'The zip (an attachment).' } },
+    errors: { 404: DATA_EXPORT.notReady },
+  }),
+  deleteDataExport: defineRoute({
+    method: 'DELETE',
+    path: '/api/user/data-export',
+    tag: 'Your data',
+    summary: 'Discard your copy',
+    description: 'Deletes the caller\'s ready, failed or expired copy and its file now rather than when it expires. A copy still being made cannot be discarded (409).',
+    access: 'member',
+    ok: { status: 204, description: 'Discarded, or there was none.' },
+    errors: { 409: DATA_EXPORT.inProgress },
+  }),
+
   // Administration (spec §7 Admin).
   adminStats: defineRoute({
     method: 'GET',
@@ -542,6 +586,61 @@ export const routes = {
     access: 'admin',
     query: reviewFiguresQuery,
     ok: { status: 200, json: reviewFigures, description: 'The figures.' },
+  }),
+  notifications: defineRoute({
+    method: 'GET',
+    path: '/api/notifications',
+    tag: 'Notifications',
+    summary: "The caller's notifications",
+    description: 'Newest first, with how many are unread: photos approved, rejected or removed (with the reason), votes (the first, 10, 50, 100, a high average), reports reviewed, support messages resolved.',
+    access: 'member',
+    query: notificationQuery,
+    ok: { status: 200, json: notificationPage, description: 'One page of notifications.' },
+  }),
+  readNotification: defineRoute({
+    method: 'POST',
+    path: '/api/notifications/{id}/read',
+    tag: 'Notifications',
+    summary: 'Mark a notification read',
+    access: 'member',
+    params: notificationIdParams,
+    ok: { status: 200, json: unreadCount, description: 'How many are still unread.' },
+    errors: { 404: NOTIFICATIONS.notFound },
+  }),
+  readAllNotifications: defineRoute({
+    method: 'POST',
+    path: '/api/notifications/read-all',
+    tag: 'Notifications',
+    summary: 'Mark every notification read',
+    access: 'member',
+    ok: { status: 200, json: unreadCount, description: 'None are unread.' },
+  }),
+  notificationStream: defineRoute({
+    method: 'GET',
+    path: '/api/notifications/stream',
+    tag: 'Notifications',
+    summary: 'Notifications, live',
+    description: `Server-sent events, one stream per tab: \`${NOTIFICATIONS.streamEvents.notification}\` (a Notification, its id as the event id; a reconnection with Last-Event-ID first gets those it missed), \`${NOTIFICATIONS.streamEvents.unread}\` ({unread}), and for admins \`${NOTIFICATIONS.streamEvents.admin}\` ({topic}: ${NOTIFICATIONS.adminTopics.join(', ')}) when the pending list, the support messages or the counters change. A comment every ${NOTIFICATIONS.heartbeatSeconds} s keeps it open through proxies.`,
+    access: 'member',
+    ok: { status: 200, eventStream: 'The stream, open until the client leaves.' },
+  }),
+  notificationSettings: defineRoute({
+    method: 'GET',
+    path: '/api/user/notification-settings',
+    tag: 'Notifications',
+    summary: "The caller's notification preferences",
+    access: 'member',
+    ok: { status: 200, json: notificationSettings, description: 'Both on until changed.' },
+  }),
+  updateNotificationSettings: defineRoute({
+    method: 'PUT',
+    path: '/api/user/notification-settings',
+    tag: 'Notifications',
+    summary: "Change the caller's notification preferences",
+    description: 'Either or both; left out, unchanged. Email is sent only when the installation has SMTP configured.',
+    access: 'member',
+    body: { type: 'json', schema: notificationSettingsBody },
+    ok: { status: 200, json: notificationSettings, description: 'The preferences now.' },
   }),
   raters: defineRoute({
     method: 'GET',

@@ -133,6 +133,7 @@ export const PAGES = {
     reports: { max: 50, default: 20 },
     raters: { max: 100, default: 25 },
     raterVotes: { max: 100, default: 50 },
+    notifications: { max: 50, default: 20 },
   },
   limitInvalid: (max: number) => `limit must be a whole number from 1 to ${max}`,
 } as const;
@@ -334,6 +335,10 @@ export const WEB = {
   /** Admin stats and the pending list are polled every 5 s, contact forms every 30 s. */
   adminPollMs: 5000,
   contactFormsPollMs: 30_000,
+  /** While the live notification stream is down, the unread count is asked for this often (never while it is up). */
+  unreadPollMs: 30_000,
+  /** While a copy of a member's data is being made, its progress is asked for this often. */
+  dataExportPollMs: 2000,
   /** The support badge shows 99+ above this. */
   badgeMax: 99,
   toastLimit: 1,
@@ -369,4 +374,66 @@ export const RATERS = {
   unknownMember: 'This member has no votes.',
   /** The answer when a member changes a vote an admin has set aside. */
   voided: 'Your vote on this photo was set aside by an admin and can no longer be changed.',
+} as const;
+
+/**
+ * Members' notifications: what happened to their photos, votes, reports and support messages, listed and pushed live
+ * (server-sent events through the gateway). The texts are written here once, for the app and for email alike.
+ */
+export const NOTIFICATIONS = {
+  kinds: ['photo_approved', 'photo_rejected', 'photo_removed', 'photo_reinstated', 'first_vote', 'vote_milestone', 'high_rating', 'report_outcome', 'support_resolved'] as const,
+  /** Vote counts that are worth a notice, besides the first vote. */
+  voteMilestones: [10, 50, 100] as const,
+  /** A photo averaging this or more with at least `minVotes` votes gets one notice. */
+  highRating: { average: 4.5, minVotes: 10 },
+  notFound: 'Notification not found',
+  idInvalid: 'Notification id must be a whole number',
+  /** Server-sent events on the stream, and how often it says it is alive. */
+  streamEvents: { notification: 'notification', unread: 'unread', admin: 'admin' },
+  adminTopics: ['photos', 'support', 'stats'] as const,
+  heartbeatSeconds: 20,
+  texts: {
+    photo_approved: (photo: string) => ({ title: 'Your photo was approved', body: `${photo} is now in the gallery.` }),
+    photo_rejected: (photo: string, reason: string) => ({ title: 'Your photo was not approved', body: `${photo}: ${reason}` }),
+    photo_removed: (photo: string, reason: string) => ({ title: 'Your photo was removed from the gallery', body: `${photo}: ${reason}` }),
+    photo_reinstated: (photo: string) => ({ title: 'Your photo is back in the gallery', body: `${photo} was approved again.` }),
+    first_vote: (photo: string) => ({ title: 'Your photo got its first vote', body: `Someone rated ${photo}.` }),
+    vote_milestone: (photo: string, votes: number) => ({ title: `Your photo reached ${votes} votes`, body: `${photo} has been rated ${votes} times.` }),
+    high_rating: (photo: string, average = 0, votes = 0) => ({
+      title: 'Your photo is among the best rated',
+      body: `${photo} averages ${average.toFixed(1)} stars from ${votes} votes.`,
+    }),
+    report_outcome: (removed: boolean) => ({
+      title: 'Your report was reviewed',
+      body: removed ? 'The photo you reported was removed from the gallery. Thank you.' : 'An admin looked at the photo you reported and kept it in the gallery.',
+    }),
+    support_resolved: (subject: string) => ({ title: 'Your message was answered', body: `"${subject}" is marked resolved.` }),
+  },
+  /** How a notice names a photo: its description, quoted and shortened, else its number. */
+  photoName: (description: string | null | undefined, id: number) => {
+    const text = typeof description === 'string' ? description.trim() : '';
+    if (!text) return `Photo #${id}`;
+    return `"${text.length > 60 ? `${text.slice(0, 57)}...` : text}"`;
+  },
+} as const;
+
+/**
+ * "Your data": a zip of everything the product holds about a member (profile, photos and their files, votes, reports,
+ * contact messages), made in the background by the gateway and kept for a day (docs/data-export.md).
+ */
+export const DATA_EXPORT = {
+  /** A finished copy can be downloaded for this long. */
+  keepHours: 24,
+  /** Copies a member may ask for within `windowHours`. */
+  maxPerWindow: 3,
+  windowHours: 24,
+  /** The largest zip kept, in bytes (just under 2 GB). */
+  maxBytes: 2_000_000_000,
+  statuses: ['queued', 'running', 'ready', 'failed', 'expired'] as const,
+  inProgress: 'A copy of your data is already being prepared. Please wait until it is ready.',
+  tooMany: 'You can ask for a copy of your data 3 times a day. Please download the one you have, or try again tomorrow.',
+  notReady: 'There is no copy of your data ready to download. Please ask for a new one.',
+  tooLarge: 'Your data is larger than 2 GB, more than one download can hold. Please contact us and we will send it another way.',
+  failed: 'Your copy could not be made. Please try again in a few minutes.',
+  accountUnavailable: 'Your copy could not be made because your account is not active.',
 } as const;

@@ -88,3 +88,13 @@ export type RaterVotePage = z.output<typeof s.raterVotePage>;
 export type RaterSort = z.output<typeof s.raterQuery>['sort'];
 export type VoteVoidRequest = z.input<typeof s.voteVoidBody>;
 export type VoteVoidResult = z.output<typeof s.voteVoidResult>;
+
+export type Notification = z.output<typeof s.notification>;
+export type NotificationKind = z.output<typeof s.notificationKind>;
+export type NotificationPage = z.output<typeof s.notificationPage>;
+export type UnreadNotifications = z.output<typeof s.unreadCount>;
+export type NotificationSettings = z.output<typeof s.notificationSettings>;
+export type NotificationSettingsUpdate = z.input<typeof s.notificationSettingsBody>;
+
+export type DataExport = z.output<typeof s.dataExport>;
+export type DataExportStatus = z.output<typeof s.dataExportStatus>;

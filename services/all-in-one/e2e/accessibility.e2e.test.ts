@@ -132,6 +132,7 @@ describe.each(['light', 'dark'] as const)('accessibility in the %s theme (axe-co
       '/admin/support',
       '/profile',
       '/settings',
+      '/notifications',
       '/terms-acceptance',
       '/google-drive-setup',
       '/no-such-page',
@@ -286,6 +287,10 @@ describe.each(['light', 'dark'] as const)('accessibility in the %s theme (axe-co
     await page.getByRole('group', { name: 'Message filters' }).getByRole('button', { name: /Resolved/ }).click();
     await page.getByText(/No resolved messages/).waitFor();
     await findings.check(page, '/admin/support, an empty filter');
+
+    await visit(page, `${product.url}/admin/raters`);
+    await page.getByRole('heading', { name: 'Raters' }).first().waitFor({ timeout: 15_000 });
+    await findings.check(page, '/admin/raters');
 
     await visit(page, `${product.url}/settings`);
     await page.getByRole('link', { name: 'Admin Dashboard' }).waitFor();

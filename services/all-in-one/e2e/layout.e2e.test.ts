@@ -79,6 +79,7 @@ describe('no page is wider than a phone', () => {
       '/dashboard',
       '/profile',
       '/settings',
+      '/notifications',
       '/legal',
       '/contact',
       '/google-drive-setup',
@@ -89,7 +90,7 @@ describe('no page is wider than a phone', () => {
   });
 
   it('for an admin on the admin pages', async () => {
-    const problems = await checkWidths(world.community.contexts.admin, ['/admin', '/admin/desk', '/admin/users', '/admin/support']);
+    const problems = await checkWidths(world.community.contexts.admin, ['/admin', '/admin/desk', '/admin/users', '/admin/support', '/admin/raters']);
     expect(problems).toEqual([]);
   });
 
@@ -157,8 +158,8 @@ describe('targets a finger can hit', () => {
   it('on every page a member and an admin use, at 390 px', async () => {
     const found: string[] = [];
     for (const [who, paths] of [
-      ['longName', ['/', '/upload', '/dashboard', '/profile', '/settings', '/contact', '/legal']],
-      ['admin', ['/admin', '/admin/desk', '/admin/users', '/admin/support']],
+      ['longName', ['/', '/upload', '/dashboard', '/profile', '/settings', '/notifications', '/contact', '/legal']],
+      ['admin', ['/admin', '/admin/desk', '/admin/users', '/admin/support', '/admin/raters']],
     ] as const) {
       const page = await world.community.contexts[who].newPage();
       await page.setViewportSize({ width: 390, height: 844 });

@@ -203,7 +203,7 @@ describe('/settings', () => {
     expect(await section(page, 'Notification Preferences').innerText()).toMatch(/votes, comments and updates/);
   });
 
-  it('has the notification and privacy toggles with their defaults; each change is confirmed and nothing is sent', async () => {
+  it('has the notification and privacy toggles with their defaults; each change is confirmed, the notification ones stored', async () => {
     const { page } = member;
     await page.goto(`${product.url}/settings`);
     const switches = {
@@ -215,6 +215,8 @@ describe('/settings', () => {
     await switches.email.waitFor();
     const states = async () =>
       Object.fromEntries(await Promise.all(Object.entries(switches).map(async ([key, s]) => [key, await s.getAttribute('aria-checked')])));
+    // The notification toggles load from the server: enabled once they have.
+    await expect.poll(() => switches.email.isEnabled()).toBe(true);
     expect(await states()).toEqual({ email: 'true', push: 'true', publicProfile: 'true', showEmail: 'false' });
 
     const sent = await changingCalls(page, async () => {
@@ -227,13 +229,19 @@ describe('/settings', () => {
       await switches.push.click();
       expect(await toastText(page, 'Settings Updated')).toContain('Push notifications disabled.');
     });
-    expect(sent, 'the toggles live in the page only (SPEC §4)').toEqual([]);
+    // The notification preferences are the member's, stored and honoured; the privacy toggles stay page state (SPEC §4).
+    expect(sent).toEqual(['PUT /api/user/notification-settings', 'PUT /api/user/notification-settings']);
     expect(await states()).toEqual({ email: 'false', push: 'false', publicProfile: 'false', showEmail: 'true' });
 
-    // Page state only: a reload brings the defaults back.
     await page.reload();
     await switches.email.waitFor();
-    expect(await states()).toEqual({ email: 'true', push: 'true', publicProfile: 'true', showEmail: 'false' });
+    await expect.poll(() => switches.email.isEnabled()).toBe(true);
+    expect(await states()).toEqual({ email: 'false', push: 'false', publicProfile: 'true', showEmail: 'false' });
+    // Back on, as the rest of these tests expect.
+    await switches.email.click();
+    await toastText(page, 'Settings Updated');
+    await switches.push.click();
+    await expect.poll(async () => (await states()).push).toBe('true');
   });
 
   it('asks for confirmation before the (not yet available) account deletion', async () => {

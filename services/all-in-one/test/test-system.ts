@@ -13,7 +13,7 @@ import { freePort } from '../src/free-port.js';
 export const TEST_IDENTITY = IdentityKeyring.generate();
 
 /** A minimal built web app, so API tests need no Vite build: one inline script (CSP hash) and the brand images. */
-function fakeWebDist(): string {
+export function fakeWebDist(): string {
   const dir = mkdtempSync(join(tmpdir(), 'snapcracks-web-'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><script>document.documentElement.dataset.t="1"</script></head><body><div id="root">SPA</div></body></html>');
   mkdirSync(join(dir, 'brand'));

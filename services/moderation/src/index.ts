@@ -23,7 +23,7 @@ import { ReviewFiguresService } from './review-figures.service.js';
 export const moderationService = defineService<PrismaClient>({
   name: 'moderation',
   database: { schema: 'moderation', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient },
-  async setup({ server, prisma, logger, connect, consume }) {
+  async setup({ server, prisma, outbox, logger, connect, consume }) {
     const photo = connect('photo', PhotoServiceClient);
     const storage = connect('storage', StorageServiceClient);
     // Auth: the acting admin's account, and which avatars are in use (the orphaned-files cleanup); storage: which blobs exist.
@@ -34,7 +34,7 @@ export const moderationService = defineService<PrismaClient>({
     const service = new ModerationService(actions, photo.call, logger, undefined, guard);
     const cleanups = new CleanupService(actions, service, photo.call, storage.call, auth.call, logger);
     const adminRecord: AdminRecordReader = async (admin) => (await auth.call.getUser({ id: admin.userId }, { caller: admin })).user ?? null;
-    const reportRepository = new PrismaReportRepository(prisma);
+    const reportRepository = new PrismaReportRepository(prisma, outbox);
     const reports = new ReportService(reportRepository, actions, photo.call, { holdThreshold: loadModerationConfig().REPORTS_TO_HOLD }, logger, undefined, undefined, guard);
     const desk = {
       desk: new ReviewDeskService(claims, photo.call, reportRepository, actions),
@@ -45,7 +45,7 @@ export const moderationService = defineService<PrismaClient>({
     consume(
       'decisions',
       PHOTO_DECISION_EVENTS,
-      photoDecisionsConsumer((tx) => ({ actions: new PrismaModerationActionRepository(tx), reports: new PrismaReportRepository(tx) }), logger),
+      photoDecisionsConsumer((tx) => ({ actions: new PrismaModerationActionRepository(tx), reports: new PrismaReportRepository(tx, outbox) }), logger),
     );
   },
 });

@@ -1,4 +1,6 @@
 import type { ReportCategory } from '@snapcracks/http-contract';
+import { makeEvent, type Outbox } from '@snapcracks/kit';
+import { ReportsDecided } from '@snapcracks/proto/events/v1';
 import { Prisma, type PrismaClient, type PhotoReport as Row } from './generated/prisma/client.js';
 
 export type ReportStatus = 'open' | 'dismissed' | 'removed';
@@ -46,6 +48,10 @@ export interface ReportRepository {
    * Closes the photo's open reports made up to `at` with `status`; the number closed. A report made after the decision
    * (the photo back in the gallery, reported again) stays open even when the decision's event is handled later.
    */
+  /**
+   * Closes the photo's open reports made by `at` with the outcome, and announces it (moderation.reports.decided, with
+   * each reporter once) in the same transaction when any closed. Answers how many it closed.
+   */
   closeOpen(photoId: number, status: Exclude<ReportStatus, 'open'>, decidedBy: string, at: Date): Promise<number>;
 }
 
@@ -53,7 +59,10 @@ export interface ReportRepository {
 type Db = PrismaClient | Prisma.TransactionClient;
 
 export class PrismaReportRepository implements ReportRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly outbox: Pick<Outbox, 'enqueue' | 'nudge'>,
+  ) {}
 
   async create(report: NewReport): Promise<boolean> {
     // The partial unique index (photo_id, reporter_id) WHERE status = 'open' is the one-open-report rule; a conflict
@@ -117,10 +126,21 @@ export class PrismaReportRepository implements ReportRepository {
   }
 
   async closeOpen(photoId: number, status: Exclude<ReportStatus, 'open'>, decidedBy: string, at: Date): Promise<number> {
-    const { count } = await this.db.photoReport.updateMany({
-      where: { photoId: BigInt(photoId), status: 'open', createdAt: { lte: at } },
-      data: { status, decidedBy, decidedAt: at },
-    });
+    const close = async (tx: Prisma.TransactionClient) => {
+      const closed = await tx.$queryRaw<{ reporter_id: string }[]>`
+        UPDATE "moderation"."photo_reports" SET "status" = ${status}::"moderation"."ReportStatus", "decided_by" = ${decidedBy}, "decided_at" = ${at}
+        WHERE "photo_id" = ${BigInt(photoId)} AND "status" = 'open' AND "created_at" <= ${at}
+        RETURNING "reporter_id"`;
+      if (closed.length > 0) {
+        const reporterIds = [...new Set(closed.map((row) => row.reporter_id))];
+        await this.outbox.enqueue(tx, makeEvent('moderation.reports.decided', ReportsDecided, { photoId, outcome: status, reporterIds, decidedAt: at }, { source: 'moderation' }));
+      }
+      return closed.length;
+    };
+    // In a consumer's transaction already (its relay is nudged after commit), or one of its own.
+    if (!('$transaction' in this.db)) return close(this.db);
+    const count = await this.db.$transaction(close);
+    if (count > 0) this.outbox.nudge();
     return count;
   }
 }

@@ -19,6 +19,11 @@ export class BlobRepository {
     return this.prisma.blob.create({ data: blob });
   }
 
+  /** What a blob streamed in turned out to be, once all its bytes are written. */
+  finish(key: string, written: { size: number; etag: string; driveFileId?: string | undefined }): Promise<Blob> {
+    return this.prisma.blob.update({ where: { key }, data: { size: written.size, etag: written.etag, ...(written.driveFileId ? { driveFileId: written.driveFileId } : {}) } });
+  }
+
   setDriveFileId(key: string, driveFileId: string): Promise<Blob> {
     return this.prisma.blob.update({ where: { key }, data: { driveFileId } });
   }

@@ -230,6 +230,29 @@ describe('refusals', () => {
     expect(await errorOf(storeImage(storage.as.photo, jpeg, ImagePurpose.IMAGE_PURPOSE_PHOTO, [{ x: -5, y: 0, width: 10, height: 10 }]))).toMatchObject({ code: status.INVALID_ARGUMENT });
   });
 
+  it("stores a member's export from the gateway alone, which may delete exports and nothing else", async () => {
+    const exportId = '0d5e2f3a-4b6c-4d7e-8f90-abcdef012345';
+    const storeExport = async (client: Client, bytes: Buffer) => {
+      const upload = client.clientStream('storeExport', { caller: null });
+      try {
+        await upload.send({ part: { $case: 'header', value: { exportId } } });
+        for (const chunk of chunksOf(bytes, 64 * 1024)) await upload.send({ part: { $case: 'chunk', value: Buffer.from(chunk) } });
+      } catch {
+        // A refusal; finish() reports it.
+      }
+      return upload.finish();
+    };
+    const zip = Buffer.concat([Buffer.from('PK'), Buffer.alloc(200 * 1024, 7)]);
+    const { blob } = await storeExport(storage.as.gateway, zip);
+    expect(blob).toMatchObject({ key: `local:exports/${exportId}.zip`, size: zip.byteLength, contentType: 'application/zip' });
+    const read: Buffer[] = [];
+    for await (const message of storage.as.gateway.serverStream('getBlob', { key: blob!.key }, { caller: null })) if (message.part?.$case === 'chunk') read.push(Buffer.from(message.part.value));
+    expect(Buffer.concat(read).equals(zip)).toBe(true);
+    expect(await errorOf(storeExport(storage.as.photo, zip))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await errorOf(storage.as.gateway.call.deleteBlobs({ keys: [blob!.key, 'local:photos/x.jpg'] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await storage.as.gateway.call.deleteBlobs({ keys: [blob!.key] }, { caller: null })).toEqual({ deleted: 1 });
+  });
+
   it('answers FAILED_PRECONDITION for a blob whose backend is not configured', async () => {
     await db.prisma.blob.create({ data: { key: 's3:photos/elsewhere.jpg', storageType: 's3', size: 1, contentType: 'image/jpeg', etag: 'x' } });
     const error = await errorOf(getBlob(storage.as.gateway, 's3:photos/elsewhere.jpg'));

@@ -61,6 +61,7 @@ describe('StorageService storing parts', () => {
         if (path.endsWith('-thumb.webp')) throw new Error('disk full');
         return local.put(path, data, contentType);
       },
+      putStream: (path, data, contentType) => local.putStream(path, data, contentType),
       get: (ref) => local.get(ref),
       delete: (ref) => local.delete(ref),
     };
@@ -105,5 +106,46 @@ describe('StorageService and the image limits', () => {
     await expect(refusal).rejects.toBeInstanceOf(UnavailableError);
     await expect(refusal).rejects.toThrow(new ImageQueueFullError('all').message);
     expect(members).toEqual(['member-2']);
+  });
+});
+
+describe('StorageService storing a member’s export', () => {
+  const uploads = () => join(dir, 'exports-test');
+  const service = () =>
+    new StorageService(new BlobRepository(db.prisma), new Backends({ storageType: 'local', localDir: uploads(), imageWorkers: 1, imageNiceness: 10, imageMaxPixels: 1_000_000, imageQueue: { max: 1, perMember: 1 } }), images, new DriveAuthorization(undefined), logger);
+  const id = '5f0c3a4e-1b2d-4c5e-8f90-0123456789ab';
+  async function* pieces(...parts: string[]): AsyncIterable<Buffer> {
+    for (const part of parts) yield Buffer.from(part);
+  }
+  async function* failing(): AsyncIterable<Buffer> {
+    yield Buffer.from('first part');
+    throw new Error('the gateway went away');
+  }
+  const bytesOf = async (key: string) => {
+    const { content } = await service().open(key);
+    const chunks: Buffer[] = [];
+    for await (const chunk of content.stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString();
+  };
+
+  it('streams the bytes to exports/<id>.zip, then records their size and etag; a second attempt replaces the first', async () => {
+    const blob = await service().storeExport(id, pieces('PK', 'zip bytes'));
+    expect(blob).toMatchObject({ key: `local:exports/${id}.zip`, size: 11, contentType: 'application/zip', storageType: 'local' });
+    expect(blob.etag).toMatch(/^[0-9a-f]{32}$/);
+    expect(await bytesOf(blob.key)).toBe('PKzip bytes');
+    const again = await service().storeExport(id, pieces('PK again'));
+    expect(again.size).toBe(8);
+    expect(await bytesOf(again.key)).toBe('PK again');
+    expect(await db.prisma.blob.count({ where: { key: { startsWith: 'local:exports/' } } })).toBe(1);
+    expect(await service().deleteBlobs([again.key])).toBe(1);
+  });
+
+  it('refuses more than the limit and a stream that fails, leaving neither row nor bytes', async () => {
+    await expect(service().storeExport(id, pieces('12345', '67890'), 8)).rejects.toThrow(InvalidArgumentError);
+    await expect(service().storeExport(id, failing())).rejects.toThrow(UnavailableError);
+    await expect(service().storeExport('../photos/x', pieces('x'))).rejects.toThrow(InvalidArgumentError);
+    expect(await db.prisma.blob.count({ where: { key: { startsWith: 'local:exports/' } } })).toBe(0);
+    const files = await readdir(uploads(), { recursive: true, withFileTypes: true }).catch(() => []);
+    expect(files.filter((f) => f.isFile())).toEqual([]);
   });
 });

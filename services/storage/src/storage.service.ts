@@ -1,7 +1,7 @@
-import { AVATAR, FACE_SUGGESTIONS, UPLOAD, privacyBarsProblem } from '@snapcracks/http-contract';
-import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { InvalidArgumentError, NotFoundError, UnavailableError, type Logger } from '@snapcracks/kit';
+import { AVATAR, DATA_EXPORT, FACE_SUGGESTIONS, UPLOAD, privacyBarsProblem } from '@snapcracks/http-contract';
+import { createHash, randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { DomainError, InvalidArgumentError, NotFoundError, UnavailableError, type Logger } from '@snapcracks/kit';
 import { isStorageType, type Backends, type BlobBackend } from './backends/index.js';
 import type { Blob, BlobCursor, BlobRepository } from './blob.repository.js';
 import type { DriveAuthorization } from './drive-authorization.js';
@@ -30,6 +30,12 @@ export const MAX_AVATAR_BYTES = AVATAR.maxBytes;
 export const FACE_SUGGESTIONS_REFUSED = FACE_SUGGESTIONS.refused;
 export const MAX_FACE_SUGGESTION_BYTES = FACE_SUGGESTIONS.maxBytes;
 const AVATAR_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.webp$/;
+/** A member's export: a zip of at most DATA_EXPORT.maxBytes, named by its export id. */
+export const MAX_EXPORT_BYTES = DATA_EXPORT.maxBytes;
+export const EXPORT_TOO_LARGE = DATA_EXPORT.tooLarge;
+const EXPORT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Where exports live on every backend: never a photo's or an avatar's path, so no cleanup takes one for an orphan. */
+export const EXPORT_PREFIX = 'exports/';
 /** Enough of the file to recognise every accepted format (the HEIF ftyp box included). */
 const SNIFF_BYTES = 256;
 
@@ -170,6 +176,40 @@ export class StorageService {
         throw new UnavailableError(error.message);
       }
       throw error;
+    }
+  }
+
+  /**
+   * A member's export, streamed in as the gateway writes it and never held whole: `exports/<export id>.zip` in the
+   * current backend, its row first (as every blob's), its size and etag once the last byte is written. An earlier
+   * attempt at the same export (a gateway that died while writing it) is replaced. More than `maxBytes` fails with
+   * EXPORT_TOO_LARGE, and a failed or cancelled stream leaves nothing.
+   */
+  async storeExport(exportId: string, chunks: AsyncIterable<Buffer>, maxBytes: number = MAX_EXPORT_BYTES): Promise<Blob> {
+    if (!EXPORT_ID.test(exportId)) throw new InvalidArgumentError('Invalid export id');
+    const path = `${EXPORT_PREFIX}${exportId}.zip`;
+    await this.deleteBlobs(STORAGE_PREFIXES.map((prefix) => `${prefix}:${path}`));
+    const backend = this.backends.current();
+    const key = `${backend.type}:${path}`;
+    const blob = await this.blobs.create({ key, storageType: backend.type, size: 0, contentType: 'application/zip', etag: '' });
+    const hash = createHash('sha256');
+    let size = 0;
+    async function* counted(): AsyncIterable<Buffer> {
+      for await (const chunk of chunks) {
+        size += chunk.byteLength;
+        if (size > maxBytes) throw new InvalidArgumentError(EXPORT_TOO_LARGE);
+        hash.update(chunk);
+        yield chunk;
+      }
+    }
+    try {
+      const { driveFileId } = await backend.putStream(path, Readable.from(counted()), 'application/zip');
+      return await this.blobs.finish(key, { size, etag: hash.digest('hex').slice(0, 32), driveFileId });
+    } catch (error) {
+      await this.removeQuietly(backend, [blob]);
+      if (error instanceof DomainError) throw error;
+      this.logger.error({ err: error, storageType: backend.type }, 'storing an export failed');
+      throw new UnavailableError('The file store is unavailable; please try again');
     }
   }
 

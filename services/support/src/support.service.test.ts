@@ -3,6 +3,8 @@ import { Metadata, status } from '@grpc/grpc-js';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createLogger, decodeEventOfType, mapError, type CallContext, type Caller, type Handlers } from '@snapcracks/kit';
 import { ContactFormStatus, type SupportServiceServer } from '@snapcracks/proto/support/v1';
+import { NotificationService } from './notifications/notification.service.js';
+import type { NotificationStore } from './notifications/notification.store.js';
 import { supportHandlers } from './grpc/support.server.js';
 import { CONTACT_FORM_NOT_FOUND, SupportService } from './support.service.js';
 import { InMemoryContactFormRepository } from './testing/in-memory-contact-form.repository.js';
@@ -20,7 +22,8 @@ let handlers: Handlers<SupportServiceServer>;
 
 beforeEach(() => {
   forms = new InMemoryContactFormRepository();
-  handlers = supportHandlers(new SupportService(forms));
+  // Notices are not what these tests are about (notifications.int.test.ts is); their calls are never made here.
+  handlers = supportHandlers(new SupportService(forms), new NotificationService({} as NotificationStore, false));
 });
 
 const ctx = (caller: Caller | null): CallContext => ({ caller, service: 'gateway', metadata: new Metadata(), logger: silent });

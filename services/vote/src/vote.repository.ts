@@ -67,6 +67,20 @@ export interface VoteRepository {
   isSetAside(photoId: number, userId: string): Promise<boolean>;
   /** The photo's totals, or null when nobody voted on it. */
   totals(photoId: number): Promise<Totals | null>;
+  /** Every vote of the user, newest first (by when it was cast), each with whether it is set aside and why. */
+  listByVoter(userId: string): Promise<VoterVote[]>;
+}
+
+/** A vote as its voter may see it: whether it counts, never who set it aside. */
+export interface VoterVote {
+  photoId: number;
+  rating: number;
+  castAt: Date;
+  changedAt: Date;
+  /** Set aside by an admin. */
+  voided: boolean;
+  /** Not counting while the voter's account is disabled. */
+  suspended: boolean;
 }
 
 /** The votable-photos projection, written by the consumer of the photo events inside its transaction. */
@@ -249,6 +263,22 @@ export class PrismaVoteRepository implements VoteRepository {
   async totals(photoId: number): Promise<Totals | null> {
     const row = await this.prisma.photoRating.findUnique({ where: { photoId: BigInt(photoId) } });
     return row ? { voteCount: row.voteCount, ratingSum: Number(row.ratingSum), version: Number(row.version) } : null;
+  }
+
+  async listByVoter(userId: string): Promise<VoterVote[]> {
+    const rows = await this.prisma.photoVote.findMany({
+      where: { userId },
+      orderBy: [{ createdAt: 'desc' }, { photoId: 'desc' }],
+      select: { photoId: true, rating: true, createdAt: true, updatedAt: true, voidedAt: true, suspended: true },
+    });
+    return rows.map((row) => ({
+      photoId: Number(row.photoId),
+      rating: row.rating,
+      castAt: row.createdAt,
+      changedAt: row.updatedAt,
+      voided: row.voidedAt !== null,
+      suspended: row.suspended,
+    }));
   }
 
   /** The votable-photos projection inside a consumer's transaction (or, in tests, on the client itself). */

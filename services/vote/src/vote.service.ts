@@ -1,7 +1,7 @@
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, PermissionDeniedError, makeEvent, type Caller } from '@snapcracks/kit';
 import { RATERS, RATING, REFUSALS } from '@snapcracks/http-contract';
 import { VoteCast } from '@snapcracks/proto/events/v1';
-import type { CastResult, EventOf, VoteRepository } from './vote.repository.js';
+import type { CastResult, EventOf, VoteRepository, VoterVote } from './vote.repository.js';
 
 export const RATING_INVALID = RATING.invalid;
 export const PHOTO_NOT_FOUND = 'Photo not found';
@@ -38,6 +38,11 @@ export class VoteService {
     }
     const { voteCount, ratingSum } = cast.totals;
     return { rating: cast.rating, averageRating: voteCount > 0 ? ratingSum / voteCount : 0, voteCount };
+  }
+
+  /** Every vote of the caller, newest first, each saying whether it counts. */
+  mine(caller: Caller): Promise<VoterVote[]> {
+    return this.votes.listByVoter(caller.userId);
   }
 
   /** The caller's rating of the photo, or null when they have not rated it. */

@@ -20,6 +20,7 @@ import type {
   ContactFormList,
   ContactFormStatus,
   ContactMessageInput,
+  DataExport,
   DecisionReversal,
   DeskClaim,
   DeskNext,
@@ -30,6 +31,9 @@ import type {
   GoogleDriveAuthUrl,
   GoogleDriveRefreshToken,
   MyVote,
+  NotificationPage,
+  NotificationSettings,
+  NotificationSettingsUpdate,
   PhotoPreview,
   PhotoUpdateInput,
   PrivacyBar,
@@ -51,6 +55,7 @@ import type {
   ReviewFigures,
   UploadAllowance,
   UploadAllowanceSettings,
+  UnreadNotifications,
   UploadedPhoto,
   User,
   UserPhoto,
@@ -147,6 +152,12 @@ async function apiJson<T>(method: HttpMethod, url: string, body?: unknown, optio
 /** Sign-in and sign-out are browser navigations to the gateway (SPEC §7), never fetched. */
 export const LOGIN_URL = '/api/login';
 export const LOGOUT_URL = '/api/logout';
+
+/**
+ * The member's live notifications: server-sent events read with the browser's EventSource (same origin, so the
+ * session cookie goes with it), never fetched.
+ */
+export const NOTIFICATION_STREAM_URL = '/api/notifications/stream';
 
 /** Where the gateway serves uploaded files: photos, and the site icon. */
 export function uploadedFileUrl(filename: string): string {
@@ -258,6 +269,25 @@ export const api = {
     uploadAllowance: () => apiJson<UploadAllowance>('GET', '/api/user/upload-allowance'),
     /** The caller's reports, newest first, with their outcomes. */
     reports: (page: number, limit: number) => apiJson<ReportPage>('GET', `/api/user/reports?page=${page}&limit=${limit}`),
+    /** The caller's latest copy of their data (null before the first); its `downloadUrl` is a browser download. */
+    dataExport: () => apiJson<DataExport | null>('GET', '/api/user/data-export'),
+    /** Asks for a new copy: 409 while one is made, 429 past the daily limit. */
+    requestDataExport: () => apiJson<DataExport>('POST', '/api/user/data-export'),
+    /** Deletes the caller's ready copy now; answers 204. */
+    discardDataExport: () => apiJson<void>('DELETE', '/api/user/data-export'),
+  },
+  notifications: {
+    /** One page of the caller's notifications, newest first, with how many are unread in all. */
+    list: (page: number, limit: number) => apiJson<NotificationPage>('GET', `/api/notifications?page=${page}&limit=${limit}`),
+    /** Marks one read; answers how many are still unread. */
+    read: (id: number) => apiJson<UnreadNotifications>('POST', `/api/notifications/${id}/read`),
+    /** Marks every one read. */
+    readAll: () => apiJson<UnreadNotifications>('POST', '/api/notifications/read-all'),
+    /** Email and push on or off, and whether the site sends email at all. */
+    settings: () => apiJson<NotificationSettings>('GET', '/api/user/notification-settings'),
+    /** Changes either or both preferences; answers them all. */
+    updateSettings: (update: NotificationSettingsUpdate) =>
+      apiJson<NotificationSettings>('PUT', '/api/user/notification-settings', update),
   },
   profile: {
     /** PUT /api/profile: the trimmed display name; answers the updated user. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatCountOf, formatDate, formatDateTime, formatDay, formatDuration, formatPercent, formatRating, formatRelativeTime, formatTime, formatVoteCount } from './format';
+import { formatBytes, formatCount, formatCountOf, formatDate, formatDateTime, formatDay, formatDuration, formatPercent, formatRating, formatRelativeTime, formatTime, formatVoteCount } from './format';
 
 describe('formatCount', () => {
   it('groups thousands exactly as en-US does', () => {
@@ -109,5 +109,17 @@ describe('formatDay and formatTime', () => {
     expect(formatDay('not a day')).toBe('not a day');
     expect(formatTime('2025-07-28T12:00:00.000Z')).toMatch(/^\d{1,2}:\d{2}\s[AP]M$/);
     expect(formatTime(null)).toBeNull();
+  });
+});
+
+describe('formatBytes', () => {
+  it('writes a size in powers of 1,000, one decimal below 10', () => {
+    expect(formatBytes(1)).toBe('1 byte');
+    expect(formatBytes(950)).toBe('950 bytes');
+    expect(formatBytes(1000)).toBe('1 KB');
+    expect(formatBytes(1_234_567)).toBe('1.2 MB');
+    expect(formatBytes(12_345_678)).toBe('12 MB');
+    expect(formatBytes(1_500_000_000)).toBe('1.5 GB');
+    expect(formatBytes(null)).toBe('0 bytes');
   });
 });

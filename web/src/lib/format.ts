@@ -136,3 +136,17 @@ export function formatDuration(seconds: number | null | undefined): string {
   }
   return parts.length > 0 ? parts.join(' ') : '0 s';
 }
+
+const BYTE_UNITS = ['KB', 'MB', 'GB'] as const;
+
+/** A file's size as people read it, in powers of 1,000: "950 bytes", "1.2 MB", "12 MB", "1.5 GB". */
+export function formatBytes(bytes: number | null | undefined): string {
+  let value = Math.max(0, finiteOrZero(bytes));
+  if (value < 1000) return `${Math.round(value)} ${Math.round(value) === 1 ? 'byte' : 'bytes'}`;
+  let unit: (typeof BYTE_UNITS)[number] = 'KB';
+  for (unit of BYTE_UNITS) {
+    value /= 1000;
+    if (value < 1000) break;
+  }
+  return `${value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value)} ${unit}`;
+}

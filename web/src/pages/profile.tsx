@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
-import { ImageIcon, ShieldCheck, UserRound, Zap } from 'lucide-react';
+import { Archive, ImageIcon, ShieldCheck, UserRound, Zap } from 'lucide-react';
 import { PageContainer, PageHeader } from '@/components/page-header';
 import { AccountStatus } from '@/components/profile/account-status';
 import { AvatarUpload } from '@/components/profile/avatar-upload';
+import { DataExportSection } from '@/components/profile/data-export-section';
 import { DisplayNameForm } from '@/components/profile/display-name-form';
 import { QuickActions } from '@/components/profile/quick-actions';
 import { SettingsSection } from '@/components/settings/settings-section';
@@ -55,6 +56,9 @@ export function ProfilePage() {
           </SettingsSection>
           <SettingsSection icon={UserRound} title="Display Name" description="The name other snappers see on your cracks.">
             <DisplayNameForm user={user} />
+          </SettingsSection>
+          <SettingsSection icon={Archive} title="Your Data" description="Download a copy of everything Snap Cracks holds about you.">
+            <DataExportSection />
           </SettingsSection>
         </div>
         <div className="flex flex-col gap-6">

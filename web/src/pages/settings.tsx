@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Bell, Lock, Palette, ShieldCheck } from 'lucide-react';
+import { Bell, Lock, Palette, RotateCw, ShieldCheck } from 'lucide-react';
 import { PageContainer, PageHeader } from '@/components/page-header';
 import { PageSkeleton } from '@/components/page-skeleton';
 import { AccountActions } from '@/components/settings/account-actions';
@@ -13,10 +13,19 @@ import { useDocumentTitle } from '@/hooks/use-document-title';
 import { useTheme } from '@/hooks/use-theme';
 import { toast } from '@/lib/toast';
 import { notifyUnauthorizedAndRedirect } from '@/lib/unauthorized';
+import { cn } from '@/lib/utils';
+import {
+  useNotificationSettingsQuery,
+  useUpdateNotificationSettingMutation,
+  type NotificationPreference,
+} from '@/queries/notifications';
 
-// Notification and privacy preferences live only in this page's state (SPEC §4): nothing is sent to a server.
+// Notification preferences are kept by the server (GET and PUT /api/user/notification-settings), both on until changed.
+// Privacy preferences live only in this page's state (SPEC §4): nothing is sent to a server.
 const DEFAULT_NOTIFICATIONS = { email: true, push: true };
 const DEFAULT_PRIVACY = { publicProfile: true, showEmail: false };
+const NOTIFICATION_LABELS: Record<NotificationPreference, string> = { email: 'Email notifications', push: 'Push notifications' };
+const NOTIFICATION_SAVE_FAILED = { title: 'Error', description: 'Failed to update notification settings. Please try again.' };
 
 function onOff(enabled: boolean): string {
   return enabled ? 'enabled' : 'disabled';
@@ -26,8 +35,11 @@ export function SettingsPage() {
   const { user, isLoading, isAuthenticated } = useAuth();
   const { theme, setTheme } = useTheme();
   useDocumentTitle('Settings');
-  const [notifications, setNotifications] = useState(DEFAULT_NOTIFICATIONS);
   const [privacy, setPrivacy] = useState(DEFAULT_PRIVACY);
+  const notificationSettings = useNotificationSettingsQuery();
+  const saveNotification = useUpdateNotificationSettingMutation(NOTIFICATION_SAVE_FAILED, (key, enabled) =>
+    toast({ title: 'Settings Updated', description: `${NOTIFICATION_LABELS[key]} ${onOff(enabled)}.` }),
+  );
 
   useEffect(() => {
     if (!isLoading && !isAuthenticated) notifyUnauthorizedAndRedirect();
@@ -35,10 +47,10 @@ export function SettingsPage() {
 
   if (!user) return <PageSkeleton label="Loading settings" />;
 
-  const updateNotification = (key: keyof typeof DEFAULT_NOTIFICATIONS, label: string, enabled: boolean) => {
-    setNotifications((current) => ({ ...current, [key]: enabled }));
-    toast({ title: 'Settings Updated', description: `${label} ${onOff(enabled)}.` });
-  };
+  // Until the member's own preferences are here, the defaults show, and cannot be changed.
+  const notifications = notificationSettings.data ?? DEFAULT_NOTIFICATIONS;
+  const notificationsReady = notificationSettings.isSuccess;
+  const updateNotification = (key: NotificationPreference, enabled: boolean) => saveNotification.mutate({ key, enabled });
 
   const updatePrivacy = (key: keyof typeof DEFAULT_PRIVACY, enabled: boolean, description: string) => {
     setPrivacy((current) => ({ ...current, [key]: enabled }));
@@ -58,16 +70,33 @@ export function SettingsPage() {
               label="Email Notifications"
               description="Receive email notifications for votes, comments and updates."
               checked={notifications.email}
-              onCheckedChange={(enabled) => updateNotification('email', 'Email notifications', enabled)}
+              onCheckedChange={(enabled) => updateNotification('email', enabled)}
+              disabled={!notificationsReady}
+              note={notificationSettings.data?.emailAvailable === false ? 'This site does not send email yet.' : undefined}
             />
             <SettingSwitchRow
               id="push-notifications"
               label="Push Notifications"
               description="Receive push notifications in your browser."
               checked={notifications.push}
-              onCheckedChange={(enabled) => updateNotification('push', 'Push notifications', enabled)}
+              onCheckedChange={(enabled) => updateNotification('push', enabled)}
+              disabled={!notificationsReady}
             />
           </div>
+          {notificationSettings.isError && (
+            <div role="alert" className="mt-2 flex flex-wrap items-center gap-3 rounded-md border p-3 text-sm">
+              <span>Your notification preferences could not be loaded.</span>
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() => void notificationSettings.refetch()}
+                disabled={notificationSettings.isRefetching}
+              >
+                <RotateCw className={cn(notificationSettings.isRefetching && 'animate-spin')} aria-hidden="true" />
+                Try again
+              </Button>
+            </div>
+          )}
         </SettingsSection>
 
         <SettingsSection icon={Palette} title="Appearance" description="Customize how Snap Cracks looks for you.">

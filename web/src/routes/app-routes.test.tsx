@@ -54,6 +54,7 @@ describe('routes when signed out', () => {
     ['/admin/raters', 'Admin'],
     ['/profile', 'Profile'],
     ['/settings', 'Settings'],
+    ['/notifications', 'Notifications'],
   ])('shows a sign-in-required card on %s titled %s', async (path, title) => {
     mockSession(SIGNED_OUT);
     renderApp(path);
@@ -111,7 +112,7 @@ describe('routes while the session is loading', () => {
 describe('routes when signed in without accepted terms', () => {
   const termsPending = { body: makeUser({ hasAcceptedTerms: false, termsAcceptedAt: null }) };
 
-  it.each(['/terms-acceptance', '/', '/upload', '/dashboard', '/admin', '/profile', '/settings', '/google-drive-setup', '/nope'])(
+  it.each(['/terms-acceptance', '/', '/upload', '/dashboard', '/admin', '/profile', '/settings', '/notifications', '/google-drive-setup', '/nope'])(
     'shows the terms-acceptance screen on %s',
     async (path) => {
       mockSession(termsPending);
@@ -138,6 +139,7 @@ describe('routes when signed in with accepted terms', () => {
     ['/dashboard', 'My Dashboard'],
     ['/profile', 'My Profile'],
     ['/settings', 'Settings'],
+    ['/notifications', 'Notifications'],
     ['/legal', 'Legal Information'],
     ['/contact', 'Contact Us'],
     ['/terms-acceptance', 'Welcome to Snap Cracks!'],

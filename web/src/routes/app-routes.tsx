@@ -18,6 +18,7 @@ import {
   GoogleDriveSetupPage,
   HomePage,
   LegalPage,
+  NotificationsPage,
   ProfilePage,
   SettingsPage,
   TermsAcceptancePage,
@@ -94,6 +95,7 @@ const SIGNED_OUT_ROUTES = (
       <Route path="/admin/desk" element={<SignInRequiredCard title="Admin" />} />
       <Route path="/admin/support" element={<SignInRequiredCard title="Admin" />} />
       <Route path="/admin/raters" element={<SignInRequiredCard title="Admin" />} />
+      <Route path="/notifications" element={<SignInRequiredCard title="Notifications" />} />
       <Route path="/profile" element={<SignInRequiredCard title="Profile" />} />
       <Route path="/settings" element={<SignInRequiredCard title="Settings" />} />
       <Route path="/legal" element={<LegalPage />} />
@@ -129,6 +131,7 @@ const SIGNED_IN_ROUTES = (
       <Route path="/admin/desk" element={<AdminDeskPage />} />
       <Route path="/admin/support" element={<AdminSupportPage />} />
       <Route path="/admin/raters" element={<AdminRatersPage />} />
+      <Route path="/notifications" element={<NotificationsPage />} />
       <Route path="/profile" element={<ProfilePage />} />
       <Route path="/settings" element={<SettingsPage />} />
       <Route path="/legal" element={<LegalPage />} />

@@ -67,6 +67,7 @@ export const ContactPage = lazyPage(() => import('@/pages/contact').then((m) => 
 export const DashboardPage = lazyPage(() => import('@/pages/dashboard').then((m) => m.DashboardPage));
 export const GoogleDriveSetupPage = lazyPage(() => import('@/pages/google-drive-setup').then((m) => m.GoogleDriveSetupPage));
 export const LegalPage = lazyPage(() => import('@/pages/legal').then((m) => m.LegalPage));
+export const NotificationsPage = lazyPage(() => import('@/pages/notifications').then((m) => m.NotificationsPage));
 export const ProfilePage = lazyPage(() => import('@/pages/profile').then((m) => m.ProfilePage));
 export const SettingsPage = lazyPage(() => import('@/pages/settings').then((m) => m.SettingsPage));
 export const TermsAcceptancePage = lazyPage(() =>

@@ -1,4 +1,4 @@
-import type { AdminPhoto, DeskItem, ReasonTemplate, User } from '@/lib/types';
+import type { AdminPhoto, DeskItem, MemberNotification, NotificationPage, ReasonTemplate, User } from '@/lib/types';
 
 export function makeUser(overrides: Partial<User> = {}): User {
   return {
@@ -82,5 +82,31 @@ export function makeReasonTemplate(overrides: Partial<ReasonTemplate> = {}): Rea
     createdAt: '2025-07-30T10:00:00.000Z',
     updatedAt: '2025-07-30T10:00:00.000Z',
     ...overrides,
+  };
+}
+
+/** A member's notification: unread news, five minutes old, that a photo was approved. */
+export function makeNotification(overrides: Partial<MemberNotification> = {}): MemberNotification {
+  const id = overrides.id ?? 1;
+  return {
+    id,
+    kind: 'photo_approved',
+    photoId: 10 + id,
+    title: `Notice ${id}`,
+    body: `Body of notice ${id}.`,
+    read: false,
+    createdAt: new Date(Date.now() - 5 * 60_000).toISOString(),
+    ...overrides,
+  };
+}
+
+/** One page of notifications, as GET /api/notifications answers. */
+export function makeNotificationPage(notifications: MemberNotification[], more: Partial<NotificationPage> = {}): NotificationPage {
+  return {
+    notifications,
+    total: notifications.length,
+    totalPages: notifications.length > 0 ? 1 : 0,
+    unread: notifications.filter((item) => !item.read).length,
+    ...more,
   };
 }

@@ -58,6 +58,8 @@ function responses(route: RouteDefinition): ZodOpenApiResponsesObject {
   if ('json' in ok) answers[ok.status] = { description: ok.description, content: json(ok.json) };
   else if ('html' in ok) answers[ok.status] = { description: ok.html, content: html };
   else if ('image' in ok) answers[ok.status] = { description: ok.image, content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } };
+  else if ('file' in ok) answers[ok.status] = { description: ok.file.description, content: { [ok.file.mediaType]: { schema: { type: 'string', format: 'binary' } } } };
+  else if ('eventStream' in ok) answers[ok.status] = { description: ok.eventStream, content: { 'text/event-stream': { schema: { type: 'string' } } } };
   else answers[ok.status] = { description: ok.description };
   for (const [status, description] of Object.entries(route.also ?? {})) answers[status] = { description };
   for (const name of sharedAnswers(route)) answers[SHARED[name][0]] = { $ref: `#/components/responses/${name}` };

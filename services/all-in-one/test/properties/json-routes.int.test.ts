@@ -28,6 +28,9 @@ const NOT_FUZZED: Record<string, string> = {
   'GET /index.html': 'the web app’s page',
   'GET /api/uploads/snapcracks-icon.svg': 'a brand image file',
   'GET /uploads/snapcracks-header.svg': 'a brand image file',
+  'GET /api/notifications/stream': 'a server-sent event stream held open until the client leaves, not JSON; notifications.int.test.ts covers it',
+  'POST /api/user/data-export':
+    'starts a copy of the member’s data that storage stores a moment later, which the state comparison would take for a later request’s change; data-export.int.test.ts covers it',
 };
 
 /** Words the product's paths use (gallery filters, admin lists, cleanups, file name shapes), so paths past the schema get hit too. */

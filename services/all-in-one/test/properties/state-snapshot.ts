@@ -9,9 +9,10 @@ type Pool = ReturnType<typeof openTestPool>;
  * Which state counts:
  * - every table of every service schema (auth, photo, vote, moderation, stats, support, storage), including the
  *   outboxes (a refused request must not announce anything) and the consumers' processed-event records;
- * - not the gateway's schema: its only table is `sessions`, the callers' own sign-in state, which a refusal may rightly
- *   change (a failed sign-in callback ends the pending sign-in; a stale cookie is cleared) and which holds no product
- *   data; nor the `_migrations` tables, which only migrations write;
+ * - not the gateway's schema: `sessions`, the callers' own sign-in state, which a refusal may rightly change (a failed
+ *   sign-in callback ends the pending sign-in; a stale cookie is cleared) and which holds no product data, and
+ *   `data_exports`, members' requests for a copy of their data (never made by these runs: json-routes.int.test.ts leaves
+ *   that route out); nor the `_migrations` tables, which only migrations write;
  * - without the relay's and consumers' bookkeeping columns, which move on their own after any write: an outbox row's
  *   `published_at` / `claimed_until` and a processed event's `processed_at`; and the gallery prior's `refreshed_at`,
  *   which a timer in the photo service bumps. No table in the service schemas logs refusals, so nothing else is left out.

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import {
   ContactFormStatusChanged,
   ContactFormSubmitted,
+  NotificationCreated,
   PhotoDeleted,
   PhotoStatusChanged,
   PhotoUpdated,
   PhotoUploaded,
+  ReportsDecided,
   UserDeleted,
   UserUpdated,
   VoteCast,
@@ -24,7 +26,12 @@ export const EventTypes = {
     photoDeleted: 'photo.photo.deleted',
   },
   vote: { voteCast: 'vote.vote.cast' },
-  support: { contactFormSubmitted: 'support.contact_form.submitted', contactFormStatusChanged: 'support.contact_form.status_changed' },
+  moderation: { reportsDecided: 'moderation.reports.decided' },
+  support: {
+    contactFormSubmitted: 'support.contact_form.submitted',
+    contactFormStatusChanged: 'support.contact_form.status_changed',
+    notificationCreated: 'support.notification.created',
+  },
 } as const;
 
 /** The message each type carries in its payload. */
@@ -38,6 +45,8 @@ const payloadCodecs = {
   [EventTypes.vote.voteCast]: VoteCast,
   [EventTypes.support.contactFormSubmitted]: ContactFormSubmitted,
   [EventTypes.support.contactFormStatusChanged]: ContactFormStatusChanged,
+  [EventTypes.moderation.reportsDecided]: ReportsDecided,
+  [EventTypes.support.notificationCreated]: NotificationCreated,
 };
 
 export type EventType = keyof typeof payloadCodecs;

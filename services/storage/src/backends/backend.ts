@@ -21,6 +21,11 @@ export interface BlobContent {
 export interface BlobBackend {
   readonly type: StorageType;
   put(path: string, data: Buffer, contentType: string): Promise<{ driveFileId?: string }>;
+  /**
+   * The same for bytes that arrive as a stream of unknown length (a member's export, up to 2 GB): never held whole. A
+   * failure of the stream fails the write, and nothing is left under the path.
+   */
+  putStream(path: string, data: Readable, contentType: string): Promise<{ driveFileId?: string }>;
   get(ref: BlobRef): Promise<BlobContent | null>;
   delete(ref: BlobRef): Promise<void>;
 }

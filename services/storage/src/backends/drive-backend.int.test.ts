@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FAKE_CLIENT, FAKE_REFRESH_TOKEN, startFakeGoogle, type FakeGoogle } from '../../test/support/fake-google.js';
@@ -47,6 +48,15 @@ describe('DriveBlobBackend against a fake Drive v3', () => {
     const chunks: Buffer[] = [];
     for await (const chunk of content!.stream) chunks.push(chunk as Buffer);
     expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+  });
+
+  it('uploads a stream of unknown length (an export) as it arrives', async () => {
+    const parts = [Buffer.from('PK'), Buffer.alloc(200_000, 3), Buffer.from('end')];
+    const { driveFileId } = await backend.putStream('exports/e.zip', Readable.from(parts), 'application/zip');
+    const content = await backend.get({ path: 'exports/e.zip', driveFileId });
+    const chunks: Buffer[] = [];
+    for await (const chunk of content!.stream) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(Buffer.concat(parts))).toBe(true);
   });
 
   it('finds and deletes a file whose id was never recorded, by its path', async () => {

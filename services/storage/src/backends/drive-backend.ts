@@ -26,7 +26,11 @@ export class DriveBlobBackend implements BlobBackend {
     this.drive = drive({ version: 'v3', auth: oauth, ...(rootUrl ? { rootUrl } : {}), retry: false });
   }
 
-  async put(path: string, data: Buffer, contentType: string): Promise<{ driveFileId?: string }> {
+  put(path: string, data: Buffer, contentType: string): Promise<{ driveFileId?: string }> {
+    return this.putStream(path, Readable.from([data]), contentType);
+  }
+
+  async putStream(path: string, data: Readable, contentType: string): Promise<{ driveFileId?: string }> {
     assertSafePath(path);
     const response = await this.drive.files.create(
       {
@@ -36,7 +40,7 @@ export class DriveBlobBackend implements BlobBackend {
           appProperties: { [PATH_PROPERTY]: path },
           ...(this.settings.folderId ? { parents: [this.settings.folderId] } : {}),
         },
-        media: { mimeType: contentType, body: Readable.from([data]) },
+        media: { mimeType: contentType, body: data },
         fields: 'id',
         supportsAllDrives: true,
       },

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { assertSafePath, type BlobBackend, type BlobContent, type BlobRef } from './backend.js';
@@ -24,6 +26,27 @@ export class LocalBlobBackend implements BlobBackend {
       const handle = await open(temporary, 'wx', 0o640);
       try {
         await handle.writeFile(data);
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temporary, file);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return {};
+  }
+
+  async putStream(path: string, data: Readable, _contentType?: string): Promise<{ driveFileId?: string }> {
+    const file = this.file(path);
+    await mkdir(dirname(file), { recursive: true });
+    // As put: the bytes land under a temporary name, synced, then renamed, so a reader never sees part of them.
+    const temporary = join(dirname(file), `.tmp-${randomUUID()}`);
+    try {
+      await pipeline(data, createWriteStream(temporary, { flags: 'wx', mode: 0o640 }));
+      const handle = await open(temporary, 'r');
+      try {
         await handle.datasync();
       } finally {
         await handle.close();

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestS3, type TestS3 } from '../../test/support/s3.js';
@@ -28,6 +29,14 @@ describe('S3BlobBackend against s3rver', () => {
     expect(await text(content!.stream)).toBe(bytes.toString());
     await backend.delete({ path: 'photos/2026/11/b-original.jpg' });
     expect(await backend.get({ path: 'photos/2026/11/b-original.jpg' })).toBeNull();
+  });
+
+  it('puts a stream of unknown length (an export) as it arrives', async () => {
+    const parts = ['PK', 'export '.repeat(50_000), 'end'];
+    expect(await backend.putStream('exports/e.zip', Readable.from(parts.map((part) => Buffer.from(part))), 'application/zip')).toEqual({});
+    const content = await backend.get({ path: 'exports/e.zip' });
+    expect(await text(content!.stream)).toBe(parts.join(''));
+    await backend.delete({ path: 'exports/e.zip' });
   });
 
   it('answers null for a missing object and deletes a missing object without complaint', async () => {

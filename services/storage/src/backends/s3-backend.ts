@@ -1,6 +1,10 @@
+import { Readable } from 'node:stream';
 import { Client } from 'minio';
 import type { S3Settings } from '../config.js';
 import { assertSafePath, type BlobBackend, type BlobContent, type BlobRef } from './backend.js';
+
+/** The multipart upload's part size: above the 10 MB upload limit, so every photo's blob is one PUT. */
+const PART_BYTES = 64 * 1024 * 1024;
 
 /**
  * Blobs as objects in one bucket of an S3-compatible store (MinIO, S3, s3rver in tests). The bucket is created
@@ -25,13 +29,44 @@ export class S3BlobBackend implements BlobBackend {
       secretKey: settings.secretKey,
       region: settings.region,
       pathStyle: true,
-      partSize: 64 * 1024 * 1024,
+      partSize: PART_BYTES,
     });
   }
 
   async put(path: string, data: Buffer, contentType: string): Promise<{ driveFileId?: string }> {
     await this.ensureBucket();
     await this.client.putObject(this.bucket, assertSafePath(path), data, data.byteLength, { 'Content-Type': contentType });
+    return {};
+  }
+
+  /**
+   * Of unknown length: up to one part (64 MB) is read first, as the client's multipart upload holds one part in memory
+   * anyway; a stream that ends within it goes in one PUT, a longer one as a multipart upload (S3 and MinIO have it;
+   * s3rver, in tests, does not).
+   */
+  async putStream(path: string, data: Readable, contentType: string): Promise<{ driveFileId?: string }> {
+    await this.ensureBucket();
+    const name = assertSafePath(path);
+    const meta = { 'Content-Type': contentType };
+    const iterator = (data as AsyncIterable<Buffer | Uint8Array>)[Symbol.asyncIterator]();
+    const head: Buffer[] = [];
+    let size = 0;
+    while (size < PART_BYTES) {
+      const next = await iterator.next();
+      if (next.done) {
+        const whole = Buffer.concat(head);
+        await this.client.putObject(this.bucket, name, whole, whole.byteLength, meta);
+        return {};
+      }
+      const chunk = Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+      head.push(chunk);
+      size += chunk.byteLength;
+    }
+    async function* rest(): AsyncIterable<Buffer> {
+      yield* head;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield Buffer.isBuffer(next.value) ? next.value : Buffer.from(next.value);
+    }
+    await this.client.putObject(this.bucket, name, Readable.from(rest()), undefined, meta);
     return {};
   }
 

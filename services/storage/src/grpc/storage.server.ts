@@ -1,4 +1,4 @@
-import { InvalidArgumentError, readChunks, readHeaderAndChunks, requireAdmin, requireMember, requireService, writeStream, chunksOf, type Handlers } from '@snapcracks/kit';
+import { InvalidArgumentError, PermissionDeniedError, readChunks, readHeaderAndChunks, requireAdmin, requireMember, requireService, writeStream, chunksOf, type Handlers } from '@snapcracks/kit';
 import { StorageType as StorageTypeMessage } from '@snapcracks/proto/common/v1';
 import {
   Derivative,
@@ -8,10 +8,23 @@ import {
   type StorageServiceServer,
   type StoreImageRequest,
   type StoreImageRequest_Header,
+  type StoreExportRequest,
+  type StoreExportRequest_Header,
 } from '@snapcracks/proto/storage/v1';
 import { DERIVATIVE_KINDS, type DerivativeKind } from '../media/index.js';
 import type { Blob } from '../blob.repository.js';
-import { AVATAR_REFUSED, MAX_AVATAR_BYTES, MAX_UPLOAD_BYTES, UPLOAD_REFUSED, type StorageService, type StoredImageResult } from '../storage.service.js';
+import {
+  AVATAR_REFUSED,
+  EXPORT_PREFIX,
+  EXPORT_TOO_LARGE,
+  MAX_AVATAR_BYTES,
+  MAX_EXPORT_BYTES,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_REFUSED,
+  pathOf,
+  type StorageService,
+  type StoredImageResult,
+} from '../storage.service.js';
 
 const CHUNK_BYTES = 64 * 1024;
 
@@ -42,6 +55,19 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
       const chunks = readChunks(stream, (m) => m.chunk, { maxBytes: MAX_AVATAR_BYTES, tooLarge: () => new InvalidArgumentError(AVATAR_REFUSED) });
       const avatar = await service.storeAvatar(chunks, ctx.caller?.userId);
       return { avatar: toBlobInfo(avatar.blob), name: avatar.name, sourceMimeType: avatar.sourceMimeType, facesDetected: avatar.facesDetected };
+    },
+
+    async storeExport(stream, ctx) {
+      requireService(ctx, 'gateway');
+      const { header, chunks } = await readHeaderAndChunks<StoreExportRequest, StoreExportRequest_Header>(
+        stream,
+        {
+          header: (m) => (m.part?.$case === 'header' ? m.part.value : undefined),
+          chunk: (m) => (m.part?.$case === 'chunk' ? m.part.value : m.part === undefined ? new Uint8Array() : undefined),
+        },
+        { maxBytes: MAX_EXPORT_BYTES, tooLarge: () => new InvalidArgumentError(EXPORT_TOO_LARGE) },
+      );
+      return { blob: toBlobInfo(await service.storeExport(header.exportId, chunks)) };
     },
 
     async deleteAvatar(request, ctx) {
@@ -85,7 +111,9 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
     },
 
     async deleteBlobs(request, ctx) {
-      requireService(ctx, 'photo', 'moderation');
+      requireService(ctx, 'photo', 'moderation', 'gateway');
+      // The gateway removes members' exports, and nothing else.
+      if (ctx.service === 'gateway' && !request.keys.every(isExportKey)) throw new PermissionDeniedError('The gateway may delete exports only');
       return { deleted: await service.deleteBlobs(request.keys, request.createdBefore) };
     },
 
@@ -107,6 +135,10 @@ export function storageHandlers(service: StorageService): Handlers<StorageServic
       return { refreshToken: await service.exchangeDriveCode(request.code, request.redirectUri) };
     },
   };
+}
+
+function isExportKey(key: string): boolean {
+  return key.includes(':') && pathOf(key).startsWith(EXPORT_PREFIX);
 }
 
 const DERIVATIVES: Partial<Record<Derivative, DerivativeKind>> = {

@@ -8,6 +8,7 @@ import {
 } from '@snapcracks/proto/support/v1';
 import type { ContactForm, ContactFormStatus, StatusCounts } from '../contact-form.repository.js';
 import { type SupportService } from '../support.service.js';
+import type { NotificationService } from '../notifications/notification.service.js';
 
 const TO_MESSAGE: Record<ContactFormStatus, StatusMessage> = {
   new: StatusMessage.CONTACT_FORM_STATUS_NEW,
@@ -17,8 +18,30 @@ const TO_MESSAGE: Record<ContactFormStatus, StatusMessage> = {
 const FROM_MESSAGE = new Map<StatusMessage, ContactFormStatus>(Object.entries(TO_MESSAGE).map(([name, value]) => [value, name as ContactFormStatus]));
 
 /** Protocol edge: submitting is open to anyone (signed in or not); listing and status changes are an admin's. */
-export function supportHandlers(service: SupportService): Handlers<SupportServiceServer> {
+export function supportHandlers(service: SupportService, notifications: NotificationService): Handlers<SupportServiceServer> {
   return {
+    async listNotifications(request, ctx) {
+      const { userId } = requireMember(ctx);
+      const page = await notifications.list(userId, request.page ?? {}, request.afterId);
+      return { notifications: page.notices.map(({ userId: _owner, ...notice }) => ({ ...notice, photoId: notice.photoId ?? undefined })), total: page.total, totalPages: page.totalPages, unread: page.unread };
+    },
+
+    async markNotificationRead(request, ctx) {
+      return { unread: await notifications.markRead(requireMember(ctx).userId, request.id) };
+    },
+
+    async markAllNotificationsRead(_request, ctx) {
+      return { unread: await notifications.markAllRead(requireMember(ctx).userId) };
+    },
+
+    async getNotificationSettings(_request, ctx) {
+      return { settings: await notifications.settings(requireMember(ctx).userId) };
+    },
+
+    async updateNotificationSettings(request, ctx) {
+      return { settings: await notifications.updateSettings(requireMember(ctx).userId, { email: request.email, push: request.push }) };
+    },
+
     async submitContactForm(request, ctx) {
       const { name, email, subject, message } = request;
       return { contactForm: toMessage(await service.submit({ name, email, subject, message }, ctx.caller?.userId ?? null)) };

@@ -50,6 +50,10 @@ export function voteHandlers(
       return rating === null ? {} : { rating };
     },
 
+    async listMyVotes(_request, ctx) {
+      return { votes: await service.mine(requireMember(ctx)) };
+    },
+
     async listRaters(request, ctx) {
       requireAdmin(ctx);
       const sort = SORTS[request.sort];

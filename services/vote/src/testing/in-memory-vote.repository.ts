@@ -1,6 +1,6 @@
 import type { Envelope } from '@snapcracks/kit';
 import type { RecountedVote } from '../counting.store.js';
-import type { CastResult, EventOf, NewVote, RemovedVote, Totals, VotablePhoto, VotablePhotoStore, VoteRepository, VoterStore } from '../vote.repository.js';
+import type { CastResult, EventOf, NewVote, RemovedVote, Totals, VotablePhoto, VotablePhotoStore, VoteRepository, VoterStore, VoterVote } from '../vote.repository.js';
 
 /** The VoteRepository in memory, for the service's unit tests; the contract tests hold it to PrismaVoteRepository's behaviour. */
 export class InMemoryVoteRepository implements VoteRepository {
@@ -10,6 +10,10 @@ export class InMemoryVoteRepository implements VoteRepository {
   readonly events: Envelope[] = [];
   /** Votes set aside (voided or suspended), by `photoId|userId`: the in-memory cast leaves them as they are. */
   readonly setAside = new Set<string>();
+  /** When each vote was first cast and last changed, by `photoId|userId`. */
+  readonly times = new Map<string, { castAt: Date; changedAt: Date }>();
+  /** The clock votes are stamped with. */
+  now: () => Date = () => new Date();
 
   readonly votablePhotos: VotablePhotoStore = {
     saveIfNewer: async (photo) => {
@@ -93,6 +97,8 @@ export class InMemoryVoteRepository implements VoteRepository {
     const cast: CastResult = { ...vote, previousRating, totals };
     const event = eventOf(cast);
     this.votes.set(key, vote.rating);
+    const at = this.now();
+    this.times.set(key, { castAt: this.times.get(key)?.castAt ?? at, changedAt: at });
     this.ratings.set(vote.photoId, totals);
     this.events.push(event);
     return { ...cast, totals: { ...totals } };
@@ -100,6 +106,18 @@ export class InMemoryVoteRepository implements VoteRepository {
 
   async findRating(photoId: number, userId: string): Promise<number | null> {
     return this.votes.get(`${photoId}|${userId}`) ?? null;
+  }
+
+  // The in-memory store has no voids (the honest-votes service sets them in SQL): a vote set aside here is suspended.
+  async listByVoter(userId: string): Promise<VoterVote[]> {
+    const mine: VoterVote[] = [];
+    for (const [key, rating] of this.votes) {
+      const [photo, voter] = key.split('|');
+      if (voter !== userId) continue;
+      const { castAt, changedAt } = this.times.get(key) ?? { castAt: new Date(0), changedAt: new Date(0) };
+      mine.push({ photoId: Number(photo), rating, castAt, changedAt, voided: false, suspended: this.setAside.has(key) });
+    }
+    return mine.sort((a, b) => b.castAt.getTime() - a.castAt.getTime() || b.photoId - a.photoId);
   }
 
   async totals(photoId: number): Promise<Totals | null> {

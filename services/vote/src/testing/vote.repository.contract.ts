@@ -156,6 +156,25 @@ export function describeVoteRepositoryContract(name: string, subject: ContractSu
       expect((await repo.cast({ photoId: 2, userId: 'stays', rating: 5 }, eventOf))?.totals).toEqual({ voteCount: 1, ratingSum: 5, version: 4 });
     });
 
+    it("lists a voter's own votes, newest first, each saying whether it counts", async () => {
+      await approved(1);
+      await approved(2);
+      await repo.cast({ photoId: 1, userId: 'lister', rating: 4 }, eventOf);
+      await repo.cast({ photoId: 2, userId: 'lister', rating: 2 }, eventOf);
+      await repo.cast({ photoId: 1, userId: 'b', rating: 5 }, eventOf);
+      await repo.cast({ photoId: 1, userId: 'lister', rating: 3 }, eventOf);
+      const mine = await repo.listByVoter('lister');
+      expect(mine.map(({ photoId, rating, voided, suspended }) => ({ photoId, rating, voided, suspended }))).toEqual([
+        { photoId: 2, rating: 2, voided: false, suspended: false },
+        { photoId: 1, rating: 3, voided: false, suspended: false },
+      ]);
+      expect(mine[1]!.changedAt.getTime()).toBeGreaterThanOrEqual(mine[1]!.castAt.getTime());
+      // A disabled account's votes stay its own, suspended (a voter no other test uses: the state is kept).
+      await voters.setEnabled('lister', false, new Date(), true, () => makeEvent('vote.vote.cast', VoteCast, { photoId: 0, userId: '', rating: 0, voteCount: 0, ratingSum: 0, version: 0 }, { source: 'test' }));
+      expect((await repo.listByVoter('lister')).map((vote) => vote.suspended)).toEqual([true, true]);
+      expect(await repo.listByVoter('nobody')).toEqual([]);
+    });
+
     it('forgets a photo’s votes and totals, and no other photo’s', async () => {
       await approved(1);
       await approved(2);

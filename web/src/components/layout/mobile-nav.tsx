@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { NavLink } from 'react-router-dom';
-import { LogOut, Menu, Settings, User as UserIcon } from 'lucide-react';
+import { Bell, LogOut, Menu, Settings, User as UserIcon } from 'lucide-react';
 import { SignInButton } from '@/components/auth/sign-in-button';
+import { UnreadBadge } from '@/components/notifications/notification-bell';
 import { Button } from '@/components/ui/button';
 import { Separator } from '@/components/ui/separator';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle, SheetTrigger } from '@/components/ui/sheet';
@@ -11,6 +12,7 @@ import { redirectTo } from '@/lib/browser';
 import type { User } from '@/lib/types';
 import { getDisplayName } from '@/lib/user';
 import { cn } from '@/lib/utils';
+import { useUnreadNotificationCount } from '@/queries/notifications';
 import type { NavLinkItem } from './nav-links';
 
 const drawerLinkClass = ({ isActive }: { isActive: boolean }) =>
@@ -19,8 +21,9 @@ const drawerLinkClass = ({ isActive }: { isActive: boolean }) =>
     isActive && 'bg-accent text-accent-foreground',
   );
 
-/** The navbar's side drawer on small screens: the same links, plus the account entries. */
-export function MobileNav({ links, user }: { links: NavLinkItem[]; user: User | null }) {
+/** The navbar's side drawer on small screens: the same links, plus the account entries and the notifications. */
+export function MobileNav({ links, user, showNotifications = false }: { links: NavLinkItem[]; user: User | null; showNotifications?: boolean }) {
+  const unread = useUnreadNotificationCount({ enabled: showNotifications });
   // Controlled so that following a link closes the drawer. (SheetClose asChild cannot wrap a NavLink:
   // Slot would merge NavLink's className function into a string.)
   const [isOpen, setIsOpen] = useState(false);
@@ -56,6 +59,15 @@ export function MobileNav({ links, user }: { links: NavLinkItem[]; user: User | 
           {user && (
             <>
               <Separator className="my-2" />
+              {showNotifications && (
+                <NavLink to="/notifications" className={drawerLinkClass} onClick={close}>
+                  <Bell className="size-5" aria-hidden="true" />
+                  Notifications
+                  <UnreadBadge count={unread} className="ml-auto" />
+                  {/* The badge is hidden from screen readers; its count is read here, after the visible name. */}
+                  {unread ? <span className="sr-only">, {unread} unread</span> : null}
+                </NavLink>
+              )}
               <NavLink to="/profile" className={drawerLinkClass} onClick={close}>
                 <UserIcon className="size-5" aria-hidden="true" />
                 Profile

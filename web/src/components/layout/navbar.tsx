@@ -1,6 +1,7 @@
 import { NavLink } from 'react-router-dom';
 import { SignInButton } from '@/components/auth/sign-in-button';
 import { BrandLogo } from '@/components/brand-logo';
+import { NotificationBell } from '@/components/notifications/notification-bell';
 import { ThemeToggle } from '@/components/theme-toggle';
 import { useAuth } from '@/hooks/use-auth';
 import { cn } from '@/lib/utils';
@@ -15,8 +16,10 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   );
 
 export function Navbar() {
-  const { user, isAdmin } = useAuth();
+  const { user, isAdmin, status } = useAuth();
   const links = getNavLinks(isAdmin);
+  // Notifications are for members who accepted the terms (the stream and the bell's calls need them).
+  const showNotifications = status === 'signed-in';
   return (
     <header className="sticky top-0 z-40 border-b bg-background/85 backdrop-blur supports-[backdrop-filter]:bg-background/70">
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:px-8">
@@ -31,6 +34,7 @@ export function Navbar() {
         </nav>
         <div className="ml-auto flex items-center gap-2">
           <ThemeToggle />
+          {showNotifications && <NotificationBell />}
           {user ? (
             <div className="hidden md:block">
               <UserMenu user={user} />
@@ -38,7 +42,7 @@ export function Navbar() {
           ) : (
             <SignInButton className="hidden md:inline-flex" />
           )}
-          <MobileNav links={links} user={user} />
+          <MobileNav links={links} user={user} showNotifications={showNotifications} />
         </div>
       </div>
     </header>

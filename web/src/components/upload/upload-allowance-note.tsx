@@ -4,11 +4,13 @@ import { useUploadAllowanceQuery } from '@/queries/upload-allowance';
 
 /**
  * The member's upload allowance: how many photos may wait for review at once, how many do, and why. Warns when it is
- * full, since an upload would then be refused until an admin reviews some. Nothing while it loads or if it fails: the
- * upload itself still says why it is refused.
+ * full, since an upload would then be refused until an admin reviews some. While it loads its usual space is held (the
+ * form below would otherwise jump when it arrives); nothing if it fails: the upload itself still says why it is refused.
  */
 export function UploadAllowanceNote({ className }: { className?: string }) {
-  const { data } = useUploadAllowanceQuery();
+  const { data, isPending } = useUploadAllowanceQuery();
+  // A line and one reason: what most members see.
+  if (isPending) return <div aria-hidden="true" className={cn('h-[4.375rem] animate-pulse rounded-lg border bg-muted/40', className)} />;
   if (!data) return null;
   const full = data.pending >= data.limit;
   return (

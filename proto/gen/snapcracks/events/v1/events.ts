@@ -127,6 +127,30 @@ export interface VoteCast {
   version?: number | undefined;
 }
 
+/** moderation.reports.decided: an admin's decision closed members' open reports of a photo (removed or dismissed). */
+export interface ReportsDecided {
+  photoId: number;
+  /** "removed" or "dismissed". */
+  outcome: string;
+  /** Each member whose open report it closed, once. */
+  reporterIds: string[];
+  decidedAt?: Date | undefined;
+}
+
+/**
+ * support.notification.created: a notice for one member, as they will read it. Every gateway replica hears it and
+ * pushes it to that member's open streams.
+ */
+export interface NotificationCreated {
+  id: number;
+  userId: string;
+  kind: string;
+  photoId?: number | undefined;
+  title: string;
+  body: string;
+  createdAt?: Date | undefined;
+}
+
 /** support.contact_form.submitted */
 export interface ContactFormSubmitted {
   contactFormId: number;
@@ -1376,6 +1400,285 @@ export const VoteCast: MessageFns<VoteCast> = {
     }
     if (message.version !== undefined) {
       obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+};
+
+function createBaseReportsDecided(): ReportsDecided {
+  return { photoId: 0, outcome: "", reporterIds: [], decidedAt: undefined };
+}
+
+export const ReportsDecided: MessageFns<ReportsDecided> = {
+  encode(message: ReportsDecided, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    if (message.outcome !== "") {
+      writer.uint32(18).string(message.outcome);
+    }
+    for (const v of message.reporterIds) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.decidedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.decidedAt), writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReportsDecided {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReportsDecided();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.outcome = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.reporterIds.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.decidedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ReportsDecided {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      outcome: isSet(object.outcome) ? globalThis.String(object.outcome) : "",
+      reporterIds: globalThis.Array.isArray(object?.reporterIds)
+        ? object.reporterIds.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.reporter_ids)
+        ? object.reporter_ids.map((e: any) => globalThis.String(e))
+        : [],
+      decidedAt: isSet(object.decidedAt)
+        ? fromJsonTimestamp(object.decidedAt)
+        : isSet(object.decided_at)
+        ? fromJsonTimestamp(object.decided_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ReportsDecided): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.outcome !== "") {
+      obj.outcome = message.outcome;
+    }
+    if (message.reporterIds?.length) {
+      obj.reporterIds = message.reporterIds;
+    }
+    if (message.decidedAt !== undefined) {
+      obj.decidedAt = message.decidedAt.toISOString();
+    }
+    return obj;
+  },
+};
+
+function createBaseNotificationCreated(): NotificationCreated {
+  return { id: 0, userId: "", kind: "", photoId: undefined, title: "", body: "", createdAt: undefined };
+}
+
+export const NotificationCreated: MessageFns<NotificationCreated> = {
+  encode(message: NotificationCreated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.kind !== "") {
+      writer.uint32(26).string(message.kind);
+    }
+    if (message.photoId !== undefined) {
+      writer.uint32(32).int64(message.photoId);
+    }
+    if (message.title !== "") {
+      writer.uint32(42).string(message.title);
+    }
+    if (message.body !== "") {
+      writer.uint32(50).string(message.body);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NotificationCreated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNotificationCreated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NotificationCreated {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : undefined,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      body: isSet(object.body) ? globalThis.String(object.body) : "",
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: NotificationCreated): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.photoId !== undefined) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.body !== "") {
+      obj.body = message.body;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
     }
     return obj;
   },

@@ -257,6 +257,19 @@ export interface SuggestFaceBarsResponse {
   bars: PrivacyBar[];
 }
 
+export interface StoreExportRequest {
+  part?: { $case: "header"; value: StoreExportRequest_Header } | { $case: "chunk"; value: Buffer } | undefined;
+}
+
+export interface StoreExportRequest_Header {
+  /** The export's id (a UUID): it names the blob. */
+  exportId: string;
+}
+
+export interface StoreExportResponse {
+  blob?: BlobInfo | undefined;
+}
+
 function createBaseBlobInfo(): BlobInfo {
   return { key: "", size: 0, contentType: "", etag: "", storageType: 0, driveFileId: undefined, createdAt: undefined };
 }
@@ -2186,6 +2199,207 @@ export const SuggestFaceBarsResponse: MessageFns<SuggestFaceBarsResponse> = {
   },
 };
 
+function createBaseStoreExportRequest(): StoreExportRequest {
+  return { part: undefined };
+}
+
+export const StoreExportRequest: MessageFns<StoreExportRequest> = {
+  encode(message: StoreExportRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    switch (message.part?.$case) {
+      case "header":
+        StoreExportRequest_Header.encode(message.part.value, writer.uint32(10).fork()).join();
+        break;
+      case "chunk":
+        writer.uint32(18).bytes(message.part.value);
+        break;
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StoreExportRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStoreExportRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.part = { $case: "header", value: StoreExportRequest_Header.decode(reader, reader.uint32()) };
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.part = { $case: "chunk", value: Buffer.from(reader.bytes()) };
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StoreExportRequest {
+    return {
+      part: isSet(object.header)
+        ? { $case: "header", value: StoreExportRequest_Header.fromJSON(object.header) }
+        : isSet(object.chunk)
+        ? { $case: "chunk", value: Buffer.from(bytesFromBase64(object.chunk)) }
+        : undefined,
+    };
+  },
+
+  toJSON(message: StoreExportRequest): unknown {
+    const obj: any = {};
+    if (message.part?.$case === "header") {
+      obj.header = StoreExportRequest_Header.toJSON(message.part.value);
+    } else if (message.part?.$case === "chunk") {
+      obj.chunk = base64FromBytes(message.part.value);
+    }
+    return obj;
+  },
+};
+
+function createBaseStoreExportRequest_Header(): StoreExportRequest_Header {
+  return { exportId: "" };
+}
+
+export const StoreExportRequest_Header: MessageFns<StoreExportRequest_Header> = {
+  encode(message: StoreExportRequest_Header, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.exportId !== "") {
+      writer.uint32(10).string(message.exportId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StoreExportRequest_Header {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStoreExportRequest_Header();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.exportId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StoreExportRequest_Header {
+    return {
+      exportId: isSet(object.exportId)
+        ? globalThis.String(object.exportId)
+        : isSet(object.export_id)
+        ? globalThis.String(object.export_id)
+        : "",
+    };
+  },
+
+  toJSON(message: StoreExportRequest_Header): unknown {
+    const obj: any = {};
+    if (message.exportId !== "") {
+      obj.exportId = message.exportId;
+    }
+    return obj;
+  },
+};
+
+function createBaseStoreExportResponse(): StoreExportResponse {
+  return { blob: undefined };
+}
+
+export const StoreExportResponse: MessageFns<StoreExportResponse> = {
+  encode(message: StoreExportResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.blob !== undefined) {
+      BlobInfo.encode(message.blob, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StoreExportResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStoreExportResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.blob = BlobInfo.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StoreExportResponse {
+    return { blob: isSet(object.blob) ? BlobInfo.fromJSON(object.blob) : undefined };
+  },
+
+  toJSON(message: StoreExportResponse): unknown {
+    const obj: any = {};
+    if (message.blob !== undefined) {
+      obj.blob = BlobInfo.toJSON(message.blob);
+    }
+    return obj;
+  },
+};
+
 /**
  * Blobs on local disk, S3-compatible object storage or Google Drive; image cleaning and derivatives;
  * Google Drive authorization setup. A blob key names its backend ("local:…", "s3:…", "drive:…"), so a blob
@@ -2316,6 +2530,20 @@ export const StorageServiceService = {
       Buffer.from(SuggestFaceBarsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SuggestFaceBarsResponse => SuggestFaceBarsResponse.decode(value),
   },
+  /**
+   * A member's copy of their data (a zip the gateway writes as it gathers it), stored as exports/<export id>.zip in the
+   * current backend, replacing an earlier attempt at the same export. The first message is the header, the rest the
+   * bytes in order (2,000,000,000 at most). Read with GetBlob, removed with DeleteBlobs. Gateway only.
+   */
+  storeExport: {
+    path: "/snapcracks.storage.v1.StorageService/StoreExport" as const,
+    requestStream: true as const,
+    responseStream: false as const,
+    requestSerialize: (value: StoreExportRequest): Buffer => Buffer.from(StoreExportRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StoreExportRequest => StoreExportRequest.decode(value),
+    responseSerialize: (value: StoreExportResponse): Buffer => Buffer.from(StoreExportResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StoreExportResponse => StoreExportResponse.decode(value),
+  },
 } as const;
 
 export interface StorageServiceServer extends UntypedServiceImplementation {
@@ -2353,6 +2581,12 @@ export interface StorageServiceServer extends UntypedServiceImplementation {
    * scaled down (3 MB at most), read and forgotten, never stored. Gateway only, members only.
    */
   suggestFaceBars: handleUnaryCall<SuggestFaceBarsRequest, SuggestFaceBarsResponse>;
+  /**
+   * A member's copy of their data (a zip the gateway writes as it gathers it), stored as exports/<export id>.zip in the
+   * current backend, replacing an earlier attempt at the same export. The first message is the header, the rest the
+   * bytes in order (2,000,000,000 at most). Read with GetBlob, removed with DeleteBlobs. Gateway only.
+   */
+  storeExport: handleClientStreamingCall<StoreExportRequest, StoreExportResponse>;
 }
 
 export interface StorageServiceClient extends Client {
@@ -2523,6 +2757,27 @@ export interface StorageServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SuggestFaceBarsResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * A member's copy of their data (a zip the gateway writes as it gathers it), stored as exports/<export id>.zip in the
+   * current backend, replacing an earlier attempt at the same export. The first message is the header, the rest the
+   * bytes in order (2,000,000,000 at most). Read with GetBlob, removed with DeleteBlobs. Gateway only.
+   */
+  storeExport(
+    callback: (error: ServiceError | null, response: StoreExportResponse) => void,
+  ): ClientWritableStream<StoreExportRequest>;
+  storeExport(
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StoreExportResponse) => void,
+  ): ClientWritableStream<StoreExportRequest>;
+  storeExport(
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StoreExportResponse) => void,
+  ): ClientWritableStream<StoreExportRequest>;
+  storeExport(
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StoreExportResponse) => void,
+  ): ClientWritableStream<StoreExportRequest>;
 }
 
 export const StorageServiceClient = makeGenericClientConstructor(

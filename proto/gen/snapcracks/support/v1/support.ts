@@ -66,6 +66,68 @@ export function contactFormStatusToJSON(object: ContactFormStatus): string {
   }
 }
 
+export interface Notification {
+  id: number;
+  kind: string;
+  photoId?: number | undefined;
+  title: string;
+  body: string;
+  read: boolean;
+  createdAt?: Date | undefined;
+}
+
+export interface ListNotificationsRequest {
+  page?:
+    | PageRequest
+    | undefined;
+  /** Set: the caller's notifications with a larger id, oldest first (at most 100), instead of a page. */
+  afterId?: number | undefined;
+}
+
+export interface ListNotificationsResponse {
+  notifications: Notification[];
+  total: number;
+  totalPages: number;
+  unread: number;
+}
+
+export interface MarkNotificationReadRequest {
+  id: number;
+}
+
+export interface MarkNotificationReadResponse {
+  unread: number;
+}
+
+export interface MarkAllNotificationsReadRequest {
+}
+
+export interface MarkAllNotificationsReadResponse {
+  unread: number;
+}
+
+export interface GetNotificationSettingsRequest {
+}
+
+export interface UpdateNotificationSettingsRequest {
+  email?: boolean | undefined;
+  push?: boolean | undefined;
+}
+
+export interface NotificationSettings {
+  email: boolean;
+  push: boolean;
+  emailAvailable: boolean;
+}
+
+export interface GetNotificationSettingsResponse {
+  settings?: NotificationSettings | undefined;
+}
+
+export interface UpdateNotificationSettingsResponse {
+  settings?: NotificationSettings | undefined;
+}
+
 export interface ContactForm {
   id: number;
   name: string;
@@ -133,6 +195,901 @@ export interface ListMyContactFormsRequest {
 export interface ListMyContactFormsResponse {
   contactForms: ContactForm[];
 }
+
+function createBaseNotification(): Notification {
+  return { id: 0, kind: "", photoId: undefined, title: "", body: "", read: false, createdAt: undefined };
+}
+
+export const Notification: MessageFns<Notification> = {
+  encode(message: Notification, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    if (message.kind !== "") {
+      writer.uint32(18).string(message.kind);
+    }
+    if (message.photoId !== undefined) {
+      writer.uint32(24).int64(message.photoId);
+    }
+    if (message.title !== "") {
+      writer.uint32(34).string(message.title);
+    }
+    if (message.body !== "") {
+      writer.uint32(42).string(message.body);
+    }
+    if (message.read !== false) {
+      writer.uint32(48).bool(message.read);
+    }
+    if (message.createdAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.createdAt), writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Notification {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNotification();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.kind = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.title = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.body = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.read = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.createdAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Notification {
+    return {
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      kind: isSet(object.kind) ? globalThis.String(object.kind) : "",
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : undefined,
+      title: isSet(object.title) ? globalThis.String(object.title) : "",
+      body: isSet(object.body) ? globalThis.String(object.body) : "",
+      read: isSet(object.read) ? globalThis.Boolean(object.read) : false,
+      createdAt: isSet(object.createdAt)
+        ? fromJsonTimestamp(object.createdAt)
+        : isSet(object.created_at)
+        ? fromJsonTimestamp(object.created_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Notification): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.kind !== "") {
+      obj.kind = message.kind;
+    }
+    if (message.photoId !== undefined) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.title !== "") {
+      obj.title = message.title;
+    }
+    if (message.body !== "") {
+      obj.body = message.body;
+    }
+    if (message.read !== false) {
+      obj.read = message.read;
+    }
+    if (message.createdAt !== undefined) {
+      obj.createdAt = message.createdAt.toISOString();
+    }
+    return obj;
+  },
+};
+
+function createBaseListNotificationsRequest(): ListNotificationsRequest {
+  return { page: undefined, afterId: undefined };
+}
+
+export const ListNotificationsRequest: MessageFns<ListNotificationsRequest> = {
+  encode(message: ListNotificationsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.page !== undefined) {
+      PageRequest.encode(message.page, writer.uint32(10).fork()).join();
+    }
+    if (message.afterId !== undefined) {
+      writer.uint32(16).int64(message.afterId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListNotificationsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListNotificationsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.page = PageRequest.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.afterId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListNotificationsRequest {
+    return {
+      page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      afterId: isSet(object.afterId)
+        ? globalThis.Number(object.afterId)
+        : isSet(object.after_id)
+        ? globalThis.Number(object.after_id)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ListNotificationsRequest): unknown {
+    const obj: any = {};
+    if (message.page !== undefined) {
+      obj.page = PageRequest.toJSON(message.page);
+    }
+    if (message.afterId !== undefined) {
+      obj.afterId = Math.round(message.afterId);
+    }
+    return obj;
+  },
+};
+
+function createBaseListNotificationsResponse(): ListNotificationsResponse {
+  return { notifications: [], total: 0, totalPages: 0, unread: 0 };
+}
+
+export const ListNotificationsResponse: MessageFns<ListNotificationsResponse> = {
+  encode(message: ListNotificationsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.notifications) {
+      Notification.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.total !== 0) {
+      writer.uint32(16).int32(message.total);
+    }
+    if (message.totalPages !== 0) {
+      writer.uint32(24).int32(message.totalPages);
+    }
+    if (message.unread !== 0) {
+      writer.uint32(32).int32(message.unread);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListNotificationsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListNotificationsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.notifications.push(Notification.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.total = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.totalPages = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.unread = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListNotificationsResponse {
+    return {
+      notifications: globalThis.Array.isArray(object?.notifications)
+        ? object.notifications.map((e: any) => Notification.fromJSON(e))
+        : [],
+      total: isSet(object.total) ? globalThis.Number(object.total) : 0,
+      totalPages: isSet(object.totalPages)
+        ? globalThis.Number(object.totalPages)
+        : isSet(object.total_pages)
+        ? globalThis.Number(object.total_pages)
+        : 0,
+      unread: isSet(object.unread) ? globalThis.Number(object.unread) : 0,
+    };
+  },
+
+  toJSON(message: ListNotificationsResponse): unknown {
+    const obj: any = {};
+    if (message.notifications?.length) {
+      obj.notifications = message.notifications.map((e) => Notification.toJSON(e));
+    }
+    if (message.total !== 0) {
+      obj.total = Math.round(message.total);
+    }
+    if (message.totalPages !== 0) {
+      obj.totalPages = Math.round(message.totalPages);
+    }
+    if (message.unread !== 0) {
+      obj.unread = Math.round(message.unread);
+    }
+    return obj;
+  },
+};
+
+function createBaseMarkNotificationReadRequest(): MarkNotificationReadRequest {
+  return { id: 0 };
+}
+
+export const MarkNotificationReadRequest: MessageFns<MarkNotificationReadRequest> = {
+  encode(message: MarkNotificationReadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).int64(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkNotificationReadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkNotificationReadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkNotificationReadRequest {
+    return { id: isSet(object.id) ? globalThis.Number(object.id) : 0 };
+  },
+
+  toJSON(message: MarkNotificationReadRequest): unknown {
+    const obj: any = {};
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    return obj;
+  },
+};
+
+function createBaseMarkNotificationReadResponse(): MarkNotificationReadResponse {
+  return { unread: 0 };
+}
+
+export const MarkNotificationReadResponse: MessageFns<MarkNotificationReadResponse> = {
+  encode(message: MarkNotificationReadResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.unread !== 0) {
+      writer.uint32(8).int32(message.unread);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkNotificationReadResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkNotificationReadResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.unread = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkNotificationReadResponse {
+    return { unread: isSet(object.unread) ? globalThis.Number(object.unread) : 0 };
+  },
+
+  toJSON(message: MarkNotificationReadResponse): unknown {
+    const obj: any = {};
+    if (message.unread !== 0) {
+      obj.unread = Math.round(message.unread);
+    }
+    return obj;
+  },
+};
+
+function createBaseMarkAllNotificationsReadRequest(): MarkAllNotificationsReadRequest {
+  return {};
+}
+
+export const MarkAllNotificationsReadRequest: MessageFns<MarkAllNotificationsReadRequest> = {
+  encode(_: MarkAllNotificationsReadRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkAllNotificationsReadRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkAllNotificationsReadRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): MarkAllNotificationsReadRequest {
+    return {};
+  },
+
+  toJSON(_: MarkAllNotificationsReadRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+};
+
+function createBaseMarkAllNotificationsReadResponse(): MarkAllNotificationsReadResponse {
+  return { unread: 0 };
+}
+
+export const MarkAllNotificationsReadResponse: MessageFns<MarkAllNotificationsReadResponse> = {
+  encode(message: MarkAllNotificationsReadResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.unread !== 0) {
+      writer.uint32(8).int32(message.unread);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MarkAllNotificationsReadResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMarkAllNotificationsReadResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.unread = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MarkAllNotificationsReadResponse {
+    return { unread: isSet(object.unread) ? globalThis.Number(object.unread) : 0 };
+  },
+
+  toJSON(message: MarkAllNotificationsReadResponse): unknown {
+    const obj: any = {};
+    if (message.unread !== 0) {
+      obj.unread = Math.round(message.unread);
+    }
+    return obj;
+  },
+};
+
+function createBaseGetNotificationSettingsRequest(): GetNotificationSettingsRequest {
+  return {};
+}
+
+export const GetNotificationSettingsRequest: MessageFns<GetNotificationSettingsRequest> = {
+  encode(_: GetNotificationSettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNotificationSettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNotificationSettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetNotificationSettingsRequest {
+    return {};
+  },
+
+  toJSON(_: GetNotificationSettingsRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+};
+
+function createBaseUpdateNotificationSettingsRequest(): UpdateNotificationSettingsRequest {
+  return { email: undefined, push: undefined };
+}
+
+export const UpdateNotificationSettingsRequest: MessageFns<UpdateNotificationSettingsRequest> = {
+  encode(message: UpdateNotificationSettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== undefined) {
+      writer.uint32(8).bool(message.email);
+    }
+    if (message.push !== undefined) {
+      writer.uint32(16).bool(message.push);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateNotificationSettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateNotificationSettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.email = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.push = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateNotificationSettingsRequest {
+    return {
+      email: isSet(object.email) ? globalThis.Boolean(object.email) : undefined,
+      push: isSet(object.push) ? globalThis.Boolean(object.push) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateNotificationSettingsRequest): unknown {
+    const obj: any = {};
+    if (message.email !== undefined) {
+      obj.email = message.email;
+    }
+    if (message.push !== undefined) {
+      obj.push = message.push;
+    }
+    return obj;
+  },
+};
+
+function createBaseNotificationSettings(): NotificationSettings {
+  return { email: false, push: false, emailAvailable: false };
+}
+
+export const NotificationSettings: MessageFns<NotificationSettings> = {
+  encode(message: NotificationSettings, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== false) {
+      writer.uint32(8).bool(message.email);
+    }
+    if (message.push !== false) {
+      writer.uint32(16).bool(message.push);
+    }
+    if (message.emailAvailable !== false) {
+      writer.uint32(24).bool(message.emailAvailable);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NotificationSettings {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNotificationSettings();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.email = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.push = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.emailAvailable = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NotificationSettings {
+    return {
+      email: isSet(object.email) ? globalThis.Boolean(object.email) : false,
+      push: isSet(object.push) ? globalThis.Boolean(object.push) : false,
+      emailAvailable: isSet(object.emailAvailable)
+        ? globalThis.Boolean(object.emailAvailable)
+        : isSet(object.email_available)
+        ? globalThis.Boolean(object.email_available)
+        : false,
+    };
+  },
+
+  toJSON(message: NotificationSettings): unknown {
+    const obj: any = {};
+    if (message.email !== false) {
+      obj.email = message.email;
+    }
+    if (message.push !== false) {
+      obj.push = message.push;
+    }
+    if (message.emailAvailable !== false) {
+      obj.emailAvailable = message.emailAvailable;
+    }
+    return obj;
+  },
+};
+
+function createBaseGetNotificationSettingsResponse(): GetNotificationSettingsResponse {
+  return { settings: undefined };
+}
+
+export const GetNotificationSettingsResponse: MessageFns<GetNotificationSettingsResponse> = {
+  encode(message: GetNotificationSettingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.settings !== undefined) {
+      NotificationSettings.encode(message.settings, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetNotificationSettingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetNotificationSettingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settings = NotificationSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetNotificationSettingsResponse {
+    return { settings: isSet(object.settings) ? NotificationSettings.fromJSON(object.settings) : undefined };
+  },
+
+  toJSON(message: GetNotificationSettingsResponse): unknown {
+    const obj: any = {};
+    if (message.settings !== undefined) {
+      obj.settings = NotificationSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+};
+
+function createBaseUpdateNotificationSettingsResponse(): UpdateNotificationSettingsResponse {
+  return { settings: undefined };
+}
+
+export const UpdateNotificationSettingsResponse: MessageFns<UpdateNotificationSettingsResponse> = {
+  encode(message: UpdateNotificationSettingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.settings !== undefined) {
+      NotificationSettings.encode(message.settings, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateNotificationSettingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateNotificationSettingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settings = NotificationSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateNotificationSettingsResponse {
+    return { settings: isSet(object.settings) ? NotificationSettings.fromJSON(object.settings) : undefined };
+  },
+
+  toJSON(message: UpdateNotificationSettingsResponse): unknown {
+    const obj: any = {};
+    if (message.settings !== undefined) {
+      obj.settings = NotificationSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+};
 
 function createBaseContactForm(): ContactForm {
   return {
@@ -1112,6 +2069,71 @@ export const SupportServiceService = {
       Buffer.from(ListMyContactFormsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListMyContactFormsResponse => ListMyContactFormsResponse.decode(value),
   },
+  /**
+   * Members' notifications (each call about the caller's own): newest first, or those after an id (a stream's
+   * reconnection), with the unread count.
+   */
+  listNotifications: {
+    path: "/snapcracks.support.v1.SupportService/ListNotifications" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListNotificationsRequest): Buffer =>
+      Buffer.from(ListNotificationsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListNotificationsRequest => ListNotificationsRequest.decode(value),
+    responseSerialize: (value: ListNotificationsResponse): Buffer =>
+      Buffer.from(ListNotificationsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListNotificationsResponse => ListNotificationsResponse.decode(value),
+  },
+  /** NOT_FOUND for another member's or an unknown notification. */
+  markNotificationRead: {
+    path: "/snapcracks.support.v1.SupportService/MarkNotificationRead" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MarkNotificationReadRequest): Buffer =>
+      Buffer.from(MarkNotificationReadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MarkNotificationReadRequest => MarkNotificationReadRequest.decode(value),
+    responseSerialize: (value: MarkNotificationReadResponse): Buffer =>
+      Buffer.from(MarkNotificationReadResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MarkNotificationReadResponse => MarkNotificationReadResponse.decode(value),
+  },
+  markAllNotificationsRead: {
+    path: "/snapcracks.support.v1.SupportService/MarkAllNotificationsRead" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: MarkAllNotificationsReadRequest): Buffer =>
+      Buffer.from(MarkAllNotificationsReadRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): MarkAllNotificationsReadRequest =>
+      MarkAllNotificationsReadRequest.decode(value),
+    responseSerialize: (value: MarkAllNotificationsReadResponse): Buffer =>
+      Buffer.from(MarkAllNotificationsReadResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MarkAllNotificationsReadResponse =>
+      MarkAllNotificationsReadResponse.decode(value),
+  },
+  getNotificationSettings: {
+    path: "/snapcracks.support.v1.SupportService/GetNotificationSettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetNotificationSettingsRequest): Buffer =>
+      Buffer.from(GetNotificationSettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetNotificationSettingsRequest => GetNotificationSettingsRequest.decode(value),
+    responseSerialize: (value: GetNotificationSettingsResponse): Buffer =>
+      Buffer.from(GetNotificationSettingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetNotificationSettingsResponse =>
+      GetNotificationSettingsResponse.decode(value),
+  },
+  updateNotificationSettings: {
+    path: "/snapcracks.support.v1.SupportService/UpdateNotificationSettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateNotificationSettingsRequest): Buffer =>
+      Buffer.from(UpdateNotificationSettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateNotificationSettingsRequest =>
+      UpdateNotificationSettingsRequest.decode(value),
+    responseSerialize: (value: UpdateNotificationSettingsResponse): Buffer =>
+      Buffer.from(UpdateNotificationSettingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateNotificationSettingsResponse =>
+      UpdateNotificationSettingsResponse.decode(value),
+  },
 } as const;
 
 export interface SupportServiceServer extends UntypedServiceImplementation {
@@ -1123,6 +2145,16 @@ export interface SupportServiceServer extends UntypedServiceImplementation {
   setContactFormStatus: handleUnaryCall<SetContactFormStatusRequest, SetContactFormStatusResponse>;
   /** A member's own messages (sent while signed in), newest first. */
   listMyContactForms: handleUnaryCall<ListMyContactFormsRequest, ListMyContactFormsResponse>;
+  /**
+   * Members' notifications (each call about the caller's own): newest first, or those after an id (a stream's
+   * reconnection), with the unread count.
+   */
+  listNotifications: handleUnaryCall<ListNotificationsRequest, ListNotificationsResponse>;
+  /** NOT_FOUND for another member's or an unknown notification. */
+  markNotificationRead: handleUnaryCall<MarkNotificationReadRequest, MarkNotificationReadResponse>;
+  markAllNotificationsRead: handleUnaryCall<MarkAllNotificationsReadRequest, MarkAllNotificationsReadResponse>;
+  getNotificationSettings: handleUnaryCall<GetNotificationSettingsRequest, GetNotificationSettingsResponse>;
+  updateNotificationSettings: handleUnaryCall<UpdateNotificationSettingsRequest, UpdateNotificationSettingsResponse>;
 }
 
 export interface SupportServiceClient extends Client {
@@ -1189,6 +2221,86 @@ export interface SupportServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListMyContactFormsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Members' notifications (each call about the caller's own): newest first, or those after an id (a stream's
+   * reconnection), with the unread count.
+   */
+  listNotifications(
+    request: ListNotificationsRequest,
+    callback: (error: ServiceError | null, response: ListNotificationsResponse) => void,
+  ): ClientUnaryCall;
+  listNotifications(
+    request: ListNotificationsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListNotificationsResponse) => void,
+  ): ClientUnaryCall;
+  listNotifications(
+    request: ListNotificationsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListNotificationsResponse) => void,
+  ): ClientUnaryCall;
+  /** NOT_FOUND for another member's or an unknown notification. */
+  markNotificationRead(
+    request: MarkNotificationReadRequest,
+    callback: (error: ServiceError | null, response: MarkNotificationReadResponse) => void,
+  ): ClientUnaryCall;
+  markNotificationRead(
+    request: MarkNotificationReadRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MarkNotificationReadResponse) => void,
+  ): ClientUnaryCall;
+  markNotificationRead(
+    request: MarkNotificationReadRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MarkNotificationReadResponse) => void,
+  ): ClientUnaryCall;
+  markAllNotificationsRead(
+    request: MarkAllNotificationsReadRequest,
+    callback: (error: ServiceError | null, response: MarkAllNotificationsReadResponse) => void,
+  ): ClientUnaryCall;
+  markAllNotificationsRead(
+    request: MarkAllNotificationsReadRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MarkAllNotificationsReadResponse) => void,
+  ): ClientUnaryCall;
+  markAllNotificationsRead(
+    request: MarkAllNotificationsReadRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MarkAllNotificationsReadResponse) => void,
+  ): ClientUnaryCall;
+  getNotificationSettings(
+    request: GetNotificationSettingsRequest,
+    callback: (error: ServiceError | null, response: GetNotificationSettingsResponse) => void,
+  ): ClientUnaryCall;
+  getNotificationSettings(
+    request: GetNotificationSettingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetNotificationSettingsResponse) => void,
+  ): ClientUnaryCall;
+  getNotificationSettings(
+    request: GetNotificationSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetNotificationSettingsResponse) => void,
+  ): ClientUnaryCall;
+  updateNotificationSettings(
+    request: UpdateNotificationSettingsRequest,
+    callback: (error: ServiceError | null, response: UpdateNotificationSettingsResponse) => void,
+  ): ClientUnaryCall;
+  updateNotificationSettings(
+    request: UpdateNotificationSettingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateNotificationSettingsResponse) => void,
+  ): ClientUnaryCall;
+  updateNotificationSettings(
+    request: UpdateNotificationSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateNotificationSettingsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -211,6 +211,28 @@ export interface GetMyVoteResponse {
   rating?: number | undefined;
 }
 
+export interface ListMyVotesRequest {
+}
+
+/** A member's own vote as they may see it: never who set it aside or why (an admin's note). */
+export interface MyVote {
+  photoId: number;
+  rating: number;
+  /** When it was first cast, and last changed. */
+  castAt?: Date | undefined;
+  changedAt?:
+    | Date
+    | undefined;
+  /** Set aside by an admin: it counts in no total. */
+  voided: boolean;
+  /** Not counting while the account is disabled. */
+  suspended: boolean;
+}
+
+export interface ListMyVotesResponse {
+  votes: MyVote[];
+}
+
 export interface StreamPhotoVotesRequest {
 }
 
@@ -2107,6 +2129,255 @@ export const GetMyVoteResponse: MessageFns<GetMyVoteResponse> = {
   },
 };
 
+function createBaseListMyVotesRequest(): ListMyVotesRequest {
+  return {};
+}
+
+export const ListMyVotesRequest: MessageFns<ListMyVotesRequest> = {
+  encode(_: ListMyVotesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMyVotesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMyVotesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListMyVotesRequest {
+    return {};
+  },
+
+  toJSON(_: ListMyVotesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+};
+
+function createBaseMyVote(): MyVote {
+  return { photoId: 0, rating: 0, castAt: undefined, changedAt: undefined, voided: false, suspended: false };
+}
+
+export const MyVote: MessageFns<MyVote> = {
+  encode(message: MyVote, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    if (message.rating !== 0) {
+      writer.uint32(16).int32(message.rating);
+    }
+    if (message.castAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.castAt), writer.uint32(26).fork()).join();
+    }
+    if (message.changedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.changedAt), writer.uint32(34).fork()).join();
+    }
+    if (message.voided !== false) {
+      writer.uint32(40).bool(message.voided);
+    }
+    if (message.suspended !== false) {
+      writer.uint32(48).bool(message.suspended);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MyVote {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMyVote();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.rating = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.castAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.changedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.voided = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.suspended = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MyVote {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      rating: isSet(object.rating) ? globalThis.Number(object.rating) : 0,
+      castAt: isSet(object.castAt)
+        ? fromJsonTimestamp(object.castAt)
+        : isSet(object.cast_at)
+        ? fromJsonTimestamp(object.cast_at)
+        : undefined,
+      changedAt: isSet(object.changedAt)
+        ? fromJsonTimestamp(object.changedAt)
+        : isSet(object.changed_at)
+        ? fromJsonTimestamp(object.changed_at)
+        : undefined,
+      voided: isSet(object.voided) ? globalThis.Boolean(object.voided) : false,
+      suspended: isSet(object.suspended) ? globalThis.Boolean(object.suspended) : false,
+    };
+  },
+
+  toJSON(message: MyVote): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.rating !== 0) {
+      obj.rating = Math.round(message.rating);
+    }
+    if (message.castAt !== undefined) {
+      obj.castAt = message.castAt.toISOString();
+    }
+    if (message.changedAt !== undefined) {
+      obj.changedAt = message.changedAt.toISOString();
+    }
+    if (message.voided !== false) {
+      obj.voided = message.voided;
+    }
+    if (message.suspended !== false) {
+      obj.suspended = message.suspended;
+    }
+    return obj;
+  },
+};
+
+function createBaseListMyVotesResponse(): ListMyVotesResponse {
+  return { votes: [] };
+}
+
+export const ListMyVotesResponse: MessageFns<ListMyVotesResponse> = {
+  encode(message: ListMyVotesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.votes) {
+      MyVote.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMyVotesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMyVotesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.votes.push(MyVote.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListMyVotesResponse {
+    return { votes: globalThis.Array.isArray(object?.votes) ? object.votes.map((e: any) => MyVote.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: ListMyVotesResponse): unknown {
+    const obj: any = {};
+    if (message.votes?.length) {
+      obj.votes = message.votes.map((e) => MyVote.toJSON(e));
+    }
+    return obj;
+  },
+};
+
 function createBaseStreamPhotoVotesRequest(): StreamPhotoVotesRequest {
   return {};
 }
@@ -2396,6 +2667,16 @@ export const VoteServiceService = {
     responseSerialize: (value: GetMyVoteResponse): Buffer => Buffer.from(GetMyVoteResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetMyVoteResponse => GetMyVoteResponse.decode(value),
   },
+  /** Every vote of the calling member, newest first, each with whether it counts (the copy of their data). */
+  listMyVotes: {
+    path: "/snapcracks.vote.v1.VoteService/ListMyVotes" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListMyVotesRequest): Buffer => Buffer.from(ListMyVotesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListMyVotesRequest => ListMyVotesRequest.decode(value),
+    responseSerialize: (value: ListMyVotesResponse): Buffer => Buffer.from(ListMyVotesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListMyVotesResponse => ListMyVotesResponse.decode(value),
+  },
   /**
    * Every photo's vote totals with their version and its votes counted per rating, in pages by photo id. Called by
    * the stats component only, to rebuild its read models (pnpm stats:rebuild).
@@ -2467,6 +2748,8 @@ export interface VoteServiceServer extends UntypedServiceImplementation {
    */
   castVotes: handleUnaryCall<CastVotesRequest, CastVotesResponse>;
   getMyVote: handleUnaryCall<GetMyVoteRequest, GetMyVoteResponse>;
+  /** Every vote of the calling member, newest first, each with whether it counts (the copy of their data). */
+  listMyVotes: handleUnaryCall<ListMyVotesRequest, ListMyVotesResponse>;
   /**
    * Every photo's vote totals with their version and its votes counted per rating, in pages by photo id. Called by
    * the stats component only, to rebuild its read models (pnpm stats:rebuild).
@@ -2534,6 +2817,22 @@ export interface VoteServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetMyVoteResponse) => void,
+  ): ClientUnaryCall;
+  /** Every vote of the calling member, newest first, each with whether it counts (the copy of their data). */
+  listMyVotes(
+    request: ListMyVotesRequest,
+    callback: (error: ServiceError | null, response: ListMyVotesResponse) => void,
+  ): ClientUnaryCall;
+  listMyVotes(
+    request: ListMyVotesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListMyVotesResponse) => void,
+  ): ClientUnaryCall;
+  listMyVotes(
+    request: ListMyVotesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListMyVotesResponse) => void,
   ): ClientUnaryCall;
   /**
    * Every photo's vote totals with their version and its votes counted per rating, in pages by photo id. Called by
