@@ -1,8 +1,9 @@
 import { RATERS } from '@snapcracks/http-contract';
-import { useEffect, useId, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { AlertTriangle, ChevronLeft, ChevronRight, RotateCw, Scale } from 'lucide-react';
+import { useId, useRef, useState } from 'react';
+import { AlertTriangle, RotateCw, Scale } from 'lucide-react';
 import { useMediaQuery, WIDE_LAYOUT_QUERY } from '@/components/admin-users/use-media-query';
+import { ListPagination } from '@/components/admin/list-pagination';
+import { useRecheckAdminOnRefusal } from '@/hooks/use-recheck-admin-on-refusal';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -10,7 +11,6 @@ import { ApiError, isUnauthorizedError } from '@/lib/api';
 import { formatCountOf, formatDateTime } from '@/lib/format';
 import type { Rater, RaterSort } from '@/lib/types';
 import { cn } from '@/lib/utils';
-import { currentUserQueryKey } from '@/queries/auth';
 import { useRatersQuery } from '@/queries/raters';
 import { DEFAULT_SORT, isRaterSort, SORT_LABELS } from './rater-labels';
 import { RaterVotesDialog } from './rater-votes-dialog';
@@ -111,21 +111,7 @@ export function RaterList() {
         </div>
       )}
 
-      {data && data.totalPages > 1 && (
-        <nav aria-label="Rater list pages" className="flex items-center justify-between gap-2 sm:justify-center sm:gap-4">
-          <Button variant="outline" size="sm" onClick={() => changePage(page - 1)} disabled={page <= 1} aria-label="Previous page">
-            <ChevronLeft aria-hidden="true" />
-            <span className="hidden sm:inline">Previous</span>
-          </Button>
-          <p className="text-sm text-muted-foreground tabular-nums">
-            Page {page} of {data.totalPages}
-          </p>
-          <Button variant="outline" size="sm" onClick={() => changePage(page + 1)} disabled={page >= data.totalPages} aria-label="Next page">
-            <span className="hidden sm:inline">Next</span>
-            <ChevronRight aria-hidden="true" />
-          </Button>
-        </nav>
-      )}
+      {data && <ListPagination page={page} totalPages={data.totalPages} onPageChange={changePage} label="Rater list pages" />}
 
       <RaterVotesDialog
         rater={shown}
@@ -146,14 +132,6 @@ export function RaterList() {
 function figuresAsOf(computedAt: string | null): string {
   const when = formatDateTime(computedAt);
   return when ? `Figures as of ${when}. A member’s own are recomputed at once after a void or restoration.` : 'Figures are being computed.';
-}
-
-/** A 403 means this account is no longer an admin: ask for the session again, so the page says Access Denied. */
-function useRecheckAdminOnRefusal(error: unknown): void {
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    if (error instanceof ApiError && error.status === 403) void queryClient.invalidateQueries({ queryKey: currentUserQueryKey });
-  }, [error, queryClient]);
 }
 
 function RatersSkeleton() {

@@ -1,6 +1,7 @@
 import { RATERS } from '@snapcracks/http-contract';
 import { useId, useRef, useState, type ComponentProps } from 'react';
-import { AlertTriangle, Ban, CheckCircle2, ChevronLeft, ChevronRight, History, PauseCircle, RotateCw, Star, Undo2 } from 'lucide-react';
+import { AlertTriangle, Ban, CheckCircle2, History, PauseCircle, RotateCw, Star, Undo2 } from 'lucide-react';
+import { ListPagination } from '@/components/admin/list-pagination';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -168,21 +169,7 @@ function RaterVotes({ rater }: { rater: Rater }) {
           </ul>
         )}
 
-        {data.totalPages > 1 && (
-          <nav aria-label="Vote pages" className="flex items-center justify-between gap-2">
-            <Button variant="outline" size="sm" onClick={() => changePage(page - 1)} disabled={page <= 1} aria-label="Previous page">
-              <ChevronLeft aria-hidden="true" />
-              <span className="hidden sm:inline">Previous</span>
-            </Button>
-            <p className="text-sm text-muted-foreground tabular-nums">
-              Page {page} of {data.totalPages}
-            </p>
-            <Button variant="outline" size="sm" onClick={() => changePage(page + 1)} disabled={page >= data.totalPages} aria-label="Next page">
-              <span className="hidden sm:inline">Next</span>
-              <ChevronRight aria-hidden="true" />
-            </Button>
-          </nav>
-        )}
+        <ListPagination page={page} totalPages={data.totalPages} onPageChange={changePage} label="Vote pages" />
       </section>
 
       <ActionHistory actions={data.actions} />

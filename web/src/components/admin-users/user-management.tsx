@@ -1,6 +1,5 @@
 import { PAGES, USER_SEARCH } from '@snapcracks/http-contract';
 import { useEffect, useId, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { AlertTriangle, RotateCw, Search, Users } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -11,10 +10,10 @@ import { useAuth } from '@/hooks/use-auth';
 import { ApiError, isUnauthorizedError } from '@/lib/api';
 import { formatCountOf } from '@/lib/format';
 import { useAdminUsersQuery } from '@/queries/admin-users';
-import { currentUserQueryKey } from '@/queries/auth';
 import { useDebouncedValue } from './use-debounced-value';
 import { useMediaQuery, WIDE_LAYOUT_QUERY } from './use-media-query';
-import { UsersPagination } from './users-pagination';
+import { useRecheckAdminOnRefusal } from '@/hooks/use-recheck-admin-on-refusal';
+import { ListPagination } from '@/components/admin/list-pagination';
 import { UserCards, UsersTable } from './users-table';
 
 /** Users per page (the server's default). */
@@ -108,7 +107,7 @@ export function UserManagement() {
         </div>
       )}
 
-      {data && <UsersPagination page={page} totalPages={data.totalPages} onPageChange={changePage} />}
+      {data && <ListPagination page={page} totalPages={data.totalPages} onPageChange={changePage} label="User list pages" />}
     </section>
   );
 }
@@ -118,13 +117,6 @@ function countLabel(total: number, query: string): string {
   return query.trim() ? `${users} matching “${query.trim()}”` : users;
 }
 
-/** A 403 means this account is no longer an admin: ask for the session again, so the page says Access Denied. */
-function useRecheckAdminOnRefusal(error: unknown): void {
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    if (error instanceof ApiError && error.status === 403) void queryClient.invalidateQueries({ queryKey: currentUserQueryKey });
-  }, [error, queryClient]);
-}
 
 function UsersSkeleton() {
   return (
