@@ -23,6 +23,8 @@ interface Stream {
   userId: string;
   isAdmin: boolean;
   out: ServerResponse;
+  /** The newest notice this stream has been sent: one replayed on reconnection may also arrive from the bus after. */
+  lastId: number;
 }
 
 /** One server-sent event, as the stream writes it. */
@@ -62,7 +64,7 @@ export class NotificationHub {
       async (event) => {
         if (event.type === 'support.notification.created') {
           const created = decodeEvent(event, NotificationCreated);
-          this.send(created.userId, sseEvent(NOTIFICATIONS.streamEvents.notification, toNotificationJson(created), created.id));
+          this.sendNotice(created.userId, created.id, sseEvent(NOTIFICATIONS.streamEvents.notification, toNotificationJson(created), created.id));
           return;
         }
         for (const topic of ADMIN_TOPICS[event.type] ?? []) this.pendingTopics.add(topic);
@@ -74,9 +76,9 @@ export class NotificationHub {
     this.heartbeat.unref();
   }
 
-  /** Holds a member's stream until it closes. */
-  add(userId: string, isAdmin: boolean, out: ServerResponse): () => void {
-    const stream: Stream = { userId, isAdmin, out };
+  /** Holds a member's stream until it closes; `lastId` is the newest notice already written to it. */
+  add(userId: string, isAdmin: boolean, out: ServerResponse, lastId = 0): () => void {
+    const stream: Stream = { userId, isAdmin, out, lastId };
     const mine = this.streams.get(userId) ?? this.streams.set(userId, new Set()).get(userId)!;
     mine.add(stream);
     return () => {
@@ -92,8 +94,13 @@ export class NotificationHub {
     return count;
   }
 
-  send(userId: string, text: string): void {
-    for (const stream of this.streams.get(userId) ?? []) stream.out.write(text);
+  /** Writes a notice to the member's streams that have not had it (notice ids grow). */
+  sendNotice(userId: string, id: number, text: string): void {
+    for (const stream of this.streams.get(userId) ?? []) {
+      if (id <= stream.lastId) continue;
+      stream.lastId = id;
+      stream.out.write(text);
+    }
   }
 
   /** Ends every stream (the gateway is stopping): browsers reconnect to another replica. */

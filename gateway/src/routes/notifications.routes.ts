@@ -67,7 +67,9 @@ export default async function notificationRoutes(app: FastifyInstance, { clients
     out.write(`retry: ${RETRY_MS}\n\n`);
     if (missed) for (const n of answer.notifications) out.write(sseEvent(NOTIFICATIONS.streamEvents.notification, toNotificationJson(n), n.id));
     out.write(sseEvent(NOTIFICATIONS.streamEvents.unread, { unread: answer.unread }));
-    const remove = hub.add(caller.userId, caller.isAdmin, out);
+    // Held from now on, and told the newest notice it was sent: one the bus brings again after the replay is skipped.
+    const replayedUpTo = missed ? Math.max(lastEventId, ...answer.notifications.map((n) => n.id)) : 0;
+    const remove = hub.add(caller.userId, caller.isAdmin, out, replayedUpTo);
     request.raw.on('close', remove);
     out.on('close', remove);
   });
