@@ -8,13 +8,13 @@ import { supportHandlers } from './grpc/support.server.js';
 import { loadSupportConfig } from './config.js';
 import { NotificationStore } from './notifications/notification.store.js';
 import { NotificationService } from './notifications/notification.service.js';
-import { NOTICE_EVENTS, applyNoticeEvent } from './notifications/notices.consumer.js';
+import { NOTICE_EVENTS, VOTE_NOTICE_EVENTS, applyNoticeEvent, applyVoteNoticeEvents } from './notifications/notices.consumer.js';
 import { emailNotice, smtpSender } from './notifications/notice-mailer.js';
 
 export const supportService = defineService<PrismaClient>({
   name: 'support',
   database: { schema: 'support', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient },
-  async setup({ server, prisma, outbox, consume }) {
+  async setup({ server, prisma, outbox, consume, consumeBatches }) {
     const config = loadSupportConfig();
     const notifications = new NotificationService(new NotificationStore(prisma, outbox), config.SMTP_URL !== undefined);
     server.add(SupportServiceService, supportHandlers(new SupportService(new PrismaContactFormRepository(prisma, outbox)), notifications));
@@ -23,6 +23,8 @@ export const supportService = defineService<PrismaClient>({
     consume('notices', NOTICE_EVENTS, async (event, tx) => {
       await applyNoticeEvent(event, new NotificationStore(tx, outbox));
     });
+    // Every vote passes here: a batch per transaction on the pool, and only milestones read anything.
+    consumeBatches('vote-notices', VOTE_NOTICE_EVENTS, (events, tx) => applyVoteNoticeEvents(events, tx, outbox));
     // Email, only when an SMTP server is configured.
     if (config.SMTP_URL && config.SMTP_FROM) {
       const send = smtpSender(config.SMTP_URL, config.SMTP_FROM);

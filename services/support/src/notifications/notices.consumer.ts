@@ -1,15 +1,18 @@
 import { NOTIFICATIONS } from '@snapcracks/http-contract';
 import type { DecodedEvent } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
-import type { NewNotice, NotificationStore } from './notification.store.js';
+import type { Outbox, SqlClient } from '@snapcracks/kit';
+import { addNotices, notifiedPhotos, type NewNotice, type NotificationStore } from './notification.store.js';
 
-/** The events that make notices or keep what notices need (photo owners, members' addresses). */
+/**
+ * The events that make notices or keep what notices need (photo owners, members' addresses). Votes, the busiest, have
+ * a batch consumer of their own (VOTE_NOTICE_EVENTS).
+ */
 export const NOTICE_EVENTS = [
   'photo.photo.uploaded',
   'photo.photo.updated',
   'photo.photo.status_changed',
   'photo.photo.deleted',
-  'vote.vote.cast',
   'moderation.reports.decided',
   'support.contact_form.status_changed',
   'auth.user.updated',
@@ -39,19 +42,26 @@ function statusNotice(event: DecodedEvent<'photo.photo.status_changed'>): NewNot
     : { ...base, kind: 'photo_rejected', ...texts.photo_rejected(name, reason) };
 }
 
+export const VOTE_NOTICE_EVENTS = ['vote.vote.cast'] as const;
+type VoteEvent = DecodedEvent<'vote.vote.cast'>;
+
 /**
- * The notices a member's vote makes for the photo's owner: the first vote, 10, 50 and 100 votes, and once an average
- * of 4.5 or more with 10 votes. Only a member's own vote counts (not an admin voiding or restoring votes), each
- * milestone when the count reaches it exactly, and each at most once per photo.
+ * Whether a vote may make a notice: a member's own new vote (not a changed one, nor an admin voiding or restoring
+ * votes) whose count reaches a milestone exactly, or that leaves the photo averaging 4.5 or more with 10 votes. Nearly
+ * every vote is none of these, and costs the batch nothing more.
  */
-async function voteNotices(event: DecodedEvent<'vote.vote.cast'>, store: NotificationStore): Promise<NewNotice[]> {
-  const { photoId, userId, voteCount, ratingSum, previousRating } = event.payload;
-  if (!userId || voteCount === undefined || ratingSum === undefined || previousRating !== undefined) return [];
-  const photo = await store.photo(photoId);
-  if (!photo || photo.ownerId === userId) return [];
+export function mayNotify({ payload: { userId, voteCount, ratingSum, previousRating } }: VoteEvent): boolean {
+  if (!userId || voteCount === undefined || ratingSum === undefined || previousRating !== undefined) return false;
+  return voteCount === 1 || (voteMilestones as readonly number[]).includes(voteCount) || (voteCount >= highRating.minVotes && ratingSum / voteCount >= highRating.average);
+}
+
+/** The notices one vote makes for the photo's owner (each at most once per photo, by its key). */
+export function voteNotices(event: VoteEvent, photo: { ownerId: string; description: string | null }): NewNotice[] {
+  const { photoId, userId, voteCount = 0, ratingSum = 0 } = event.payload;
+  if (photo.ownerId === userId) return [];
   const name = photoName(photo.description, photoId);
-  const notices: NewNotice[] = [];
   const base = { userId: photo.ownerId, photoId };
+  const notices: NewNotice[] = [];
   if (voteCount === 1) notices.push({ ...base, kind: 'first_vote', dedupeKey: `votes:${photoId}:1`, ...texts.first_vote(name) });
   if ((voteMilestones as readonly number[]).includes(voteCount)) {
     notices.push({ ...base, kind: 'vote_milestone', dedupeKey: `votes:${photoId}:${voteCount}`, ...texts.vote_milestone(name, voteCount) });
@@ -61,6 +71,21 @@ async function voteNotices(event: DecodedEvent<'vote.vote.cast'>, store: Notific
     notices.push({ ...base, kind: 'high_rating', dedupeKey: `rating:${photoId}`, ...texts.high_rating(name, average, voteCount) });
   }
   return notices;
+}
+
+/**
+ * The vote notices of a batch, in the batch consumer's transaction: only the votes that may notify read their photos'
+ * owners (one query), and their notices are made as any others. A vote on a photo not heard of yet makes none.
+ */
+export async function applyVoteNoticeEvents(events: VoteEvent[], tx: SqlClient, outbox: Pick<Outbox, 'enqueue'>): Promise<void> {
+  const candidates = events.filter(mayNotify);
+  if (candidates.length === 0) return;
+  const photos = await notifiedPhotos(tx, [...new Set(candidates.map((e) => e.payload.photoId))]);
+  const notices = candidates.flatMap((event) => {
+    const photo = photos.get(event.payload.photoId);
+    return photo ? voteNotices(event, photo) : [];
+  });
+  await addNotices(tx, outbox, notices);
 }
 
 /**
@@ -85,9 +110,6 @@ export async function applyNoticeEvent(event: NoticeEvent, store: NotificationSt
       if (photo) await store.forgetPhoto(photo.photoId);
       return;
     }
-    case 'vote.vote.cast':
-      await store.add(await voteNotices(event as DecodedEvent<'vote.vote.cast'>, store));
-      return;
     case 'moderation.reports.decided': {
       const { photoId, outcome, reporterIds, decidedAt } = event.payload as DecodedEvent<'moderation.reports.decided'>['payload'];
       const removed = outcome === 'removed';

@@ -1,5 +1,4 @@
-import type { Outbox } from '@snapcracks/kit';
-import { makeEvent } from '@snapcracks/kit';
+import { makeEvent, type Outbox, type SqlClient } from '@snapcracks/kit';
 import { NotificationCreated } from '@snapcracks/proto/events/v1';
 import type { NotificationKind } from '@snapcracks/http-contract';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
@@ -33,7 +32,7 @@ export interface NoticeSettings {
 export const DEFAULT_SETTINGS: NoticeSettings = { email: true, push: true };
 
 type Db = PrismaClient | Prisma.TransactionClient;
-type Row = Prisma.NotificationGetPayload<object>;
+type Row = Omit<Prisma.NotificationGetPayload<object>, 'id' | 'photoId'> & { id: bigint | string; photoId: bigint | string | null };
 
 const toNotice = (row: Row): Notice => ({
   id: Number(row.id),
@@ -47,6 +46,51 @@ const toNotice = (row: Row): Notice => ({
 });
 
 /**
+ * Makes the notices not made before (by member and dedupe key), each announced as support.notification.created in the
+ * same transaction; answers those it made. Raw SQL, so a batch consumer's transaction on the pool can use it too.
+ */
+export async function addNotices(tx: SqlClient, outbox: Pick<Outbox, 'enqueue'>, notices: NewNotice[]): Promise<Notice[]> {
+  const made: Notice[] = [];
+  for (const notice of notices) {
+    const rows = await tx.$queryRawUnsafe<Row[]>(
+      `INSERT INTO "support"."notifications" ("user_id", "kind", "photo_id", "title", "body", "dedupe_key")
+       VALUES ($1, $2, $3::bigint, $4, $5, $6)
+       ON CONFLICT ("user_id", "dedupe_key") DO NOTHING
+       RETURNING "id"::text AS "id", "user_id" AS "userId", "kind", "photo_id"::text AS "photoId", "title", "body", "dedupe_key" AS "dedupeKey", "read_at" AS "readAt", "created_at" AS "createdAt"`,
+      notice.userId,
+      notice.kind,
+      notice.photoId === null ? null : String(notice.photoId),
+      notice.title,
+      notice.body,
+      notice.dedupeKey,
+    );
+    if (!rows[0]) continue;
+    const stored = toNotice(rows[0]);
+    await outbox.enqueue(
+      tx,
+      makeEvent(
+        'support.notification.created',
+        NotificationCreated,
+        { id: stored.id, userId: stored.userId, kind: stored.kind, photoId: stored.photoId ?? undefined, title: stored.title, body: stored.body, createdAt: stored.createdAt },
+        { source: 'support' },
+      ),
+    );
+    made.push(stored);
+  }
+  return made;
+}
+
+/** The owners and descriptions of these photos, as the photo events told them. */
+export async function notifiedPhotos(tx: SqlClient, photoIds: number[]): Promise<Map<number, { ownerId: string; description: string | null }>> {
+  if (photoIds.length === 0) return new Map();
+  const rows = await tx.$queryRawUnsafe<{ photo_id: string; owner_id: string; description: string | null }[]>(
+    `SELECT "photo_id"::text AS "photo_id", "owner_id", "description" FROM "support"."notified_photos" WHERE "photo_id" = ANY($1::bigint[])`,
+    photoIds.map(String),
+  );
+  return new Map(rows.map((r) => [Number(r.photo_id), { ownerId: r.owner_id, description: r.description }]));
+}
+
+/**
  * The support service's notices, in a consumer's transaction (writes) or on the client (a member's reads and
  * changes). Each notice made is announced as support.notification.created in the same transaction, so every gateway
  * replica pushes it to the member's open streams, and the email consumer sends it.
@@ -58,28 +102,8 @@ export class NotificationStore {
   ) {}
 
   /** Makes the notices not made before (by member and dedupe key); answers those it made. */
-  async add(notices: NewNotice[]): Promise<Notice[]> {
-    const made: Notice[] = [];
-    for (const notice of notices) {
-      const rows = await this.db.$queryRaw<Row[]>`
-        INSERT INTO "support"."notifications" ("user_id", "kind", "photo_id", "title", "body", "dedupe_key")
-        VALUES (${notice.userId}, ${notice.kind}, ${notice.photoId === null ? null : BigInt(notice.photoId)}, ${notice.title}, ${notice.body}, ${notice.dedupeKey})
-        ON CONFLICT ("user_id", "dedupe_key") DO NOTHING
-        RETURNING "id", "user_id" AS "userId", "kind", "photo_id" AS "photoId", "title", "body", "dedupe_key" AS "dedupeKey", "read_at" AS "readAt", "created_at" AS "createdAt"`;
-      if (!rows[0]) continue;
-      const stored = toNotice(rows[0]);
-      await this.outbox.enqueue(
-        this.db,
-        makeEvent(
-          'support.notification.created',
-          NotificationCreated,
-          { id: stored.id, userId: stored.userId, kind: stored.kind, photoId: stored.photoId ?? undefined, title: stored.title, body: stored.body, createdAt: stored.createdAt },
-          { source: 'support' },
-        ),
-      );
-      made.push(stored);
-    }
-    return made;
+  add(notices: NewNotice[]): Promise<Notice[]> {
+    return addNotices(this.db, this.outbox, notices);
   }
 
   async page(userId: string, offset: number, limit: number): Promise<{ notices: Notice[]; total: number; unread: number }> {
@@ -138,11 +162,6 @@ export class NotificationStore {
 
   async forgetPhoto(photoId: number): Promise<void> {
     await this.db.notifiedPhoto.deleteMany({ where: { photoId: BigInt(photoId) } });
-  }
-
-  async photo(photoId: number): Promise<{ ownerId: string; description: string | null } | null> {
-    const row = await this.db.notifiedPhoto.findUnique({ where: { photoId: BigInt(photoId) } });
-    return row ? { ownerId: row.ownerId, description: row.description } : null;
   }
 
   /** Keeps a member's email address and name for email notices, unless newer ones are stored. */
