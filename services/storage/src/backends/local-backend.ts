@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -17,31 +17,15 @@ export class LocalBlobBackend implements BlobBackend {
     this.root = resolve(root);
   }
 
-  async put(path: string, data: Buffer, _contentType?: string): Promise<{ driveFileId?: string }> {
-    const file = this.file(path);
-    await mkdir(dirname(file), { recursive: true });
-    // Same directory, so the rename is atomic; a crash leaves at most a `.tmp-…` file, never a half-written blob.
-    const temporary = join(dirname(file), `.tmp-${randomUUID()}`);
-    try {
-      const handle = await open(temporary, 'wx', 0o640);
-      try {
-        await handle.writeFile(data);
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
-      await rename(temporary, file);
-    } catch (error) {
-      await rm(temporary, { force: true });
-      throw error;
-    }
-    return {};
+  put(path: string, data: Buffer, contentType?: string): Promise<{ driveFileId?: string }> {
+    return this.putStream(path, Readable.from([data]), contentType);
   }
 
   async putStream(path: string, data: Readable, _contentType?: string): Promise<{ driveFileId?: string }> {
     const file = this.file(path);
     await mkdir(dirname(file), { recursive: true });
-    // As put: the bytes land under a temporary name, synced, then renamed, so a reader never sees part of them.
+    // Same directory, so the rename is atomic: the bytes land under a temporary name, synced, then renamed, so a reader
+    // never sees part of them and a crash leaves at most a `.tmp-…` file, never a half-written blob.
     const temporary = join(dirname(file), `.tmp-${randomUUID()}`);
     try {
       await pipeline(data, createWriteStream(temporary, { flags: 'wx', mode: 0o640 }));
