@@ -26,6 +26,7 @@ import type { Redis } from 'ioredis';
 import type { RateLimits, TrustProxy } from './config.js';
 import type { Readiness } from './readiness.js';
 import type { DataExports } from './routes/data-export.routes.js';
+import type { ResumableUploadSettings } from './routes/resumable-uploads.routes.js';
 import { BARE_SECURITY_HEADERS } from './plugins/security.js';
 import imageRoutes, { avatarRoutes } from './routes/images.routes.js';
 import adminPhotoRoutes from './routes/admin-photos.routes.js';
@@ -65,6 +66,8 @@ export interface AppDependencies {
   readiness: Readiness;
   /** Members' copies of their data: the table's rows and the background runner (data-export/). */
   dataExports: DataExports;
+  /** Uploads that survive a bad connection: their table and how long they are kept (resumable-uploads/). */
+  resumableUploads: ResumableUploadSettings;
   timeouts?: { requestTimeoutMs?: number };
 }
 
@@ -117,6 +120,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(currentUser, { users: deps.users });
   await app.register(authRoutes, { clients: deps.clients, oidc: deps.oidc, users: deps.users, publicUrl: deps.publicUrl });
   await app.register(photoRoutes, { clients: deps.clients });
+  await app.register(import('./routes/resumable-uploads.routes.js'), { clients: deps.clients, settings: deps.resumableUploads });
   await app.register(voteRoutes, { clients: deps.clients });
   await app.register(galleryRoutes, { clients: deps.clients, cache: deps.publicPages });
   await app.register(imageRoutes, { clients: deps.clients });

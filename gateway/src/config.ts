@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { RESUMABLE_UPLOAD } from '@snapcracks/http-contract';
 import { baseConfigSchema, optionalString, parseConfig, port, ConfigError } from '@snapcracks/kit';
 
 /** Fastify's trustProxy in the forms the gateway accepts: off, a hop count, or addresses and CIDR ranges. */
@@ -81,6 +82,8 @@ const schema = baseConfigSchema.extend({
   SESSION_IDLE_HOURS: z.coerce.number().positive().default(24 * 7),
   /** A session ends this long after sign-in, however much it is used. */
   SESSION_MAX_HOURS: z.coerce.number().positive().default(24 * 30),
+  /** An unfinished resumable upload is deleted with its bytes this long after it began (docs/resumable-uploads.md). */
+  UPLOAD_RESUMABLE_HOURS: z.coerce.number().positive().max(24 * 30).default(RESUMABLE_UPLOAD.keepHours),
   /** A request must arrive whole within this time (longer than an upload's 120 s deadline). */
   REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(130_000),
   /** Shares the rate limits between the gateway's replicas; each keeps its own in memory without it. */

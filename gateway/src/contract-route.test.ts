@@ -39,12 +39,15 @@ describe('the contract and the gateway', () => {
 
 describe.each(ALL.filter(([, route]) => route.access !== 'public'))('who may call %s', (_name, route) => {
   const request = (cookie?: string) => harness.inject({ method: route.method, url: urlOf(route), ...(cookie ? { cookie } : {}) });
+  /** The refusal's `{ message }`; an answer to HEAD has no body. */
+  const expectRefusal = (response: { body: string; json(): unknown }, message: string) =>
+    route.method === 'HEAD' ? expect(response.body).toBe('') : expect(response.json()).toEqual({ message });
 
   it('refuses the signed out with 401, asking no service', async () => {
     harness.calls.length = 0;
     const response = await request();
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ message: ERRORS.unauthorized });
+    expectRefusal(response, ERRORS.unauthorized);
     expect(serviceCalls()).toEqual([]);
   });
 
@@ -53,7 +56,7 @@ describe.each(ALL.filter(([, route]) => route.access !== 'public'))('who may cal
     harness.account({ id: 'disabled', hasAcceptedTerms: true, isEnabled: false });
     const response = await request(cookie);
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ message: ERRORS.disabled });
+    expectRefusal(response, ERRORS.disabled);
     expect(serviceCalls()).toEqual([]);
   });
 
@@ -62,7 +65,7 @@ describe.each(ALL.filter(([, route]) => route.access !== 'public'))('who may cal
       const cookie = await harness.signIn({ id: 'newcomer', hasAcceptedTerms: false, isAdmin: route.access === 'admin' });
       const response = await request(cookie);
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ message: ERRORS.termsRequired });
+      expectRefusal(response, ERRORS.termsRequired);
       expect(serviceCalls()).toEqual([]);
     });
   }
@@ -71,7 +74,7 @@ describe.each(ALL.filter(([, route]) => route.access !== 'public'))('who may cal
     it('refuses a member who is not an admin with 403', async () => {
       const response = await request(await harness.signIn(MEMBER));
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ message: ERRORS.adminOnly });
+      expectRefusal(response, ERRORS.adminOnly);
       expect(serviceCalls()).toEqual([]);
     });
   } else {

@@ -77,7 +77,7 @@ export function endpoint<const R extends RouteDefinition>(app: FastifyInstance, 
   const guard = guardOf(route.access);
   const memberLimited = route.limit && route.limit !== 'signIn' && route.limit !== 'contact' ? memberLimit(app, route.limit) : undefined;
   const addressLimited = route.limit === 'signIn' || route.limit === 'contact' ? routeRateLimit(app, route.limit) : {};
-  const body = route.body && route.body.type !== 'multipart' ? route.body.schema : undefined;
+  const body = route.body && (route.body.type === 'json' || route.body.type === 'image') ? route.body.schema : undefined;
   const response = route.preserialized ? undefined : responseSchemas(route);
   const onRequest = [...(options.onRequest ?? []), ...(memberLimited?.onRequest ?? [])];
   return {

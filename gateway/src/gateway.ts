@@ -13,6 +13,7 @@ import { PublicPageCache } from './public-page-cache.js';
 import { NotificationHub } from './notifications/notification-hub.js';
 import { DataExportRepository } from './data-export/data-export.repository.js';
 import { DataExportRunner } from './data-export/data-export.runner.js';
+import { ResumableUploadRepository } from './resumable-uploads/resumable-upload.repository.js';
 import type { GatewayConfig } from './config.js';
 
 export const gatewayDatabase = {
@@ -56,6 +57,8 @@ export async function startGateway(
   // Members' copies of their data, made in the background by whichever replica claims each (docs/data-export.md).
   const dataExportStore = new DataExportRepository(database.pool);
   const dataExportRunner = new DataExportRunner(dataExportStore, clients, users, logger.child({ part: 'data-export' }));
+  // Uploads that survive a bad connection: kept where every replica finds them, deleted after UPLOAD_RESUMABLE_HOURS.
+  const resumableUploads = new ResumableUploadRepository(database.pool);
   let draining = false;
   const redis = config.REDIS_URL ? openRateLimitRedis(config.REDIS_URL, logger) : undefined;
   const readiness = new Readiness({ isDraining: () => draining, pingDatabase: () => database.pool.query('SELECT 1'), peers: peerHealth(peerClients(clients)) });
@@ -80,10 +83,12 @@ export async function startGateway(
     web: { distDir: config.WEB_DIST, viteRoot: options.viteRoot },
     readiness,
     dataExports: { store: dataExportStore, runner: dataExportRunner },
+    resumableUploads: { uploads: resumableUploads, keepHours: config.UPLOAD_RESUMABLE_HOURS },
   });
   await dataExportRunner.start(platform.bus);
   const sweep = setInterval(() => {
     sessionStore.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed'));
+    resumableUploads.deleteExpired().catch((error: unknown) => logger.warn({ err: error }, 'resumable upload sweep failed'));
   }, SWEEP_INTERVAL_MS);
   sweep.unref();
   const unobserveSessions = sessionStore.observeActiveSessions();

@@ -115,6 +115,8 @@ export async function gatewayHarness({
     rateLimits: config.rateLimits,
     readiness: { ready: () => Promise.resolve(true) } as unknown as Readiness,
     dataExports,
+    // Resumable uploads need their table: tested against PostgreSQL (resumable-uploads.int.test.ts).
+    resumableUploads: { uploads: undefined as never, keepHours: 24 },
   });
   await app.ready();
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * Who may call a route; the gateway checks it before looking at the input, so the signed out get 401 and members 403
@@ -22,7 +22,9 @@ export type LimitName = 'signIn' | 'contact' | 'uploads' | 'votes' | 'avatars' |
 export type RequestBody =
   | { type: 'json'; schema: z.ZodType }
   | { type: 'multipart'; schema: z.ZodType }
-  | { type: 'image'; schema: z.ZodType; mediaTypes: readonly string[]; maxBytes: number; description: string };
+  | { type: 'image'; schema: z.ZodType; mediaTypes: readonly string[]; maxBytes: number; description: string }
+  /** Raw bytes handed to a protocol handler as they arrive (a tus upload's chunk); optional where the protocol allows none. */
+  | { type: 'bytes'; mediaType: string; maxBytes: number; required: boolean; description: string };
 
 /** What a successful request answers. */
 export type Success =
@@ -34,9 +36,11 @@ export type Success =
   /** A file to save (`content-disposition: attachment`), streamed. */
   | { status: 200; file: { mediaType: string; description: string } }
   /** Server-sent events (text/event-stream), held open: the description says which events. */
-  | { status: 200; eventStream: string };
+  | { status: 200; eventStream: string }
+  /** A protocol's answer (tus): no body, what it says is in these response headers. */
+  | { status: 200 | 201 | 204; description: string; headers: Readonly<Record<string, string>> };
 
-export type ErrorStatus = 400 | 404 | 409 | 413 | 415 | 429 | 503;
+export type ErrorStatus = 400 | 404 | 409 | 410 | 412 | 413 | 415 | 429 | 503;
 
 export interface RouteDefinition {
   method: Method;
@@ -49,6 +53,8 @@ export interface RouteDefinition {
   limit?: LimitName;
   params?: z.ZodObject;
   query?: z.ZodType;
+  /** Request headers a protocol route reads (tus): documented; the protocol's handler checks them. */
+  headers?: z.ZodObject;
   body?: RequestBody;
   ok: Success;
   /** The route's own refusals beyond the ones every route shares (bad input, access, rate limits, outages). */

@@ -50,7 +50,14 @@ import { driveAuthUrl, driveCallbackQuery, driveCodeBody, driveRefreshToken } fr
 import { imageQuery, imageParams } from './schemas/images.js';
 import { health, readiness } from './schemas/health.js';
 import { notificationIdParams, notificationPage, notificationQuery, notificationSettings, notificationSettingsBody, unreadCount } from './schemas/notifications.js';
-import { DATA_EXPORT } from './rules.js';
+import { DATA_EXPORT, RESUMABLE_UPLOAD } from './rules.js';
+import {
+  resumableUploadChunkHeaders,
+  resumableUploadCreationHeaders,
+  resumableUploadFinish,
+  resumableUploadHeadHeaders,
+  resumableUploadParams,
+} from './schemas/resumable-uploads.js';
 import { dataExport, latestDataExport } from './schemas/data-export.js';
 import { raterPage, raterParams, raterQuery, raterVotePage, raterVoteQuery, voteVoidBody, voteVoidResult } from './schemas/raters.js';
 
@@ -280,6 +287,95 @@ export const routes = {
     body: { type: 'multipart', schema: uploadForm },
     ok: { status: 201, json: uploadedPhoto, description: 'Stored, pending review.' },
     errors: { 400: UPLOAD.refused, 413: `${UPLOAD.refused} (the file is larger).`, 503: 'The image workers are busy; Retry-After says when to try again.' },
+  }),
+  createResumableUpload: defineRoute({
+    method: 'POST',
+    path: RESUMABLE_UPLOAD.path,
+    tag: 'Photos',
+    summary: 'Begin a resumable upload (tus)',
+    description: `tus 1.0 creation (and creation-with-upload): a file of a known length up to ${UPLOAD.maxBytes} bytes, whose bytes follow by PATCH and survive a cut connection. Its first bytes must be an image (JPEG, PNG, HEIC/HEIF or WebP, by the bytes). Kept for ${RESUMABLE_UPLOAD.keepHours} h, then deleted with whatever arrived; at most ${RESUMABLE_UPLOAD.maxUnfinished} unfinished per member. Once whole, POST ${RESUMABLE_UPLOAD.path}/{id}/photo makes it a photo.`,
+    access: 'member',
+    headers: resumableUploadCreationHeaders,
+    body: { type: 'bytes', mediaType: 'application/offset+octet-stream', maxBytes: UPLOAD.maxBytes, required: false, description: 'Optionally, the first bytes of the file.' },
+    ok: {
+      status: 201,
+      description: 'Created.',
+      headers: { Location: 'Where to send the bytes (HEAD, PATCH, DELETE).', 'Upload-Offset': 'Bytes stored so far.', 'Upload-Expires': 'When it is deleted if unfinished.' },
+    },
+    errors: {
+      400: RESUMABLE_UPLOAD.lengthRequired,
+      412: 'Tus-Resumable is missing or not 1.0.0.',
+      413: UPLOAD.refused,
+      415: UPLOAD.refused,
+      429: RESUMABLE_UPLOAD.tooManyUnfinished,
+    },
+  }),
+  resumableUploadOffset: defineRoute({
+    method: 'HEAD',
+    path: `${RESUMABLE_UPLOAD.path}/{id}`,
+    tag: 'Photos',
+    summary: 'Where a resumable upload stands',
+    description: 'How many bytes are stored, so a client resumes from there. Only the member who began it sees it.',
+    access: 'member',
+    params: resumableUploadParams,
+    headers: resumableUploadHeadHeaders,
+    ok: {
+      status: 200,
+      description: 'Its state, in headers.',
+      headers: { 'Upload-Offset': 'Bytes stored so far.', 'Upload-Length': 'The whole file\'s length.', 'Cache-Control': 'no-store' },
+    },
+    errors: { 404: RESUMABLE_UPLOAD.notFound, 410: RESUMABLE_UPLOAD.expired },
+  }),
+  appendResumableUpload: defineRoute({
+    method: 'PATCH',
+    path: `${RESUMABLE_UPLOAD.path}/{id}`,
+    tag: 'Photos',
+    summary: 'Send the next bytes of a resumable upload',
+    description: 'From Upload-Offset, which must be the offset stored (a HEAD tells it). Whatever arrives before a connection is cut is kept.',
+    access: 'member',
+    params: resumableUploadParams,
+    headers: resumableUploadChunkHeaders,
+    body: { type: 'bytes', mediaType: 'application/offset+octet-stream', maxBytes: UPLOAD.maxBytes, required: true, description: 'The next bytes of the file.' },
+    ok: { status: 204, description: 'Stored.', headers: { 'Upload-Offset': 'Bytes stored now.', 'Upload-Expires': 'When it is deleted if unfinished.' } },
+    errors: {
+      404: RESUMABLE_UPLOAD.notFound,
+      409: RESUMABLE_UPLOAD.offsetConflict,
+      410: RESUMABLE_UPLOAD.expired,
+      413: UPLOAD.refused,
+      415: UPLOAD.refused,
+    },
+  }),
+  cancelResumableUpload: defineRoute({
+    method: 'DELETE',
+    path: `${RESUMABLE_UPLOAD.path}/{id}`,
+    tag: 'Photos',
+    summary: 'Cancel a resumable upload',
+    description: 'Its bytes are deleted at once.',
+    access: 'member',
+    params: resumableUploadParams,
+    headers: resumableUploadHeadHeaders,
+    ok: { status: 204, description: 'Deleted.', headers: { 'Tus-Resumable': RESUMABLE_UPLOAD.tusVersion } },
+    errors: { 404: RESUMABLE_UPLOAD.notFound },
+  }),
+  finishResumableUpload: defineRoute({
+    method: 'POST',
+    path: `${RESUMABLE_UPLOAD.path}/{id}/photo`,
+    tag: 'Photos',
+    summary: 'Make a whole resumable upload a photo',
+    description:
+      'The same as POST /api/photos with the uploaded bytes: type by the bytes, metadata stripped, the upload allowance. Asked again for the same upload, it answers the same photo, so a lost answer can be retried. The bytes are deleted once the photo is stored.',
+    access: 'member',
+    limit: 'uploads',
+    params: resumableUploadParams,
+    body: { type: 'json', schema: resumableUploadFinish },
+    ok: { status: 201, json: uploadedPhoto, description: 'Stored, pending review.' },
+    errors: {
+      400: UPLOAD.refused,
+      404: RESUMABLE_UPLOAD.notFound,
+      409: RESUMABLE_UPLOAD.incomplete,
+      410: RESUMABLE_UPLOAD.expired,
+      503: 'The image workers are busy; Retry-After says when to try again.',
+    },
   }),
   uploadAllowance: defineRoute({
     method: 'GET',

@@ -437,3 +437,27 @@ export const DATA_EXPORT = {
   failed: 'Your copy could not be made. Please try again in a few minutes.',
   accountUnavailable: 'Your copy could not be made because your account is not active.',
 } as const;
+
+/**
+ * Uploads that survive a bad connection (docs/resumable-uploads.md): the bytes go by the tus 1.0 protocol to the
+ * gateway, which keeps what has arrived; the finished upload becomes a photo by the same rules as POST /api/photos.
+ */
+export const RESUMABLE_UPLOAD = {
+  /** The tus endpoint: POST creates an upload there, its Location is `<path>/<id>`. */
+  path: '/api/resumable-uploads',
+  tusVersion: '1.0.0',
+  /** What the web app sends in one PATCH: a cut connection loses at most what was in flight. */
+  chunkBytes: 2 * MB,
+  /** An unfinished upload, and a finished one's record, are kept this long after it was begun (UPLOAD_RESUMABLE_HOURS). */
+  keepHours: 24,
+  /** Unfinished uploads one member may have at once. */
+  maxUnfinished: 5,
+  /** The web app waits this long between tries after a failed chunk, then keeps the last. */
+  retryDelaysMs: [0, 1000, 3000, 5000, 10_000, 20_000, 30_000] as const,
+  notFound: 'This upload is not known here. It may have expired; please upload the photo again.',
+  expired: 'This upload has expired; please upload the photo again.',
+  incomplete: 'This upload is not complete yet. Send the rest of the file first.',
+  offsetConflict: 'Upload-Offset is not the offset stored; ask where the upload stands (HEAD), then send from there.',
+  tooManyUnfinished: 'You have 5 unfinished uploads. Finish or cancel one of them before starting another.',
+  lengthRequired: 'The upload must say its length (Upload-Length).',
+} as const;

@@ -26,3 +26,4 @@ export * from './bus/index.js';
 export * from './outbox/index.js';
 export * from './metrics/index.js';
 export * from './control-characters.js';
+export * from './image-type.js';

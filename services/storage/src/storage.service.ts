@@ -1,7 +1,7 @@
 import { AVATAR, DATA_EXPORT, FACE_SUGGESTIONS, UPLOAD, privacyBarsProblem } from '@snapcracks/http-contract';
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { DomainError, InvalidArgumentError, NotFoundError, UnavailableError, type Logger } from '@snapcracks/kit';
+import { DomainError, InvalidArgumentError, NotFoundError, UnavailableError, sniffImageType, type Logger } from '@snapcracks/kit';
 import { isStorageType, type Backends, type BlobBackend } from './backends/index.js';
 import type { Blob, BlobCursor, BlobRepository } from './blob.repository.js';
 import type { DriveAuthorization } from './drive-authorization.js';
@@ -9,7 +9,6 @@ import {
   DERIVATIVE_KINDS,
   FaceDetectionUnavailableError,
   ImageQueueFullError,
-  sniffImageType,
   UnsupportedImageError,
   type DerivativeKind,
   type EncodedImage,

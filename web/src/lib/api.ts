@@ -64,6 +64,7 @@ import type {
   VoteVoidInput,
   VoteVoidResult,
 } from './types';
+import { RESUMABLE_UPLOAD } from '@snapcracks/http-contract';
 import { uploadWithProgress, type UploadProgress } from './upload';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -243,6 +244,12 @@ export const api = {
       uploadWithProgress<UploadedPhoto>('/api/photos', buildPhotoUploadForm(file, details), {
         onProgress,
         signal: options.signal,
+      }),
+    /** Makes a resumable upload whose bytes are all stored a photo (asked again, the same photo). */
+    finishResumableUpload: (uploadId: string, { description, altText }: PhotoUploadDetails = {}) =>
+      apiJson<UploadedPhoto>('POST', `${RESUMABLE_UPLOAD.path}/${encodeURIComponent(uploadId)}/photo`, {
+        ...(description?.trim() ? { description } : {}),
+        ...(altText?.trim() ? { altText } : {}),
       }),
     getPrivacyBars: (id: number) => apiJson<PrivacyBarsResponse>('GET', `/api/photos/${id}/privacy-bars`),
     setPrivacyBars: (id: number, bars: PrivacyBar[]) =>

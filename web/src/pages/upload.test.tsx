@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { HeicPreviewMessage, HeicPreviewRequest } from '@/workers/heic-preview-protocol';
@@ -8,25 +8,57 @@ import { userPhotosQueryKey } from '@/queries/user-photos';
 import { mockFetch, type MockHandler } from '@/test/fetch-mock';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
-import { mockXhr, type XhrMockHandler } from '@/test/xhr-mock';
+import { sendResumably, LEFT_PAGE, type ResumableUploadOptions, type SentUpload } from '@/lib/resumable-upload';
+import { progressOf } from '@/lib/upload';
 
 // The dashboard is another screen's business: a stub keeps its calls and toasts out of these tests.
 vi.mock('@/pages/dashboard', () => ({ DashboardPage: () => <h1>Dashboard stub</h1> }));
+// The resumable protocol itself is tus-js-client's, tried for real in Chromium (e2e/resumable-upload.e2e.test.ts):
+// here the bytes' journey is a stand-in that reports progress and resolves with the upload's id.
+vi.mock('@/lib/resumable-upload', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('@/lib/resumable-upload')>()),
+  sendResumably: vi.fn(),
+}));
+
+const UPLOAD_ID = 'c0ffee00c0ffee00c0ffee00c0ffee00';
+const FINISH = `POST /api/resumable-uploads/${UPLOAD_ID}/photo`;
+
+interface Transfer {
+  file: File;
+  options: ResumableUploadOptions;
+  forget: ReturnType<typeof vi.fn>;
+}
+
+/** How the stand-in sends the bytes: by default at once, reporting 40% then 100%. */
+type TransferBehaviour = (transfer: Transfer) => Promise<void>;
 
 const photoFile = (name = 'wall.jpg', type = 'image/jpeg') => new File(['crack'], name, { type });
 
 function setup({
-  upload = { status: 201, body: { id: 5, filename: 'stored.jpg' }, progress: [[40, 100], [100, 100]] },
+  upload = { status: 201, body: { id: 5, filename: 'stored.jpg' } },
   bars = { body: { bars: [] } },
-}: { upload?: XhrMockHandler; bars?: MockHandler } = {}) {
+  transfer = async ({ options }) => {
+    options.onProgress?.(progressOf(40, 100));
+    options.onProgress?.(progressOf(100, 100));
+  },
+}: { upload?: MockHandler; bars?: MockHandler; transfer?: TransferBehaviour } = {}) {
   const requests = mockFetch({
     'GET /api/auth/user': { body: makeUser() },
     'POST /api/photos/5/privacy-bars': bars,
+    [FINISH]: upload,
   });
-  const uploads = mockXhr({ 'POST /api/photos': upload });
+  const transfers: Transfer[] = [];
+  vi.mocked(sendResumably).mockImplementation(async (file: File, options: ResumableUploadOptions = {}): Promise<SentUpload> => {
+    const sent: Transfer = { file, options, forget: vi.fn(() => Promise.resolve()) };
+    transfers.push(sent);
+    await transfer(sent);
+    return { id: UPLOAD_ID, forget: sent.forget as () => Promise<void> };
+  });
+  /** The calls that made photos of the sent bytes, with their text. */
+  const finishes = () => requests.filter((request) => `${request.method} ${request.url}` === FINISH);
   const rendered = renderApp('/upload');
   const user = userEvent.setup();
-  return { requests, uploads, user, ...rendered };
+  return { requests, transfers, finishes, user, ...rendered };
 }
 
 const submitButton = () => screen.getByRole('button', { name: /^(Upload Photo|Save Privacy Bars?)$/ });
@@ -111,19 +143,19 @@ describe('upload page', () => {
   });
 
   it('requires the terms checkbox', async () => {
-    const { user, uploads } = setup();
+    const { user, transfers } = setup();
     await chooseFile(user);
     await user.click(submitButton());
     expect(await screen.findByText('You must agree to the terms of service')).toBeInTheDocument();
     expect(screen.getByRole('checkbox', { name: /I agree/ })).toHaveAttribute('aria-invalid', 'true');
-    expect(uploads).toHaveLength(0);
+    expect(transfers).toHaveLength(0);
 
     await agreeToTerms(user);
     await waitFor(() => expect(screen.queryByText('You must agree to the terms of service')).not.toBeInTheDocument());
   });
 
   it('uploads the photo with its description, then posts the bars, then goes to the dashboard', async () => {
-    const { user, uploads, requests, queryClient } = setup({ bars: { body: { bars: [{ x: 35, y: 45, width: 30, height: 10 }] } } });
+    const { user, transfers, finishes, requests, queryClient } = setup({ bars: { body: { bars: [{ x: 35, y: 45, width: 30, height: 10 }] } } });
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
     await chooseFile(user);
     await user.click(await screen.findByRole('button', { name: 'Add bar' }));
@@ -136,10 +168,12 @@ describe('upload page', () => {
     expect(location()).toBe('/dashboard');
     expect(getToasts()[0]).toMatchObject({ title: 'Success', description: 'Your photo was uploaded and is awaiting review.' });
 
-    expect(uploads).toHaveLength(1);
-    expect(uploads[0]?.withCredentials).toBe(true);
-    expect((uploads[0]?.form?.get('photo') as File).name).toBe('wall.jpg');
-    expect(uploads[0]?.form?.get('description')).toBe('A crack shaped like a river');
+    expect(transfers).toHaveLength(1);
+    expect(transfers[0]?.file.name).toBe('wall.jpg');
+    expect(finishes()).toHaveLength(1);
+    expect(finishes()[0]?.json).toEqual({ description: 'A crack shaped like a river' });
+    // Made a photo: the browser forgets the upload.
+    expect(transfers[0]?.forget).toHaveBeenCalled();
     const barRequest = requests.find((request) => request.url === '/api/photos/5/privacy-bars');
     expect(barRequest?.method).toBe('POST');
     expect(barRequest?.json).toEqual({ bars: [{ x: 35, y: 45, width: 30, height: 10 }] });
@@ -147,7 +181,7 @@ describe('upload page', () => {
   });
 
   it('prompts for optional alt text, with its hint and count, and sends it only when filled', async () => {
-    const { user, uploads } = setup();
+    const { user, finishes } = setup();
     await chooseFile(user);
     const altText = screen.getByRole('textbox', { name: 'Alt text (optional)' });
     expect(altText).toHaveAccessibleDescription("Describe what the photo shows for people who can't see it. 0/1000");
@@ -157,12 +191,12 @@ describe('upload page', () => {
     await agreeToTerms(user);
     await user.click(submitButton());
     expect(await screen.findByRole('heading', { name: 'Dashboard stub' })).toBeInTheDocument();
-    expect(uploads).toHaveLength(1);
-    expect(uploads[0]?.form?.has('altText')).toBe(false);
+    expect(finishes()).toHaveLength(1);
+    expect(finishes()[0]?.json).toEqual({});
   });
 
   it('sends the alt text, trimmed, with the description', async () => {
-    const { user, uploads } = setup();
+    const { user, finishes } = setup();
     await chooseFile(user);
     await user.type(screen.getByLabelText('Description (optional)'), 'My favourite');
     await user.type(screen.getByLabelText('Alt text (optional)'), '  A crack runs across a brick wall ');
@@ -170,12 +204,11 @@ describe('upload page', () => {
     await agreeToTerms(user);
     await user.click(submitButton());
     expect(await screen.findByRole('heading', { name: 'Dashboard stub' })).toBeInTheDocument();
-    expect(uploads[0]?.form?.get('altText')).toBe('A crack runs across a brick wall');
-    expect(uploads[0]?.form?.get('description')).toBe('My favourite');
+    expect(finishes()[0]?.json).toEqual({ description: 'My favourite', altText: 'A crack runs across a brick wall' });
   });
 
   it('refuses alt text over 1000 characters before sending, and shows the server’s 400 message', async () => {
-    const { user, uploads } = setup({ upload: { status: 400, text: '{"message":"Alt text must be 1000 characters or less"}' } });
+    const { user, transfers, finishes } = setup({ upload: { status: 400, text: '{"message":"Alt text must be 1000 characters or less"}' } });
     await chooseFile(user);
     const altText = screen.getByLabelText('Alt text (optional)');
     fireEvent.change(altText, { target: { value: 'x'.repeat(1001) } });
@@ -187,7 +220,7 @@ describe('upload page', () => {
     expect(altText).toHaveAccessibleDescription(
       "Alt text must be 1000 characters or less Describe what the photo shows for people who can't see it. 1001/1000",
     );
-    expect(uploads).toHaveLength(0);
+    expect(transfers).toHaveLength(0);
 
     // Within the limit here, but the server may still refuse it: its message is shown as for any failed upload.
     fireEvent.change(altText, { target: { value: 'A crack' } });
@@ -195,7 +228,7 @@ describe('upload page', () => {
     await waitFor(() =>
       expect(getToasts()[0]).toMatchObject({ variant: 'destructive', title: 'Upload Failed', description: 'Alt text must be 1000 characters or less' }),
     );
-    expect(uploads).toHaveLength(1);
+    expect(finishes()).toHaveLength(1);
     expect(location()).toBe('/upload');
   });
 
@@ -204,12 +237,7 @@ describe('upload page', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const { user, requests } = setup({
-      upload: async () => {
-        await held;
-        return { status: 201, body: { id: 5, filename: 'stored.jpg' } };
-      },
-    });
+    const { user, requests } = setup({ transfer: () => held });
     await chooseFile(user);
     await agreeToTerms(user);
     await user.click(submitButton());
@@ -232,7 +260,7 @@ describe('upload page', () => {
     expect(location()).toBe('/upload');
     expect(submitButton()).toBeEnabled();
 
-    mockXhr({ 'POST /api/photos': { status: 500, text: '<html>Internal Server Error</html>' } });
+    mockFetch({ 'GET /api/auth/user': { body: makeUser() }, [FINISH]: { status: 500, text: '<html>Internal Server Error</html>' } });
     await user.click(submitButton());
     await waitFor(() =>
       expect(getToasts()[0]).toMatchObject({ title: 'Upload Failed', description: 'Failed to upload photo. Please try again.' }),
@@ -252,7 +280,7 @@ describe('upload page', () => {
 
   it('keeps the uploaded photo when its bars fail, and retries only the bars', async () => {
     let barAttempts = 0;
-    const { user, uploads } = setup({
+    const { user, transfers, finishes } = setup({
       bars: () => {
         barAttempts += 1;
         return barAttempts === 1 ? { status: 400, text: '{"message":"Bars are out of range"}' } : { body: { bars: [] } };
@@ -276,7 +304,8 @@ describe('upload page', () => {
 
     await user.click(screen.getByRole('button', { name: 'Save Privacy Bar' }));
     expect(await screen.findByRole('heading', { name: 'Dashboard stub' })).toBeInTheDocument();
-    expect(uploads).toHaveLength(1);
+    expect(transfers).toHaveLength(1);
+    expect(finishes()).toHaveLength(1);
     expect(barAttempts).toBe(2);
   });
 
@@ -298,6 +327,56 @@ describe('upload page', () => {
     await user.click(submitButton());
     await waitFor(() => expect(getToasts()[0]).toMatchObject({ title: 'Unauthorized' }));
     await waitFor(() => expect(redirectTo).toHaveBeenCalledWith('/api/login'));
+  });
+
+  it('says when it goes on with an earlier upload, and when it waits for the connection', async () => {
+    let goOn!: () => void;
+    const { user } = setup({
+      transfer: async ({ options }) => {
+        options.onStatus?.('resuming');
+        options.onProgress?.(progressOf(60, 100));
+        await new Promise<void>((resolve) => {
+          goOn = resolve;
+        });
+      },
+    });
+    await chooseFile(user);
+    await agreeToTerms(user);
+    await user.click(submitButton());
+    expect(await screen.findByText('Going on with your earlier upload of this photo.')).toBeInTheDocument();
+    expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute('aria-valuenow', '60');
+
+    act(() => vi.mocked(sendResumably).mock.calls[0]?.[1]?.onStatus?.('waiting'));
+    expect(await screen.findByText('Connection lost. The upload will go on by itself when you are back online.')).toBeInTheDocument();
+    // Waiting is not failing: no toast, and the member may still cancel.
+    expect(getToasts()).toHaveLength(0);
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeEnabled();
+    goOn();
+    expect(await screen.findByRole('heading', { name: 'Dashboard stub' })).toBeInTheDocument();
+  });
+
+  it('deletes the sent bytes on Cancel, and keeps them when the member leaves the page', async () => {
+    const { user, transfers, unmount } = setup({
+      transfer: ({ options }) =>
+        new Promise<void>((_resolve, reject) =>
+          options.signal?.addEventListener('abort', () => reject(new DOMException('The upload was aborted.', 'AbortError'))),
+        ),
+    });
+    await chooseFile(user);
+    await agreeToTerms(user);
+    await user.click(submitButton());
+    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
+    expect(transfers[0]?.options.signal?.aborted).toBe(true);
+    expect(transfers[0]?.options.signal?.reason).not.toBe(LEFT_PAGE);
+    // Cancelled by the member: nothing failed.
+    await waitFor(() => expect(submitButton()).toBeEnabled());
+    expect(getToasts()).toHaveLength(0);
+
+    await user.click(submitButton());
+    await waitFor(() => expect(transfers).toHaveLength(2));
+    unmount();
+    await waitFor(() => expect(transfers[1]?.options.signal?.aborted).toBe(true));
+    expect(transfers[1]?.options.signal?.reason).toBe(LEFT_PAGE);
   });
 
   it('says in plain words why a dropped or chosen file was refused', async () => {
@@ -343,7 +422,7 @@ describe('upload page', () => {
 
   it('decodes a HEIC photo in a worker, then draws bars on its preview and uploads the original file', async () => {
     const workers = stubPreviewWorker(decodedPreview);
-    const { user, uploads, requests } = setup();
+    const { user, transfers, requests } = setup();
     const heic = photoFile('IMG_0042.HEIC', '');
     await chooseFile(user, heic);
 
@@ -364,7 +443,7 @@ describe('upload page', () => {
     await user.click(submitButton());
     expect(await screen.findByRole('heading', { name: 'Dashboard stub' })).toBeInTheDocument();
     // The original bytes go up, not the preview: the server converts HEIC itself.
-    const sent = uploads[0]?.form?.get('photo') as File;
+    const sent = transfers[0]!.file;
     expect(sent.name).toBe('IMG_0042.HEIC');
     expect(sent.size).toBe('crack'.length);
     expect(sent.type).not.toBe('image/jpeg');
@@ -376,7 +455,7 @@ describe('upload page', () => {
   it('says when a HEIC photo cannot be previewed, and still uploads it', async () => {
     stubPreviewWorker(() => ({ type: 'error', reason: 'unreadable', detail: 'No image found in the file' }));
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-    const { user, uploads } = setup();
+    const { user, transfers } = setup();
     await chooseFile(user, photoFile('IMG_20251103_142233_some_long_name_iphone_13_pro_max.HEIC', 'image/heic'));
 
     const failure = await screen.findByRole('alert');
@@ -390,7 +469,7 @@ describe('upload page', () => {
     await agreeToTerms(user);
     await user.click(submitButton());
     expect(await screen.findByRole('heading', { name: 'Dashboard stub' })).toBeInTheDocument();
-    expect((uploads[0]?.form?.get('photo') as File).name).toBe('IMG_20251103_142233_some_long_name_iphone_13_pro_max.HEIC');
+    expect(transfers[0]?.file.name).toBe('IMG_20251103_142233_some_long_name_iphone_13_pro_max.HEIC');
   });
 
   it('falls back the same way where the browser has no workers', async () => {

@@ -12,6 +12,7 @@ import { UploadAllowanceNote } from '@/components/upload/upload-allowance-note';
 import { UploadProgressBar } from '@/components/upload/upload-progress';
 import { PHOTO_DESCRIPTION_MAX_LENGTH, isHeicFile } from '@/components/upload/upload-rules';
 import { useUploadFlow } from '@/components/upload/use-upload-flow';
+import type { ResumableUploadStatus } from '@/lib/resumable-upload';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -52,6 +53,7 @@ export function UploadPage() {
     phase,
     isBusy,
     progress,
+    transfer,
     uploaded,
     cancelUpload,
   } = useUploadFlow();
@@ -215,7 +217,12 @@ export function UploadPage() {
               </div>
             )}
 
-            {phase === 'uploading' && <UploadProgressBar percent={progress} />}
+            {phase === 'uploading' && (
+              <div className="flex flex-col gap-1.5">
+                <UploadProgressBar percent={progress} />
+                <TransferNote status={transfer} />
+              </div>
+            )}
 
             <div className="flex flex-col gap-2 sm:flex-row">
               <Button type="submit" size="lg" className="w-full sm:flex-1" disabled={!file || isBusy}>
@@ -233,5 +240,20 @@ export function UploadPage() {
         </Card>
       </form>
     </PageContainer>
+  );
+}
+
+/** Why the progress stands still, or where it starts from: said politely to screen readers too. */
+function TransferNote({ status }: { status: ResumableUploadStatus }) {
+  const text =
+    status === 'waiting'
+      ? 'Connection lost. The upload will go on by itself when you are back online.'
+      : status === 'resuming'
+        ? 'Going on with your earlier upload of this photo.'
+        : '';
+  return (
+    <p role="status" className={status === 'waiting' ? 'text-xs text-amber-700 dark:text-amber-400' : 'text-xs text-muted-foreground'}>
+      {text}
+    </p>
   );
 }

@@ -4,6 +4,7 @@ import { api } from '@/lib/api';
 import type { ErrorToast } from '@/lib/query-client';
 import type { PrivacyBar } from '@/lib/types';
 import type { UploadProgress } from '@/lib/upload';
+import { sendResumably, type ResumableUploadStatus } from '@/lib/resumable-upload';
 import { userPhotosQueryKey } from './user-photos';
 import { userStatsQueryKey } from './user-stats';
 
@@ -12,16 +13,24 @@ export interface UploadPhotoVariables {
   description?: string;
   altText?: string;
   onProgress?: (progress: UploadProgress) => void;
+  onStatus?: (status: ResumableUploadStatus) => void;
   signal?: AbortSignal;
 }
 
-/** POST /api/photos with upload progress. A new photo shows up in My Uploads and the stats. */
+/**
+ * The bytes by the resumable protocol (they survive a cut connection and a reload), then the photo made of them with
+ * its text. A new photo shows up in My Uploads and the stats.
+ */
 export function useUploadPhotoMutation(errorToast: ErrorToast) {
   const queryClient = useQueryClient();
   return useMutation({
     meta: { errorToast },
-    mutationFn: ({ file, description, altText, onProgress, signal }: UploadPhotoVariables) =>
-      api.photos.upload(file, { description, altText }, onProgress, { signal }),
+    mutationFn: async ({ file, description, altText, onProgress, onStatus, signal }: UploadPhotoVariables) => {
+      const sent = await sendResumably(file, { onProgress, onStatus, signal });
+      const photo = await api.photos.finishResumableUpload(sent.id, { description, altText });
+      await sent.forget();
+      return photo;
+    },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: userPhotosQueryKey });
       void queryClient.invalidateQueries({ queryKey: userStatsQueryKey });

@@ -41,7 +41,7 @@ const FORBIDDEN: Record<Access, SharedAnswer | null> = { public: null, signedIn:
 function sharedAnswers(route: RouteDefinition): SharedAnswer[] {
   const forbidden = FORBIDDEN[route.access];
   return [
-    ...(route.params || route.query || route.body ? (['BadRequest'] as const) : []),
+    ...(route.params || route.query || route.body || route.headers ? (['BadRequest'] as const) : []),
     ...(route.access === 'public' ? [] : (['Unauthorized'] as const)),
     ...(forbidden ? [forbidden] : []),
     'TooManyRequests',
@@ -60,6 +60,11 @@ function responses(route: RouteDefinition): ZodOpenApiResponsesObject {
   else if ('image' in ok) answers[ok.status] = { description: ok.image, content: { 'image/*': { schema: { type: 'string', format: 'binary' } } } };
   else if ('file' in ok) answers[ok.status] = { description: ok.file.description, content: { [ok.file.mediaType]: { schema: { type: 'string', format: 'binary' } } } };
   else if ('eventStream' in ok) answers[ok.status] = { description: ok.eventStream, content: { 'text/event-stream': { schema: { type: 'string' } } } };
+  else if ('headers' in ok)
+    answers[ok.status] = {
+      description: ok.description,
+      headers: Object.fromEntries(Object.entries(ok.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
+    };
   else answers[ok.status] = { description: ok.description };
   for (const [status, description] of Object.entries(route.also ?? {})) answers[status] = { description };
   for (const name of sharedAnswers(route)) answers[SHARED[name][0]] = { $ref: `#/components/responses/${name}` };
@@ -75,6 +80,7 @@ function requestBody(route: RouteDefinition): ZodOpenApiOperationObject['request
   if (!body) return undefined;
   if (body.type === 'json') return { required: true, content: { 'application/json': { schema: body.schema } } };
   if (body.type === 'multipart') return { required: true, content: { 'multipart/form-data': { schema: body.schema } } };
+  if (body.type === 'bytes') return { required: body.required, description: body.description, content: { [body.mediaType]: { schema: { type: 'string' as const, format: 'binary', maxLength: body.maxBytes } } } };
   const image = { schema: { type: 'string' as const, format: 'binary', maxLength: body.maxBytes } };
   return { required: true, description: body.description, content: Object.fromEntries(body.mediaTypes.map((type) => [type, image])) };
 }
@@ -88,7 +94,15 @@ function operation(name: string, route: RouteDefinition): ZodOpenApiOperationObj
     summary: route.summary,
     ...(description ? { description } : {}),
     ...(route.access === 'public' ? {} : { security: [{ [SESSION]: [] }] }),
-    ...(route.params || route.query ? { requestParams: { ...(route.params ? { path: route.params } : {}), ...(route.query ? { query: route.query } : {}) } } : {}),
+    ...(route.params || route.query || route.headers
+      ? {
+          requestParams: {
+            ...(route.params ? { path: route.params } : {}),
+            ...(route.query ? { query: route.query } : {}),
+            ...(route.headers ? { header: route.headers } : {}),
+          },
+        }
+      : {}),
     ...(route.body ? { requestBody: requestBody(route) } : {}),
     ...(route.limit ? { 'x-rate-limit': route.limit } : {}),
     responses: responses(route),

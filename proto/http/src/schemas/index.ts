@@ -14,3 +14,4 @@ export * from './data-export.js';
 export * from './storage-setup.js';
 export * from './images.js';
 export * from './health.js';
+export * from './resumable-uploads.js';

@@ -29,6 +29,9 @@ const NOT_FUZZED: Record<string, string> = {
   'GET /api/uploads/snapcracks-icon.svg': 'a brand image file',
   'GET /uploads/snapcracks-header.svg': 'a brand image file',
   'GET /api/notifications/stream': 'a server-sent event stream held open until the client leaves, not JSON; notifications.int.test.ts covers it',
+  'POST /api/resumable-uploads': 'the tus protocol (headers and bytes, not JSON); resumable-uploads.int.test.ts covers it',
+  'PATCH /api/resumable-uploads/:id': 'the tus protocol (bytes, not JSON); resumable-uploads.int.test.ts covers it',
+  'DELETE /api/resumable-uploads/:id': 'the tus protocol; resumable-uploads.int.test.ts covers it',
   'POST /api/user/data-export':
     'starts a copy of the member’s data that storage stores a moment later, which the state comparison would take for a later request’s change; data-export.int.test.ts covers it',
 };

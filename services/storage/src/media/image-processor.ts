@@ -11,7 +11,7 @@ import { DEFAULT_MAX_INPUT_PIXELS, DEFAULT_MAX_QUEUED, DEFAULT_MAX_QUEUED_PER_ME
 import type { MediaPoolName } from './media-pools.js';
 import { startMediaProcess, type MediaProcess } from './media-process.js';
 import type { MediaOutputs, MediaResult, MediaTask } from './protocol.js';
-import { sniffImageType } from './sniff.js';
+import { sniffImageType } from '@snapcracks/kit';
 import type { DerivativeKind, EncodedImage, PrivacyBar, ProcessedPhoto } from './types.js';
 
 export interface ImageProcessorOptions {

@@ -2,7 +2,6 @@
 export type { EncodedImage, PrivacyBar, ProcessedPhoto } from './types.js';
 export { FaceDetectionUnavailableError, ImageTooLargeError, UnsupportedImageError } from './errors.js';
 export { ImageQueueFullError } from './fair-queue.js';
-export { sniffImageType } from './sniff.js';
 export { hammingDistance } from './dhash.js';
 export { ImageProcessor, type ImageProcessorOptions } from './image-processor.js';
 export { DEFAULT_MAX_INPUT_PIXELS, DEFAULT_MAX_QUEUED, DEFAULT_MAX_QUEUED_PER_MEMBER } from './image-limits.js';

@@ -29,7 +29,8 @@ export interface EncodedImage {
   etag: string;
 }
 
-export type SourceMimeType = 'image/jpeg' | 'image/png' | 'image/heic' | 'image/heif' | 'image/webp';
+import type { SourceMimeType } from '@snapcracks/kit';
+export type { SourceMimeType };
 
 export interface ProcessedPhoto {
   /** Upright, unredacted, metadata stripped; JPEG for JPEG/HEIC/HEIF input, PNG for PNG, WebP for WebP. */

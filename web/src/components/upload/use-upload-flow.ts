@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useNavigate } from 'react-router-dom';
 import { suggestFaceBars } from '@/components/privacy-bars/face-suggestions';
 import { getServerMessage } from '@/lib/api';
+import { LEFT_PAGE, type ResumableUploadStatus } from '@/lib/resumable-upload';
 import { toast } from '@/lib/toast';
 import type { PrivacyBar, UploadedPhoto } from '@/lib/types';
 import { useSavePrivacyBarsMutation, useUploadPhotoMutation } from '@/queries/upload';
@@ -21,7 +22,8 @@ function isAbortError(error: unknown): boolean {
 /**
  * The upload page's state and steps (SPEC "Upload"): the chosen file and its preview, the privacy bars, the form,
  * then the upload (with progress, cancellable) and the bars' save. Once the photo is stored it is not sent again: if
- * only its bars failed to save, submitting again sends just the bars. Leaving the page cancels an upload in flight.
+ * only its bars failed to save, submitting again sends just the bars. The bytes go resumably: a cut connection waits
+ * and goes on, and leaving the page (or reloading) keeps what was sent for the same file chosen again; Cancel deletes it.
  */
 export function useUploadFlow() {
   const navigate = useNavigate();
@@ -38,6 +40,7 @@ export function useUploadFlow() {
   const [bars, setBars] = useState<PrivacyBar[]>([]);
   const [phase, setPhase] = useState<UploadPhase>('idle');
   const [progress, setProgress] = useState(0);
+  const [transfer, setTransfer] = useState<ResumableUploadStatus>('sending');
   const [uploaded, setUploaded] = useState<UploadedPhoto | null>(null);
   const abortRef = useRef<AbortController | null>(null);
 
@@ -64,7 +67,8 @@ export function useUploadFlow() {
   const descriptionLength = useWatch({ control, name: 'description' })?.length ?? 0;
   const altTextLength = useWatch({ control, name: 'altText' })?.length ?? 0;
 
-  useEffect(() => () => abortRef.current?.abort(), []);
+  // Leaving the page stops sending but keeps what was sent: choosing the same file again goes on from there.
+  useEffect(() => () => abortRef.current?.abort(LEFT_PAGE), []);
 
   /** False when the bars could not be saved (the failure has been told). */
   const saveBars = async (photo: UploadedPhoto): Promise<boolean> => {
@@ -86,6 +90,7 @@ export function useUploadFlow() {
       const controller = new AbortController();
       abortRef.current = controller;
       setProgress(0);
+      setTransfer('sending');
       setPhase('uploading');
       try {
         photo = await uploadPhoto.mutateAsync({
@@ -94,6 +99,7 @@ export function useUploadFlow() {
           altText,
           signal: controller.signal,
           onProgress: ({ percent }) => setProgress(percent),
+          onStatus: setTransfer,
         });
       } catch {
         setPhase('idle');
@@ -128,6 +134,8 @@ export function useUploadFlow() {
     isBusy,
     /** 0–100 while uploading. */
     progress,
+    /** While uploading: sending, going on with an earlier upload of the same file, or waiting for the connection. */
+    transfer,
     /** Set once the photo is stored. */
     uploaded,
     cancelUpload: () => abortRef.current?.abort(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sniffImageType } from './sniff.js';
+import { sniffImageType } from '@snapcracks/kit';
 import { fixture } from './test-images.js';
 
 function ftyp(major: string, ...compatible: string[]): Uint8Array {

@@ -1,4 +1,8 @@
-import type { SourceMimeType } from './types.js';
+/** The image types uploads may be, decided by their bytes. */
+export type SourceMimeType = 'image/jpeg' | 'image/png' | 'image/heic' | 'image/heif' | 'image/webp';
+
+/** Enough of a file's start to tell its type: the ftyp box of a HEIF file lists its brands within this. */
+export const IMAGE_TYPE_SNIFF_BYTES = 64;
 
 // Brands that mean the primary image is HEVC-coded (what iPhones write), and the generic HEIF brands.
 // AVIF also carries `mif1`, so a file is HEIF only when no AV1 brand is present: sharp could decode

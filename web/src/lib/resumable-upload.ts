@@ -1,0 +1,123 @@
+/**
+ * Sending a photo's bytes so that a bad connection does not start it over: the tus protocol (tus-js-client) to the
+ * gateway's resumable uploads (docs/resumable-uploads.md). The bytes go in chunks; a failed one is tried again, and
+ * while the connection is gone the upload waits and goes on by itself when it is back. The browser remembers each
+ * upload by the file (name, type, size, date), so choosing the same file after a reload goes on from where it stopped.
+ */
+import * as tus from 'tus-js-client';
+import { RESUMABLE_UPLOAD } from '@snapcracks/http-contract';
+import { ApiError } from './api';
+import { progressOf, type UploadProgress } from './upload';
+
+/** What the upload is doing, beside its progress: going on from an earlier visit, or waiting for the connection. */
+export type ResumableUploadStatus = 'sending' | 'resuming' | 'waiting';
+
+/** Given as the abort signal's reason when the member leaves the page: the upload is kept, to go on later. */
+export const LEFT_PAGE = 'left-page';
+
+export interface ResumableUploadOptions {
+  onProgress?: ((progress: UploadProgress) => void) | undefined;
+  onStatus?: ((status: ResumableUploadStatus) => void) | undefined;
+  /** Aborting cancels the upload and deletes its bytes, unless the reason is LEFT_PAGE. */
+  signal?: AbortSignal | undefined;
+}
+
+export interface SentUpload {
+  /** The upload's id, for POST /api/resumable-uploads/{id}/photo. */
+  id: string;
+  /** Forgets it in this browser, once it became a photo (until then, a retry costs one request, not the bytes again). */
+  forget: () => Promise<void>;
+}
+
+/** Answers worth waiting out: no answer at all (offline), the server busy or restarting, a writer in the way. */
+function isTemporary(status: number): boolean {
+  return status === 0 || status >= 500 || status === 409 || status === 423;
+}
+
+const lastDelayMs = RESUMABLE_UPLOAD.retryDelaysMs[RESUMABLE_UPLOAD.retryDelaysMs.length - 1] ?? 30_000;
+
+/** Sends `file`; resolves once every byte is stored on the server. Rejects with an ApiError on a refusal. */
+export function sendResumably(file: File, { onProgress, onStatus, signal }: ResumableUploadOptions = {}): Promise<SentUpload> {
+  return new Promise<SentUpload>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new DOMException('The upload was aborted.', 'AbortError'));
+      return;
+    }
+    let waitTimer: ReturnType<typeof setTimeout> | undefined;
+    let goOnWhenOnline: (() => void) | undefined;
+    const stopWaiting = () => {
+      clearTimeout(waitTimer);
+      if (goOnWhenOnline) window.removeEventListener('online', goOnWhenOnline);
+      goOnWhenOnline = undefined;
+    };
+    const finished = () => {
+      stopWaiting();
+      signal?.removeEventListener('abort', onAbort);
+    };
+
+    const upload = new tus.Upload(file, {
+      // Absolute: the client resolves each upload's Location against it.
+      endpoint: new URL(RESUMABLE_UPLOAD.path, window.location.origin).href,
+      chunkSize: RESUMABLE_UPLOAD.chunkBytes,
+      retryDelays: [...RESUMABLE_UPLOAD.retryDelaysMs],
+      metadata: { filename: file.name, filetype: file.type },
+      storeFingerprintForResuming: true,
+      removeFingerprintOnSuccess: false,
+      headers: { Accept: 'application/json' },
+      onProgress: (sent, total) => onProgress?.(progressOf(sent, total)),
+      onSuccess: () => {
+        finished();
+        const url = upload.url ?? '';
+        resolve({ id: url.slice(url.lastIndexOf('/') + 1), forget: () => forget(upload) });
+      },
+      onError: (error) => {
+        const response = (error as tus.DetailedError).originalResponse ?? null;
+        const status = response?.getStatus() ?? 0;
+        if (isTemporary(status)) {
+          // Out of quick tries: wait for the connection (or the server) to come back, then go on from the stored offset.
+          onStatus?.('waiting');
+          stopWaiting();
+          goOnWhenOnline = () => {
+            stopWaiting();
+            onStatus?.('sending');
+            upload.start();
+          };
+          window.addEventListener('online', goOnWhenOnline);
+          waitTimer = setTimeout(goOnWhenOnline, lastDelayMs);
+          return;
+        }
+        finished();
+        reject(new ApiError(status, response?.getBody() ?? '', error.message));
+      },
+    });
+
+    function onAbort() {
+      finished();
+      // Cancelled: the bytes sent so far are deleted. Left the page: kept, to go on next time.
+      void upload.abort(signal?.reason !== LEFT_PAGE).catch(() => undefined);
+      reject(new DOMException('The upload was aborted.', 'AbortError'));
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    void upload
+      .findPreviousUploads()
+      .catch(() => [])
+      .then((previous) => {
+        if (signal?.aborted) return;
+        const earlier = previous[0];
+        if (earlier) {
+          upload.resumeFromPreviousUpload(earlier);
+          onStatus?.('resuming');
+        } else {
+          onStatus?.('sending');
+        }
+        upload.start();
+      });
+  });
+}
+
+async function forget(upload: tus.Upload): Promise<void> {
+  const storage = tus.defaultOptions.urlStorage;
+  const previous = await upload.findPreviousUploads().catch(() => []);
+  await Promise.all(previous.filter((entry) => entry.uploadUrl === upload.url).map((entry) => storage.removeUpload(entry.urlStorageKey)));
+}
