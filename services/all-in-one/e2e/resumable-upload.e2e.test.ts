@@ -138,6 +138,8 @@ describe('an upload on a bad connection', () => {
 
     await page.reload();
     await page.unroute(`**${RESUMABLE_UPLOAD.path}/*`);
+    // The page remembers it, and says how to go on.
+    await expectText(page, /Your upload of IMG_20261129_reload\.jpg stopped at \d+%\. Choose the same photo to go on from there\./);
     const offsets = chunkOffsets(page);
     await chooseAndSend(page, photo.path);
     await expectText(page, 'Going on with your earlier upload of this photo.');

@@ -245,6 +245,26 @@ export const api = {
         onProgress,
         signal: options.signal,
       }),
+    /** Where a resumable upload stands: bytes stored and the whole length; null when it is gone or expired. */
+    resumableUploadProgress: async (uploadId: string): Promise<{ offset: number; length: number } | null> => {
+      const response = await fetch(`${RESUMABLE_UPLOAD.path}/${encodeURIComponent(uploadId)}`, {
+        method: 'HEAD',
+        credentials: 'include',
+        headers: { 'Tus-Resumable': RESUMABLE_UPLOAD.tusVersion },
+      });
+      if (response.status === 404 || response.status === 410) return null;
+      await throwIfNotOk(response);
+      return { offset: Number(response.headers.get('upload-offset')), length: Number(response.headers.get('upload-length')) };
+    },
+    /** Cancels a resumable upload: the bytes sent are deleted (one already gone is fine). */
+    cancelResumableUpload: async (uploadId: string): Promise<void> => {
+      const response = await fetch(`${RESUMABLE_UPLOAD.path}/${encodeURIComponent(uploadId)}`, {
+        method: 'DELETE',
+        credentials: 'include',
+        headers: { 'Tus-Resumable': RESUMABLE_UPLOAD.tusVersion },
+      });
+      if (response.status !== 404) await throwIfNotOk(response);
+    },
     /** Makes a resumable upload whose bytes are all stored a photo (asked again, the same photo). */
     finishResumableUpload: (uploadId: string, { description, altText }: PhotoUploadDetails = {}) =>
       apiJson<UploadedPhoto>('POST', `${RESUMABLE_UPLOAD.path}/${encodeURIComponent(uploadId)}/photo`, {

@@ -6,7 +6,7 @@
  */
 import * as tus from 'tus-js-client';
 import { RESUMABLE_UPLOAD } from '@snapcracks/http-contract';
-import { ApiError } from './api';
+import { ApiError, api } from './api';
 import { progressOf, type UploadProgress } from './upload';
 
 /** What the upload is doing, beside its progress: going on from an earlier visit, or waiting for the connection. */
@@ -114,6 +114,52 @@ export function sendResumably(file: File, { onProgress, onStatus, signal }: Resu
         upload.start();
       });
   });
+}
+
+/** An upload begun in this browser that stopped before its photo was made. */
+export interface UnfinishedUpload {
+  id: string;
+  filename: string;
+  /** 0–100: how much of the file the server has. */
+  percent: number;
+  storageKey: string;
+}
+
+const KEEP_MS = RESUMABLE_UPLOAD.keepHours * 3600 * 1000;
+
+/**
+ * The uploads this browser remembers and the server still keeps for this member, so the page can say that choosing
+ * the same photo goes on with one. Entries past their keep time are forgotten; one the server no longer knows (expired,
+ * or another member's on a shared device) is left out but kept, for its own member.
+ */
+export async function findUnfinishedUploads(): Promise<UnfinishedUpload[]> {
+  const storage = tus.defaultOptions.urlStorage;
+  const entries = await storage.findAllUploads().catch(() => []);
+  const found: UnfinishedUpload[] = [];
+  for (const entry of entries) {
+    const url = entry.uploadUrl ?? '';
+    if (!url.includes(`${RESUMABLE_UPLOAD.path}/`)) continue;
+    if (Date.now() - Date.parse(entry.creationTime) > KEEP_MS) {
+      await storage.removeUpload(entry.urlStorageKey).catch(() => undefined);
+      continue;
+    }
+    const id = url.slice(url.lastIndexOf('/') + 1);
+    const progress = await api.photos.resumableUploadProgress(id).catch(() => null);
+    if (!progress || progress.length <= 0) continue;
+    found.push({
+      id,
+      filename: entry.metadata.filename || 'photo',
+      percent: Math.min(100, Math.floor((progress.offset / progress.length) * 100)),
+      storageKey: entry.urlStorageKey,
+    });
+  }
+  return found;
+}
+
+/** Deletes an unfinished upload's bytes on the server and forgets it here. */
+export async function discardUnfinishedUpload(upload: UnfinishedUpload): Promise<void> {
+  await api.photos.cancelResumableUpload(upload.id);
+  await tus.defaultOptions.urlStorage.removeUpload(upload.storageKey);
 }
 
 async function forget(upload: tus.Upload): Promise<void> {

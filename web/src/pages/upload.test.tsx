@@ -8,7 +8,15 @@ import { userPhotosQueryKey } from '@/queries/user-photos';
 import { mockFetch, type MockHandler } from '@/test/fetch-mock';
 import { makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render-app';
-import { sendResumably, LEFT_PAGE, type ResumableUploadOptions, type SentUpload } from '@/lib/resumable-upload';
+import {
+  discardUnfinishedUpload,
+  findUnfinishedUploads,
+  sendResumably,
+  LEFT_PAGE,
+  type ResumableUploadOptions,
+  type SentUpload,
+  type UnfinishedUpload,
+} from '@/lib/resumable-upload';
 import { progressOf } from '@/lib/upload';
 
 // The dashboard is another screen's business: a stub keeps its calls and toasts out of these tests.
@@ -18,6 +26,8 @@ vi.mock('@/pages/dashboard', () => ({ DashboardPage: () => <h1>Dashboard stub</h
 vi.mock('@/lib/resumable-upload', async (importOriginal) => ({
   ...(await importOriginal<typeof import('@/lib/resumable-upload')>()),
   sendResumably: vi.fn(),
+  findUnfinishedUploads: vi.fn(() => Promise.resolve([])),
+  discardUnfinishedUpload: vi.fn(() => Promise.resolve()),
 }));
 
 const UPLOAD_ID = 'c0ffee00c0ffee00c0ffee00c0ffee00';
@@ -117,6 +127,7 @@ const decodedPreview = (): HeicPreviewMessage => ({
 });
 
 beforeEach(() => {
+  vi.mocked(findUnfinishedUploads).mockImplementation(() => Promise.resolve([]));
   // A chosen file is shown as itself; a HEIC photo as the JPEG its worker made.
   URL.createObjectURL = vi.fn((blob: Blob) => (blob instanceof File ? 'blob:preview' : 'blob:heic-preview'));
   URL.revokeObjectURL = vi.fn();
@@ -377,6 +388,22 @@ describe('upload page', () => {
     unmount();
     await waitFor(() => expect(transfers[1]?.options.signal?.aborted).toBe(true));
     expect(transfers[1]?.options.signal?.reason).toBe(LEFT_PAGE);
+  });
+
+  it('offers to go on with an upload that stopped before, or to discard it', async () => {
+    const stopped: UnfinishedUpload = { id: UPLOAD_ID, filename: 'PXL_20251103_142233517.jpg', percent: 45, storageKey: 'tus::key' };
+    let remembered = [stopped];
+    vi.mocked(findUnfinishedUploads).mockImplementation(() => Promise.resolve(remembered));
+    vi.mocked(discardUnfinishedUpload).mockImplementation(() => {
+      remembered = [];
+      return Promise.resolve();
+    });
+    const { user } = setup();
+    const note = await screen.findByRole('region', { name: 'Unfinished uploads' });
+    expect(note).toHaveTextContent('Your upload of PXL_20251103_142233517.jpg stopped at 45%. Choose the same photo to go on from there.');
+    await user.click(within(note).getByRole('button', { name: 'Discard the unfinished upload of PXL_20251103_142233517.jpg' }));
+    expect(discardUnfinishedUpload).toHaveBeenCalledWith(stopped);
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Unfinished uploads' })).not.toBeInTheDocument());
   });
 
   it('says in plain words why a dropped or chosen file was refused', async () => {

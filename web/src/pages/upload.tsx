@@ -12,6 +12,7 @@ import { UploadAllowanceNote } from '@/components/upload/upload-allowance-note';
 import { UploadProgressBar } from '@/components/upload/upload-progress';
 import { PHOTO_DESCRIPTION_MAX_LENGTH, isHeicFile } from '@/components/upload/upload-rules';
 import { useUploadFlow } from '@/components/upload/use-upload-flow';
+import { UnfinishedUploadsNote } from '@/components/upload/unfinished-uploads-note';
 import type { ResumableUploadStatus } from '@/lib/resumable-upload';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -85,6 +86,7 @@ export function UploadPage() {
         description="Share a crack you found. Cover faces, number plates or anything private before you upload."
       />
       <UploadAllowanceNote className="mt-6" />
+      {!isBusy && !uploaded && <UnfinishedUploadsNote className="mt-3" />}
       <form
         noValidate
         aria-label="Upload a photo"

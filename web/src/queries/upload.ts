@@ -1,10 +1,33 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { uploadAllowanceQueryKey } from './upload-allowance';
 import { api } from '@/lib/api';
 import type { ErrorToast } from '@/lib/query-client';
 import type { PrivacyBar } from '@/lib/types';
 import type { UploadProgress } from '@/lib/upload';
-import { sendResumably, type ResumableUploadStatus } from '@/lib/resumable-upload';
+import {
+  discardUnfinishedUpload,
+  findUnfinishedUploads,
+  sendResumably,
+  type ResumableUploadStatus,
+  type UnfinishedUpload,
+} from '@/lib/resumable-upload';
+
+export const unfinishedUploadsQueryKey = ['unfinished-uploads'] as const;
+
+/** Uploads this browser began and the server still keeps, to offer going on with them. */
+export function useUnfinishedUploadsQuery() {
+  return useQuery({ queryKey: unfinishedUploadsQueryKey, queryFn: findUnfinishedUploads, staleTime: 0 });
+}
+
+/** Discards an unfinished upload: its bytes on the server, and this browser's note of it. */
+export function useDiscardUnfinishedUploadMutation(errorToast: ErrorToast) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    meta: { errorToast },
+    mutationFn: (upload: UnfinishedUpload) => discardUnfinishedUpload(upload),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: unfinishedUploadsQueryKey }),
+  });
+}
 import { userPhotosQueryKey } from './user-photos';
 import { userStatsQueryKey } from './user-stats';
 
