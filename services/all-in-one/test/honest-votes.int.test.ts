@@ -10,6 +10,7 @@ import { anonymous, json, message, productApi } from './api-client.js';
 const fixture = (name: string) => readFileSync(new URL(`../../storage/test/fixtures/${name}`, import.meta.url));
 
 let system: Awaited<ReturnType<typeof startTestSystem>>;
+let timesMovedAt: Date;
 let db: pg.Client;
 let admin: TestBrowser;
 let owner: TestBrowser;
@@ -104,6 +105,8 @@ beforeAll(async () => {
     photos[0],
     [ids.honest, ids.carol],
   ]);
+  // Figures computed before this instant may still hold the votes' real times.
+  timesMovedAt = (await db.query<{ at: Date }>('SELECT now() AS at')).rows[0]!.at;
 }, 120_000);
 afterAll(async () => {
   await db?.end();
@@ -156,6 +159,8 @@ describe('the Raters page', () => {
       expect(page.raters.map((r) => r.userId)).toEqual(expect.arrayContaining([ids.bot, ids.honest, ids.carol]));
       expect(page.raters[0]).toMatchObject({ userId: ids.bot, name: 'Bot Voter', email: 'bot@example.com', isEnabled: true, votes: 6, mean: 5, spread: 0, longestRun: 6 });
       expect(page.computedAt).toEqual(expect.any(String));
+      // A whole computation that saw the votes' times as moved above.
+      expect(new Date(page.computedAt!).getTime()).toBeGreaterThan(timesMovedAt.getTime());
     });
     const page = await json<RaterPage>(await send(admin, 'GET', '/api/admin/raters'));
     const byId = new Map(page.raters.map((r) => [r.userId, r]));
