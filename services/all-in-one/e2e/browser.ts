@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page, type Response } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Debian's Chromium, headless, with the flags that keep it off the network (nothing is downloaded). */
@@ -204,4 +204,12 @@ export async function recordLayoutShifts(page: Page): Promise<void> {
 
 export function layoutShiftSoFar(page: Page): Promise<number> {
   return page.evaluate(() => (window as unknown as { __layoutShifts: number[] }).__layoutShifts.reduce((sum, value) => sum + value, 0));
+}
+
+/**
+ * The answer that makes the upload page's photo: the page sends the bytes by the resumable protocol, then asks for the
+ * photo with `POST /api/resumable-uploads/{id}/photo` (201 with `{ id, filename }`, as `POST /api/photos` answers).
+ */
+export function isPhotoMade(response: Response): boolean {
+  return response.request().method() === 'POST' && /^\/api\/resumable-uploads\/[0-9a-f]{32}\/photo$/.test(new URL(response.url()).pathname);
 }

@@ -6,6 +6,7 @@ import {
   expectText,
   fixtureImage,
   horizontalOverflow,
+  isPhotoMade,
   launchBrowser,
   reviewThroughApi,
   setTheme,
@@ -104,7 +105,7 @@ async function uploadThroughPage(page: Page, photo: OwnerPhoto): Promise<void> {
   await page.getByRole('textbox', { name: /Description/ }).fill(photo.description);
   await page.getByRole('checkbox', { name: /I own this photo or have the right to share it/ }).check();
   const answered = page.waitForResponse(
-    (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/photos',
+    isPhotoMade,
   );
   await page.getByRole('button', { name: 'Upload Photo' }).click();
   expect((await answered).status()).toBe(201);

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { acceptTerms, expectText, launchBrowser, progressSeen, recordProgressBars, setTheme, signIn } from './browser.js';
+import { acceptTerms, expectText, isPhotoMade, launchBrowser, progressSeen, recordProgressBars, setTheme, signIn } from './browser.js';
 import { startProduct, type RunningProduct } from './product.js';
 import { sharp } from './sharp.js';
 
@@ -210,7 +210,8 @@ describe('uploading a photo with a privacy bar, through approval to the public i
     const { page } = member;
     const posts: Request[] = [];
     const onRequest = (request: Request) => {
-      if (request.method() === 'POST' && new URL(request.url()).pathname.startsWith('/api/photos')) posts.push(request);
+      const path = new URL(request.url()).pathname;
+      if (request.method() === 'POST' && (path.startsWith('/api/photos') || path.startsWith('/api/resumable-uploads'))) posts.push(request);
     };
     page.on('request', onRequest);
     try {
@@ -249,7 +250,7 @@ describe('uploading a photo with a privacy bar, through approval to the public i
 
     await recordProgressBars(page);
     const uploadResponse = page.waitForResponse(
-      (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/photos',
+      isPhotoMade,
     );
     const barsResponse = page.waitForResponse(
       (response) => response.request().method() === 'POST' && /^\/api\/photos\/\d+\/privacy-bars$/.test(new URL(response.url()).pathname),

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { launchBrowser, liftUploadAllowance, reviewThroughApi, signedInMember } from './browser.js';
+import { isPhotoMade, launchBrowser, liftUploadAllowance, reviewThroughApi, signedInMember } from './browser.js';
 import { startProduct, type RunningProduct } from './product.js';
 import { sharp } from './sharp.js';
 
@@ -151,7 +151,7 @@ describe('real photos from phones and cameras, uploaded as a member uploads them
 
       await page.getByLabel('Description (optional)').fill(upload.description);
       await page.getByRole('checkbox', { name: /I own this photo/ }).check();
-      const answer = page.waitForResponse((response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/photos', {
+      const answer = page.waitForResponse(isPhotoMade, {
         timeout: 60_000,
       });
       await page.getByRole('button', { name: 'Upload Photo' }).click();

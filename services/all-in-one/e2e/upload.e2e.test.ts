@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, JSHandle, Page } from 'playwright-core';
-import { expectText, fixtureImage, horizontalOverflow, launchBrowser, setTheme, signedInMember } from './browser.js';
+import { expectText, fixtureImage, horizontalOverflow, isPhotoMade, launchBrowser, setTheme, signedInMember } from './browser.js';
 import { startProduct, type RunningProduct } from './product.js';
 import { sharp } from './sharp.js';
 
@@ -322,7 +322,7 @@ describe('a HEIC photo from a phone', () => {
 
     await page.getByRole('checkbox', { name: /I own this photo/ }).check();
     const uploadResponse = page.waitForResponse(
-      (response) => response.request().method() === 'POST' && new URL(response.url()).pathname === '/api/photos',
+      isPhotoMade,
     );
     await page.getByRole('button', { name: 'Upload Photo' }).click();
     const upload = await uploadResponse;

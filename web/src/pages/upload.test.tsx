@@ -392,7 +392,8 @@ describe('upload page', () => {
 
   it('offers to go on with an upload that stopped before, or to discard it', async () => {
     const stopped: UnfinishedUpload = { id: UPLOAD_ID, filename: 'PXL_20251103_142233517.jpg', percent: 45, storageKey: 'tus::key' };
-    let remembered = [stopped];
+    const whole: UnfinishedUpload = { id: 'f'.repeat(32), filename: 'IMG_0042.HEIC', percent: 100, storageKey: 'tus::other' };
+    let remembered = [stopped, whole];
     vi.mocked(findUnfinishedUploads).mockImplementation(() => Promise.resolve(remembered));
     vi.mocked(discardUnfinishedUpload).mockImplementation(() => {
       remembered = [];
@@ -401,6 +402,7 @@ describe('upload page', () => {
     const { user } = setup();
     const note = await screen.findByRole('region', { name: 'Unfinished uploads' });
     expect(note).toHaveTextContent('Your upload of PXL_20251103_142233517.jpg stopped at 45%. Choose the same photo to go on from there.');
+    expect(note).toHaveTextContent('Your upload of IMG_0042.HEIC arrived whole but was not sent for review. Choose the same photo to send it.');
     await user.click(within(note).getByRole('button', { name: 'Discard the unfinished upload of PXL_20251103_142233517.jpg' }));
     expect(discardUnfinishedUpload).toHaveBeenCalledWith(stopped);
     await waitFor(() => expect(screen.queryByRole('region', { name: 'Unfinished uploads' })).not.toBeInTheDocument());

@@ -22,8 +22,18 @@ export function UnfinishedUploadsNote({ className }: { className?: string }) {
         <div key={upload.id} className="flex flex-col gap-2 sm:flex-row sm:items-center">
           <RotateCcw className="hidden size-4 shrink-0 text-muted-foreground sm:block" aria-hidden="true" />
           <p className="min-w-0 flex-1 [overflow-wrap:anywhere]">
-            Your upload of <span className="font-medium">{upload.filename}</span> stopped at {upload.percent}%. Choose the same
-            photo to go on from there.
+            {upload.percent < 100 ? (
+              <>
+                Your upload of <span className="font-medium">{upload.filename}</span> stopped at {upload.percent}%. Choose the
+                same photo to go on from there.
+              </>
+            ) : (
+              // Every byte arrived, but the photo was not made of them (the page closed first, or the allowance was full).
+              <>
+                Your upload of <span className="font-medium">{upload.filename}</span> arrived whole but was not sent for
+                review. Choose the same photo to send it.
+              </>
+            )}
           </p>
           <Button
             variant="outline"
