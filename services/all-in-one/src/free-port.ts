@@ -13,6 +13,12 @@ function ephemeralLow(): number {
 
 const LOWEST = 1_025;
 
+/**
+ * Ports above LOWEST that fetch refuses to connect to ("bad ports" of the Fetch standard: SIP, X11, IRC and others), so
+ * a server a test reaches with fetch must not get one.
+ */
+const FETCH_BAD_PORTS = new Set([1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080]);
+
 /** Listens on `port` (0: any) on loopback and closes again: the port it got, or undefined when it is taken. */
 function probe(port: number): Promise<number | undefined> {
   return new Promise((resolve) => {
@@ -28,12 +34,15 @@ function probe(port: number): Promise<number | undefined> {
 /**
  * A TCP port on loopback that nothing listens on right now, for a server that starts a moment later. Chosen below the
  * range the system hands to outgoing connections, so that none of the process's own connections (to PostgreSQL, NATS,
- * another component) can take it in between; at random, so that two callers at once rarely pick the same one.
+ * another component) can take it in between; at random, so that two callers at once rarely pick the same one; never
+ * one that fetch refuses.
  */
 export async function freePort(): Promise<number> {
   const high = ephemeralLow();
   for (let attempt = 0; attempt < 20; attempt += 1) {
-    const port = await probe(LOWEST + Math.floor(Math.random() * (high - LOWEST)));
+    const candidate = LOWEST + Math.floor(Math.random() * (high - LOWEST));
+    if (FETCH_BAD_PORTS.has(candidate)) continue;
+    const port = await probe(candidate);
     if (port !== undefined) return port;
   }
   const port = await probe(0);
