@@ -1,15 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestBrowser } from '@snapcracks/dev-idp/testing';
-import { createLogger } from '@snapcracks/kit';
-import { loadGatewayConfig } from '@snapcracks/gateway';
 import { NOTIFICATIONS, type Notification, type NotificationPage, type NotificationSettings } from '@snapcracks/http-contract';
-import { startSystem, type RunningSystem } from '../src/system.js';
-import { TEST_IDENTITY, fakeWebDist, startTestSystem } from './test-system.js';
+import type { RunningSystem } from '../src/system.js';
+import { startTestReplica, startTestSystem } from './test-system.js';
 import { signIn } from './sign-in.js';
 import { anonymous, json, message, productApi, type Client } from './api-client.js';
 import { freePort } from '../src/free-port.js';
@@ -116,18 +112,7 @@ beforeAll(async () => {
   };
   system = await startTestSystem(env, { natsUrl: NATS_URL, natsStream });
   // A second replica of the whole product on the same database and bus: its gateway holds streams of its own.
-  const port = await freePort();
-  const second = await startSystem({
-    logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
-    nodeEnv: 'test',
-    gateway: loadGatewayConfig({ NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: fakeWebDist(), ...env }),
-    databaseUrl: system.database.url,
-    dataDir: mkdtempSync(join(tmpdir(), 'snapcracks-data-')),
-    identity: TEST_IDENTITY,
-    natsUrl: NATS_URL,
-    natsStream,
-  });
-  replica = { ...second, url: `http://127.0.0.1:${port}` };
+  replica = await startTestReplica(system, env, { natsUrl: NATS_URL, natsStream });
   [admin, owner, voter, ...reporters] = await Promise.all([
     member('admin@example.com', 'Ada Admin'),
     member('owner@example.com', 'Owner Example'),

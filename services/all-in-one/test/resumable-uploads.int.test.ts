@@ -1,18 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestBrowser } from '@snapcracks/dev-idp/testing';
-import { loadGatewayConfig, ResumableUploadRepository } from '@snapcracks/gateway';
+import { ResumableUploadRepository } from '@snapcracks/gateway';
 import { ERRORS, RESUMABLE_UPLOAD, UPLOAD, type Photo } from '@snapcracks/http-contract';
-import { createLogger } from '@snapcracks/kit';
-import { startSystem, type RunningSystem } from '../src/system.js';
-import { fakeWebDist, startTestSystem, TEST_IDENTITY } from './test-system.js';
+import type { RunningSystem } from '../src/system.js';
+import { startTestReplica, startTestSystem } from './test-system.js';
 import { signIn } from './sign-in.js';
-import { freePort } from '../src/free-port.js';
 import { anonymous, json, message, productApi, type Client } from './api-client.js';
 
 /**
@@ -94,18 +90,7 @@ beforeAll(async () => {
   const natsStream = `RESUME_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const env = { SESSION_SECRET, RATE_LIMIT_UPLOADS: '1000/1m' };
   system = await startTestSystem(env, { natsUrl: NATS_URL, natsStream });
-  const port = await freePort();
-  const second = await startSystem({
-    logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
-    nodeEnv: 'test',
-    gateway: loadGatewayConfig({ NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: fakeWebDist(), ...env }),
-    databaseUrl: system.database.url,
-    dataDir: mkdtempSync(join(tmpdir(), 'snapcracks-data-')),
-    identity: TEST_IDENTITY,
-    natsUrl: NATS_URL,
-    natsStream,
-  });
-  replica = { ...second, url: `http://127.0.0.1:${port}` };
+  replica = await startTestReplica(system, env, { natsUrl: NATS_URL, natsStream });
   db = new pg.Client({ connectionString: system.database.url });
   await db.connect();
   pool = new pg.Pool({ connectionString: system.database.url, max: 2 });

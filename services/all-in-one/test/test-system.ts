@@ -84,3 +84,26 @@ export async function startTestSystem(
     throw error;
   }
 }
+
+/**
+ * A second replica of the whole product on `system`'s database and the NATS stream `natsStream` (which `system` must
+ * use too), with the same `env`: what two pods of every component do, for tests across replicas.
+ */
+export async function startTestReplica(
+  system: { database: TestDatabase },
+  env: Record<string, string>,
+  { natsUrl, natsStream }: { natsUrl: string; natsStream: string },
+): Promise<RunningSystem & { url: string }> {
+  const port = await freePort();
+  const replica = await startSystem({
+    logger: createLogger('test', process.env.TEST_LOG_LEVEL ?? 'silent'),
+    nodeEnv: 'test',
+    gateway: loadGatewayConfig({ NODE_ENV: 'test', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: fakeWebDist(), ...env }),
+    databaseUrl: system.database.url,
+    dataDir: mkdtempSync(join(tmpdir(), 'snapcracks-data-')),
+    identity: TEST_IDENTITY,
+    natsUrl,
+    natsStream,
+  });
+  return { ...replica, url: `http://127.0.0.1:${port}` };
+}
