@@ -36,6 +36,7 @@ import reviewDeskRoutes from './routes/review-desk.routes.js';
 import raterRoutes from './routes/raters.routes.js';
 import notificationRoutes from './routes/notifications.routes.js';
 import type { NotificationHub } from './notifications/notification-hub.js';
+import type { PersonalFeed } from './feed/personal-feed.js';
 import googleDriveRoutes from './routes/google-drive.routes.js';
 
 export interface AppDependencies {
@@ -47,6 +48,8 @@ export interface AppDependencies {
   users: UserDirectory;
   /** Public pages shared by every visitor, cleared by photo and vote events. */
   publicPages: PublicPageCache;
+  /** Need-your-vote answered from this replica's memory, kept from the bus (until loaded, pages come from the photo service). */
+  personalFeed: PersonalFeed;
   /** This replica's open notification streams, fed from the bus. */
   notifications: NotificationHub;
   sessionStore: PrismaSessionStore;
@@ -121,8 +124,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(authRoutes, { clients: deps.clients, oidc: deps.oidc, users: deps.users, publicUrl: deps.publicUrl });
   await app.register(photoRoutes, { clients: deps.clients });
   await app.register(import('./routes/resumable-uploads.routes.js'), { clients: deps.clients, settings: deps.resumableUploads });
-  await app.register(voteRoutes, { clients: deps.clients });
-  await app.register(galleryRoutes, { clients: deps.clients, cache: deps.publicPages });
+  await app.register(voteRoutes, { clients: deps.clients, feed: deps.personalFeed });
+  await app.register(galleryRoutes, { clients: deps.clients, cache: deps.publicPages, feed: deps.personalFeed });
   await app.register(imageRoutes, { clients: deps.clients });
   await app.register(avatarRoutes, { clients: deps.clients });
   await app.register(adminPhotoRoutes, { clients: deps.clients });

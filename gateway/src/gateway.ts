@@ -11,6 +11,7 @@ import { PrismaSessionStore } from './session-store.js';
 import { UserDirectory } from './user-directory.js';
 import { PublicPageCache } from './public-page-cache.js';
 import { NotificationHub } from './notifications/notification-hub.js';
+import { PersonalFeed } from './feed/personal-feed.js';
 import { DataExportRepository } from './data-export/data-export.repository.js';
 import { DataExportRunner } from './data-export/data-export.runner.js';
 import { ResumableUploadRepository } from './resumable-uploads/resumable-upload.repository.js';
@@ -45,6 +46,8 @@ export async function startGateway(
   await users.listen(platform.bus);
   const publicPages = new PublicPageCache();
   await publicPages.listen(platform.bus);
+  const personalFeed = new PersonalFeed({ clients, onLoadError: (error) => logger.warn({ err: error }, 'the personal feed could not load its order; pages come from the photo service meanwhile') });
+  await personalFeed.listen(platform.bus);
   const notifications = new NotificationHub();
   await notifications.listen(platform.bus);
   const HOUR_MS = 3600 * 1000;
@@ -71,6 +74,7 @@ export async function startGateway(
     oidc: new OidcRelyingParty(options.oidc),
     users,
     publicPages,
+    personalFeed,
     notifications,
     sessionStore,
     sessionSecret: resolveSecret('SESSION_SECRET', config.SESSION_SECRET, config.NODE_ENV),
@@ -118,6 +122,7 @@ export async function startGateway(
       await dataExportRunner.stop();
       await users.close();
       await publicPages.close();
+      await personalFeed.close();
       closeClients(clients);
       redis?.disconnect();
       await database.close();

@@ -6,6 +6,7 @@ import { contractRoutes, isOneOf } from '../contract-route.js';
 import { HttpError } from '../http-errors.js';
 import { toGalleryPhotoJson, imageUrl } from '../photo-json.js';
 import type { CachedPage, PublicPageCache } from '../public-page-cache.js';
+import type { PersonalFeed } from '../feed/personal-feed.js';
 
 /** The gallery's filters as the web app names them (spec §7). */
 export const GALLERY_FILTERS: Record<GalleryFilterName, GalleryFilter> = {
@@ -34,7 +35,10 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: CachedPage
  * The public read path (spec §7 Photos): gallery pages, landing previews and the stats strip. One backend call per
  * request at most; the pages everyone sees alike come from the cache that photo and vote events clear.
  */
-export default async function galleryRoutes(app: FastifyInstance, { clients, cache }: { clients: Clients; cache: PublicPageCache }) {
+export default async function galleryRoutes(
+  app: FastifyInstance,
+  { clients, cache, feed }: { clients: Clients; cache: PublicPageCache; feed: PersonalFeed },
+) {
   const serve = contractRoutes(app);
 
   serve(routes.galleryPage, async (request, reply) => {
@@ -48,7 +52,7 @@ export default async function galleryRoutes(app: FastifyInstance, { clients, cac
     if (filter === 'need-your-vote') {
       const caller = await request.requireMember();
       reply.header('cache-control', 'private, no-store');
-      return load(caller);
+      return (await feed.page(caller.userId, page, limit)) ?? load(caller);
     }
     return sendPage(request, reply, await cache.get(`gallery:${filter}:${page}:${limit}:${utcDay()}`, () => load(null)));
   });

@@ -7,6 +7,7 @@ import type { Clients } from '../clients.js';
 import { loadGatewayConfig } from '../config.js';
 import type { OidcRelyingParty, PendingSignIn } from '../oidc.js';
 import { NotificationHub } from '../notifications/notification-hub.js';
+import { PersonalFeed } from '../feed/personal-feed.js';
 import { PublicPageCache } from '../public-page-cache.js';
 import type { Readiness } from '../readiness.js';
 import type { PrismaSessionStore } from '../session-store.js';
@@ -106,6 +107,8 @@ export async function gatewayHarness({
     oidc,
     users,
     publicPages,
+    // Never loaded here: need-your-vote pages come from the (fake) photo service, as before a replica's feed is ready.
+    personalFeed: new PersonalFeed({ clients }),
     notifications: new NotificationHub(),
     sessionStore: sessions as unknown as PrismaSessionStore,
     sessionSecret: 'a test secret of at least thirty-two characters',

@@ -39,3 +39,13 @@ export function productApi(baseUrl: () => string) {
     idOf: async (client: Client) => (await json<{ id: string }>(await send(client, 'GET', '/api/auth/user'))).id,
   };
 }
+
+/**
+ * The member's session as a client of any replica of `systemUrl`'s product (replicas share the sessions table and its
+ * secret; the browser keeps the cookie for the address it signed in at).
+ */
+export function withSession(browser: TestBrowser, systemUrl: string): Client {
+  const name = ['snapcracks.sid', '__Host-snapcracks.sid'].find((n) => browser.cookie(systemUrl, n));
+  const cookie = `${name}=${browser.cookie(systemUrl, name!)}`;
+  return { request: (url, init = {}) => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), cookie } }) };
+}

@@ -73,6 +73,8 @@ export interface GalleryRepository {
    */
   page(query: GalleryQuery): Promise<GalleryPageRows>;
   newest(limit: number): Promise<PhotoPreview[]>;
+  /** The cards of the approved photos among `ids`, in the order of `ids`; ids not found or not approved are left out. */
+  cards(ids: number[]): Promise<GalleryPhoto[]>;
   /**
    * Recomputes the prior's mean from every vote on approved photos and, when it moved by at least `minChange`,
    * stores it and rescores every approved photo's ratings row in the same transaction. Answers the mean now in force.
@@ -138,7 +140,7 @@ const TOTAL_APPROVED_FROM = (from: string) => `${TOTAL_APPROVED} WHERE "day" >= 
 const TOTAL_UNRATED_BY = (viewer: string) => `SELECT GREATEST(0, (${TOTAL_APPROVED})
   - COALESCE((SELECT "owned" + "rated" - "unlisted" FROM "photo"."member_gallery_counts" WHERE "user_id" = ${viewer}), 0))`;
 
-type CardRow = { total: string; id: number | null } & Omit<GalleryPhoto, 'uploader' | 'id'> & {
+type CardRow = { id: number | null } & Omit<GalleryPhoto, 'uploader' | 'id'> & {
   uploaderId: string | null;
   uploaderFirstName: string | null;
   uploaderLastName: string | null;
@@ -147,6 +149,19 @@ type CardRow = { total: string; id: number | null } & Omit<GalleryPhoto, 'upload
   uploaderCustomProfileImage: string | null;
   uploaderUpdatedAt: Date | null;
 };
+/** A page's row: a card (or none, on an empty page) with the order's total. */
+type PageRow = CardRow & { total: string };
+
+// The cards of the ids asked, in their order: a probe of the photos' primary key per id (an id too large for one, or
+// repeated, simply finds no row or the same one again).
+const CARDS_SQL = `
+  SELECT ${CARD_COLUMNS}
+  FROM unnest($1::bigint[]) WITH ORDINALITY AS "asked"("id", "position")
+  JOIN "photo"."photos" p ON p."id" = "asked"."id"
+  JOIN "photo"."ratings" r ON r."photo_id" = p."id"
+  LEFT JOIN "photo"."uploaders" u ON u."id" = p."user_id"
+  WHERE p."status" = 'approved'
+  ORDER BY "asked"."position"`;
 
 export class PgGalleryRepository implements GalleryRepository {
   constructor(private readonly pool: Pool) {}
@@ -181,7 +196,7 @@ export class PgGalleryRepository implements GalleryRepository {
     // 0.8 ms of the 1.1 ms the database spent on a page.
     const firstPage = query.offset === 0 && query.limit === GALLERY.pageSize;
     const window = firstPage ? `LIMIT ${GALLERY.pageSize}` : `LIMIT ${param(query.limit)} OFFSET ${param(query.offset)}`;
-    const { rows } = await this.pool.query<CardRow>({
+    const { rows } = await this.pool.query<PageRow>({
       name: `gallery-page:${query.order}:${query.approvedFrom ? 'from' : 'all'}:${query.unratedBy === undefined ? 'everyone' : 'unrated'}:${firstPage ? 'first' : 'any'}`,
       text: `WITH "page" AS MATERIALIZED (
          SELECT ${source.id} AS "id" FROM ${source.from} WHERE ${where.join(' AND ')} ORDER BY ${by} ${window})
@@ -202,6 +217,12 @@ export class PgGalleryRepository implements GalleryRepository {
       [limit],
     );
     return rows;
+  }
+
+  async cards(ids: number[]): Promise<GalleryPhoto[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.pool.query<CardRow>({ name: 'gallery-cards', text: CARDS_SQL, values: [ids] });
+    return rows.map(toGalleryPhoto);
   }
 
   async refreshPrior(minChange: number): Promise<{ mean: number; rescored: number }> {
@@ -240,7 +261,7 @@ export class PgGalleryRepository implements GalleryRepository {
   }
 }
 
-function toGalleryPhoto(row: CardRow): GalleryPhoto {
+function toGalleryPhoto(row: CardRow & { total?: string }): GalleryPhoto {
   const {
     total: _total,
     id,

@@ -4,6 +4,9 @@ import type { GalleryPhoto, GalleryQuery, GalleryRepository, PhotoPreview } from
 
 export type GalleryFilter = 'top_rated' | 'need_your_vote' | 'new_today' | 'new_this_week' | 'new_this_month' | 'all_snaps';
 
+/** At most this many cards per GetGalleryCards call (the gateway asks for a page's worth it has not kept). */
+export const MAX_GALLERY_CARDS = 100;
+
 /** The prior's mean is rewritten (and every approved photo rescored) only when it moved at least this much. */
 export const PRIOR_MIN_CHANGE = 0.01;
 
@@ -75,6 +78,12 @@ export class GalleryService {
     const problem = pageProblem(1, count, PAGES.limits.previews);
     if (problem) throw new InvalidArgumentError(problem);
     return this.gallery.newest(count);
+  }
+
+  /** The cards of the approved photos among `ids`, in the order asked; ids not found or not approved are left out. */
+  async cards(ids: number[]): Promise<GalleryPhoto[]> {
+    if (ids.length > MAX_GALLERY_CARDS) throw new InvalidArgumentError(`At most ${MAX_GALLERY_CARDS} photos at a time`);
+    return this.gallery.cards(ids);
   }
 
   refreshPrior(): Promise<{ mean: number; rescored: number }> {

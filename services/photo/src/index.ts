@@ -9,6 +9,8 @@ import { GrpcPhotoStorage } from './storage.client.js';
 import { photoHandlers } from './grpc/photo.server.js';
 import { photoBackfillHandlers } from './grpc/backfill.server.js';
 import { PgPhotoBackfill } from './backfill.pg-repository.js';
+import { photoFeedHandlers } from './grpc/feed.server.js';
+import { PgPhotoFeed } from './feed.pg-repository.js';
 import { UPLOADER_EVENTS, applyUploaderEvent } from './consumers/uploaders.consumer.js';
 import { RATING_EVENTS, applyRatingEvents } from './consumers/ratings.consumer.js';
 import { USER_EVENTS, applyUserEvent } from './consumers/users.consumer.js';
@@ -31,7 +33,11 @@ export const photoService = defineService<PrismaClient>({
     const storage = new GrpcPhotoStorage(connect('storage', StorageServiceClient));
     const service = new PhotoService(new PrismaPhotoRepository(prisma, outbox), storage, logger);
     const gallery = new GalleryService(new PgGalleryRepository(pool));
-    server.add(PhotoServiceService, { ...photoHandlers(service, gallery), ...photoBackfillHandlers(new PgPhotoBackfill(pool)) });
+    server.add(PhotoServiceService, {
+      ...photoHandlers(service, gallery),
+      ...photoBackfillHandlers(new PgPhotoBackfill(pool)),
+      ...photoFeedHandlers(new PgPhotoFeed(pool), gallery),
+    });
     consume('uploaders', UPLOADER_EVENTS, (event, tx) => applyUploaderEvent(event, new PrismaUploaderStore(tx)));
     // A vote's totals and rater: busy, so on the pool, a batch of events per transaction.
     consumeBatches('ratings', RATING_EVENTS, (events, tx) => applyRatingEvents(events, new SqlRatingStore(tx)));

@@ -78,6 +78,7 @@ describe('the gRPC edge of review marks and blob references', () => {
   const unusedGallery = new GalleryService({
     page: async () => ({ photos: [], total: 0 }),
     newest: async () => [],
+    cards: async () => [],
     refreshPrior: async () => ({ mean: 3, rescored: 0 }),
   });
 

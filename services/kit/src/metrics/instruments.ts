@@ -31,6 +31,9 @@ export const instruments = memoisedPerProvider((meter) => ({
   }),
   imageProcessing: histogram(meter, 'snapcracks.image.processing', 'Image work on the media threads, by kind (queue wait excluded)', IMAGE_BUCKETS),
   publicPageCache: meter.createCounter('snapcracks.public_page_cache', { description: 'Public page lookups, by result: hit or miss (a backend call)' }),
+  personalFeedPages: meter.createCounter('snapcracks.personal_feed.pages', {
+    description: "Need-your-vote pages, by source: memory (the gateway's copy of the order) or photo_service (not loaded yet, or a card not to be had)",
+  }),
   identityRefusals: meter.createCounter('snapcracks.identity.refusals', {
     description: 'gRPC calls refused for their caller identity (missing, forged, misaddressed or stale proof or user assertion), by method',
   }),

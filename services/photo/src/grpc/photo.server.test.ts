@@ -21,6 +21,7 @@ const newcomer: Caller = { userId: 'owner', isAdmin: false, hasAcceptedTerms: fa
 const unusedGallery: GalleryRepository = {
   page: async () => ({ photos: [], total: 0 }),
   newest: async () => [],
+  cards: async () => [],
   refreshPrior: async () => ({ mean: 3, rescored: 0 }),
 };
 

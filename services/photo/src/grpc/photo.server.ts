@@ -28,6 +28,7 @@ import {
 } from '../photo.service.js';
 import type { ReviewMarks } from '../review-marks.js';
 import type { PhotoBackfillHandlers } from './backfill.server.js';
+import type { PhotoFeedHandlers } from './feed.server.js';
 
 const VARIANTS: Partial<Record<ImageVariantMessage, ImageVariant>> = {
   [ImageVariantMessage.IMAGE_VARIANT_UNSPECIFIED]: 'display',
@@ -62,9 +63,13 @@ const STORAGE_TYPES: Record<StorageType, StorageTypeMessage> = {
 
 /**
  * Protocol edge: maps proto messages to the service's calls and back, and says which component may call what. The
- * backfill for other components' rebuilds is in backfill.server.ts.
+ * backfill for other components' rebuilds is in backfill.server.ts, what the gateway's personal feed reads in
+ * feed.server.ts.
  */
-export function photoHandlers(service: PhotoService, gallery: GalleryService): Omit<Handlers<PhotoServiceServer>, keyof PhotoBackfillHandlers> {
+export function photoHandlers(
+  service: PhotoService,
+  gallery: GalleryService,
+): Omit<Handlers<PhotoServiceServer>, keyof PhotoBackfillHandlers | keyof PhotoFeedHandlers> {
   return {
     async uploadPhoto(stream, ctx) {
       const caller = requireMember(ctx);

@@ -555,6 +555,45 @@ export interface StreamPhotoStatesResponse {
   photos: BackfilledPhoto[];
 }
 
+export interface StreamFeedEntriesRequest {
+}
+
+/**
+ * A photo as need-your-vote orders it: its state as its events carry it (the version of photo.photo.* events) and its
+ * rating totals as vote.vote.cast carries them (the version of those).
+ */
+export interface FeedEntry {
+  photoId: number;
+  userId: string;
+  status: PhotoStatus;
+  approvedAt?: Date | undefined;
+  version: number;
+  voteCount: number;
+  ratingSum: number;
+  ratingVersion: number;
+}
+
+export interface StreamFeedEntriesResponse {
+  /** One page, in ascending id order. */
+  entries: FeedEntry[];
+}
+
+export interface ListRatedPhotosRequest {
+  userId: string;
+}
+
+export interface ListRatedPhotosResponse {
+  photoIds: number[];
+}
+
+export interface GetGalleryCardsRequest {
+  ids: number[];
+}
+
+export interface GetGalleryCardsResponse {
+  photos: Photo[];
+}
+
 function createBasePhoto(): Photo {
   return {
     id: 0,
@@ -4979,6 +5018,580 @@ export const StreamPhotoStatesResponse: MessageFns<StreamPhotoStatesResponse> = 
   },
 };
 
+function createBaseStreamFeedEntriesRequest(): StreamFeedEntriesRequest {
+  return {};
+}
+
+export const StreamFeedEntriesRequest: MessageFns<StreamFeedEntriesRequest> = {
+  encode(_: StreamFeedEntriesRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamFeedEntriesRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamFeedEntriesRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): StreamFeedEntriesRequest {
+    return {};
+  },
+
+  toJSON(_: StreamFeedEntriesRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+};
+
+function createBaseFeedEntry(): FeedEntry {
+  return {
+    photoId: 0,
+    userId: "",
+    status: 0,
+    approvedAt: undefined,
+    version: 0,
+    voteCount: 0,
+    ratingSum: 0,
+    ratingVersion: 0,
+  };
+}
+
+export const FeedEntry: MessageFns<FeedEntry> = {
+  encode(message: FeedEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    if (message.userId !== "") {
+      writer.uint32(18).string(message.userId);
+    }
+    if (message.status !== 0) {
+      writer.uint32(24).int32(message.status);
+    }
+    if (message.approvedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.approvedAt), writer.uint32(34).fork()).join();
+    }
+    if (message.version !== 0) {
+      writer.uint32(40).int64(message.version);
+    }
+    if (message.voteCount !== 0) {
+      writer.uint32(48).int32(message.voteCount);
+    }
+    if (message.ratingSum !== 0) {
+      writer.uint32(56).int64(message.ratingSum);
+    }
+    if (message.ratingVersion !== 0) {
+      writer.uint32(64).int64(message.ratingVersion);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FeedEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFeedEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.status = reader.int32() as any;
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.approvedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.version = longToNumber(reader.int64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.voteCount = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.ratingSum = longToNumber(reader.int64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.ratingVersion = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FeedEntry {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      status: isSet(object.status) ? photoStatusFromJSON(object.status) : 0,
+      approvedAt: isSet(object.approvedAt)
+        ? fromJsonTimestamp(object.approvedAt)
+        : isSet(object.approved_at)
+        ? fromJsonTimestamp(object.approved_at)
+        : undefined,
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
+      voteCount: isSet(object.voteCount)
+        ? globalThis.Number(object.voteCount)
+        : isSet(object.vote_count)
+        ? globalThis.Number(object.vote_count)
+        : 0,
+      ratingSum: isSet(object.ratingSum)
+        ? globalThis.Number(object.ratingSum)
+        : isSet(object.rating_sum)
+        ? globalThis.Number(object.rating_sum)
+        : 0,
+      ratingVersion: isSet(object.ratingVersion)
+        ? globalThis.Number(object.ratingVersion)
+        : isSet(object.rating_version)
+        ? globalThis.Number(object.rating_version)
+        : 0,
+    };
+  },
+
+  toJSON(message: FeedEntry): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    if (message.status !== 0) {
+      obj.status = photoStatusToJSON(message.status);
+    }
+    if (message.approvedAt !== undefined) {
+      obj.approvedAt = message.approvedAt.toISOString();
+    }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
+    if (message.voteCount !== 0) {
+      obj.voteCount = Math.round(message.voteCount);
+    }
+    if (message.ratingSum !== 0) {
+      obj.ratingSum = Math.round(message.ratingSum);
+    }
+    if (message.ratingVersion !== 0) {
+      obj.ratingVersion = Math.round(message.ratingVersion);
+    }
+    return obj;
+  },
+};
+
+function createBaseStreamFeedEntriesResponse(): StreamFeedEntriesResponse {
+  return { entries: [] };
+}
+
+export const StreamFeedEntriesResponse: MessageFns<StreamFeedEntriesResponse> = {
+  encode(message: StreamFeedEntriesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.entries) {
+      FeedEntry.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StreamFeedEntriesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStreamFeedEntriesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.entries.push(FeedEntry.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StreamFeedEntriesResponse {
+    return {
+      entries: globalThis.Array.isArray(object?.entries) ? object.entries.map((e: any) => FeedEntry.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: StreamFeedEntriesResponse): unknown {
+    const obj: any = {};
+    if (message.entries?.length) {
+      obj.entries = message.entries.map((e) => FeedEntry.toJSON(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseListRatedPhotosRequest(): ListRatedPhotosRequest {
+  return { userId: "" };
+}
+
+export const ListRatedPhotosRequest: MessageFns<ListRatedPhotosRequest> = {
+  encode(message: ListRatedPhotosRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== "") {
+      writer.uint32(10).string(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRatedPhotosRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRatedPhotosRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.userId = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRatedPhotosRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListRatedPhotosRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== "") {
+      obj.userId = message.userId;
+    }
+    return obj;
+  },
+};
+
+function createBaseListRatedPhotosResponse(): ListRatedPhotosResponse {
+  return { photoIds: [] };
+}
+
+export const ListRatedPhotosResponse: MessageFns<ListRatedPhotosResponse> = {
+  encode(message: ListRatedPhotosResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoIds.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.photoIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListRatedPhotosResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListRatedPhotosResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.photoIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.photoIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListRatedPhotosResponse {
+    return {
+      photoIds: globalThis.Array.isArray(object?.photoIds)
+        ? object.photoIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.photo_ids)
+        ? object.photo_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListRatedPhotosResponse): unknown {
+    const obj: any = {};
+    if (message.photoIds?.length) {
+      obj.photoIds = message.photoIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseGetGalleryCardsRequest(): GetGalleryCardsRequest {
+  return { ids: [] };
+}
+
+export const GetGalleryCardsRequest: MessageFns<GetGalleryCardsRequest> = {
+  encode(message: GetGalleryCardsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.ids.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.ids) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGalleryCardsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGalleryCardsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.ids.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.ids.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetGalleryCardsRequest {
+    return { ids: globalThis.Array.isArray(object?.ids) ? object.ids.map((e: any) => globalThis.Number(e)) : [] };
+  },
+
+  toJSON(message: GetGalleryCardsRequest): unknown {
+    const obj: any = {};
+    if (message.ids?.length) {
+      obj.ids = message.ids.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+};
+
+function createBaseGetGalleryCardsResponse(): GetGalleryCardsResponse {
+  return { photos: [] };
+}
+
+export const GetGalleryCardsResponse: MessageFns<GetGalleryCardsResponse> = {
+  encode(message: GetGalleryCardsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.photos) {
+      Photo.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGalleryCardsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGalleryCardsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.photos.push(Photo.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetGalleryCardsResponse {
+    return { photos: globalThis.Array.isArray(object?.photos) ? object.photos.map((e: any) => Photo.fromJSON(e)) : [] };
+  },
+
+  toJSON(message: GetGalleryCardsResponse): unknown {
+    const obj: any = {};
+    if (message.photos?.length) {
+      obj.photos = message.photos.map((e) => Photo.toJSON(e));
+    }
+    return obj;
+  },
+};
+
 /**
  * Owns photos, their privacy bars, who may see which image, and the gallery read path (ratings are a
  * projection of vote events).
@@ -5236,6 +5849,51 @@ export const PhotoServiceService = {
       Buffer.from(StreamPhotoStatesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): StreamPhotoStatesResponse => StreamPhotoStatesResponse.decode(value),
   },
+  /**
+   * Every photo's place in need-your-vote's order (its state and rating totals, with their versions), in pages by id.
+   * Called by the gateway only, to build the copy of the order it answers the personal feed from.
+   */
+  streamFeedEntries: {
+    path: "/snapcracks.photo.v1.PhotoService/StreamFeedEntries" as const,
+    requestStream: false as const,
+    responseStream: true as const,
+    requestSerialize: (value: StreamFeedEntriesRequest): Buffer =>
+      Buffer.from(StreamFeedEntriesRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StreamFeedEntriesRequest => StreamFeedEntriesRequest.decode(value),
+    responseSerialize: (value: StreamFeedEntriesResponse): Buffer =>
+      Buffer.from(StreamFeedEntriesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StreamFeedEntriesResponse => StreamFeedEntriesResponse.decode(value),
+  },
+  /**
+   * The ids of every photo a member has rated (at any status, voided votes included: they are not theirs to rate
+   * again). Called by the gateway only, on the member's first personal-feed page.
+   */
+  listRatedPhotos: {
+    path: "/snapcracks.photo.v1.PhotoService/ListRatedPhotos" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListRatedPhotosRequest): Buffer =>
+      Buffer.from(ListRatedPhotosRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListRatedPhotosRequest => ListRatedPhotosRequest.decode(value),
+    responseSerialize: (value: ListRatedPhotosResponse): Buffer =>
+      Buffer.from(ListRatedPhotosResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListRatedPhotosResponse => ListRatedPhotosResponse.decode(value),
+  },
+  /**
+   * Gallery cards of approved photos by id, in the order asked; ids not found or not approved are left out. Called by
+   * the gateway only, for the cards its personal feed has not kept.
+   */
+  getGalleryCards: {
+    path: "/snapcracks.photo.v1.PhotoService/GetGalleryCards" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetGalleryCardsRequest): Buffer =>
+      Buffer.from(GetGalleryCardsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetGalleryCardsRequest => GetGalleryCardsRequest.decode(value),
+    responseSerialize: (value: GetGalleryCardsResponse): Buffer =>
+      Buffer.from(GetGalleryCardsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetGalleryCardsResponse => GetGalleryCardsResponse.decode(value),
+  },
 } as const;
 
 export interface PhotoServiceServer extends UntypedServiceImplementation {
@@ -5287,6 +5945,21 @@ export interface PhotoServiceServer extends UntypedServiceImplementation {
    * rebuild its read models (pnpm stats:rebuild).
    */
   streamPhotoStates: handleServerStreamingCall<StreamPhotoStatesRequest, StreamPhotoStatesResponse>;
+  /**
+   * Every photo's place in need-your-vote's order (its state and rating totals, with their versions), in pages by id.
+   * Called by the gateway only, to build the copy of the order it answers the personal feed from.
+   */
+  streamFeedEntries: handleServerStreamingCall<StreamFeedEntriesRequest, StreamFeedEntriesResponse>;
+  /**
+   * The ids of every photo a member has rated (at any status, voided votes included: they are not theirs to rate
+   * again). Called by the gateway only, on the member's first personal-feed page.
+   */
+  listRatedPhotos: handleUnaryCall<ListRatedPhotosRequest, ListRatedPhotosResponse>;
+  /**
+   * Gallery cards of approved photos by id, in the order asked; ids not found or not approved are left out. Called by
+   * the gateway only, for the cards its personal feed has not kept.
+   */
+  getGalleryCards: handleUnaryCall<GetGalleryCardsRequest, GetGalleryCardsResponse>;
 }
 
 export interface PhotoServiceClient extends Client {
@@ -5627,6 +6300,57 @@ export interface PhotoServiceClient extends Client {
     metadata?: Metadata,
     options?: Partial<CallOptions>,
   ): ClientReadableStream<StreamPhotoStatesResponse>;
+  /**
+   * Every photo's place in need-your-vote's order (its state and rating totals, with their versions), in pages by id.
+   * Called by the gateway only, to build the copy of the order it answers the personal feed from.
+   */
+  streamFeedEntries(
+    request: StreamFeedEntriesRequest,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<StreamFeedEntriesResponse>;
+  streamFeedEntries(
+    request: StreamFeedEntriesRequest,
+    metadata?: Metadata,
+    options?: Partial<CallOptions>,
+  ): ClientReadableStream<StreamFeedEntriesResponse>;
+  /**
+   * The ids of every photo a member has rated (at any status, voided votes included: they are not theirs to rate
+   * again). Called by the gateway only, on the member's first personal-feed page.
+   */
+  listRatedPhotos(
+    request: ListRatedPhotosRequest,
+    callback: (error: ServiceError | null, response: ListRatedPhotosResponse) => void,
+  ): ClientUnaryCall;
+  listRatedPhotos(
+    request: ListRatedPhotosRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListRatedPhotosResponse) => void,
+  ): ClientUnaryCall;
+  listRatedPhotos(
+    request: ListRatedPhotosRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListRatedPhotosResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Gallery cards of approved photos by id, in the order asked; ids not found or not approved are left out. Called by
+   * the gateway only, for the cards its personal feed has not kept.
+   */
+  getGalleryCards(
+    request: GetGalleryCardsRequest,
+    callback: (error: ServiceError | null, response: GetGalleryCardsResponse) => void,
+  ): ClientUnaryCall;
+  getGalleryCards(
+    request: GetGalleryCardsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetGalleryCardsResponse) => void,
+  ): ClientUnaryCall;
+  getGalleryCards(
+    request: GetGalleryCardsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetGalleryCardsResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const PhotoServiceClient = makeGenericClientConstructor(
