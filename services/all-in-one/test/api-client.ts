@@ -40,12 +40,17 @@ export function productApi(baseUrl: () => string) {
   };
 }
 
+/** The member's session cookie, as a `cookie` header for any replica of the product they signed in to at `systemUrl`. */
+export function sessionCookie(browser: TestBrowser, systemUrl: string): string {
+  const name = ['snapcracks.sid', '__Host-snapcracks.sid'].find((n) => browser.cookie(systemUrl, n));
+  return `${name}=${browser.cookie(systemUrl, name!)}`;
+}
+
 /**
  * The member's session as a client of any replica of `systemUrl`'s product (replicas share the sessions table and its
  * secret; the browser keeps the cookie for the address it signed in at).
  */
 export function withSession(browser: TestBrowser, systemUrl: string): Client {
-  const name = ['snapcracks.sid', '__Host-snapcracks.sid'].find((n) => browser.cookie(systemUrl, n));
-  const cookie = `${name}=${browser.cookie(systemUrl, name!)}`;
+  const cookie = sessionCookie(browser, systemUrl);
   return { request: (url, init = {}) => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), cookie } }) };
 }

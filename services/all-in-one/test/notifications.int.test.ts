@@ -7,7 +7,7 @@ import { NOTIFICATIONS, type Notification, type NotificationPage, type Notificat
 import type { RunningSystem } from '../src/system.js';
 import { startTestReplica, startTestSystem } from './test-system.js';
 import { signIn } from './sign-in.js';
-import { anonymous, json, message, productApi, type Client } from './api-client.js';
+import { anonymous, json, message, productApi, sessionCookie, type Client } from './api-client.js';
 import { freePort } from '../src/free-port.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../storage/test/fixtures/${name}`, import.meta.url));
@@ -68,10 +68,7 @@ async function openStream(url: string, headers: Record<string, string>) {
   };
 }
 
-const cookieOf = (browser: TestBrowser) => {
-  const name = ['snapcracks.sid', '__Host-snapcracks.sid'].find((n) => browser.cookie(system.url, n));
-  return `${name}=${browser.cookie(system.url, name!)}`;
-};
+const cookieOf = (browser: TestBrowser) => sessionCookie(browser, system.url);
 const streamOf = (browser: TestBrowser, base = system.url, lastEventId?: number) =>
   openStream(`${base}/api/notifications/stream`, { cookie: cookieOf(browser), ...(lastEventId ? { 'last-event-id': String(lastEventId) } : {}) });
 

@@ -9,7 +9,7 @@ import { ERRORS, RESUMABLE_UPLOAD, UPLOAD, type Photo } from '@snapcracks/http-c
 import type { RunningSystem } from '../src/system.js';
 import { startTestReplica, startTestSystem } from './test-system.js';
 import { signIn } from './sign-in.js';
-import { anonymous, json, message, productApi, type Client } from './api-client.js';
+import { anonymous, json, message, productApi, sessionCookie, withSession, type Client } from './api-client.js';
 
 /**
  * Issue 22, "Uploads that survive a bad connection": the tus endpoints and the call that makes a whole upload a photo,
@@ -34,14 +34,9 @@ let newcomer: TestBrowser;
 
 const { send, member } = productApi(() => system.url);
 
-const cookieOf = (browser: TestBrowser) => {
-  const name = ['snapcracks.sid', '__Host-snapcracks.sid'].find((n) => browser.cookie(system.url, n));
-  return `${name}=${browser.cookie(system.url, name!)}`;
-};
+const cookieOf = (browser: TestBrowser) => sessionCookie(browser, system.url);
 /** The member's session, presented to either replica (they share the sessions table and its secret). */
-const withSession = (browser: TestBrowser): Client => ({
-  request: (url, init = {}) => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), cookie: cookieOf(browser) } }),
-});
+const asMember = (browser: TestBrowser) => withSession(browser, system.url);
 
 async function begin(client: Client, base: string, length: number, headers: Record<string, string> = {}, body?: Uint8Array): Promise<Response> {
   return client.request(`${base}${RESUMABLE_UPLOAD.path}`, {
@@ -113,7 +108,7 @@ describe('an upload cut half-way', () => {
     // 700 KB go out, then the connection drops.
     await patchCut(base, cookieOf(ada), id, 0, CAMERA_JPEG, 700 * 1024);
     const kept = await vi.waitFor(async () => {
-      const offset = await offsetOf(withSession(ada), replica.url, id);
+      const offset = await offsetOf(asMember(ada), replica.url, id);
       expect(offset).toBeGreaterThan(0);
       return offset;
     });
@@ -122,11 +117,11 @@ describe('an upload cut half-way', () => {
     expect(await message(await finish(ada, base, id), 409)).toBe(RESUMABLE_UPLOAD.incomplete);
 
     // The rest, from where the other replica says it stopped.
-    const rest = await patch(withSession(ada), replica.url, id, kept, CAMERA_JPEG.subarray(kept));
+    const rest = await patch(asMember(ada), replica.url, id, kept, CAMERA_JPEG.subarray(kept));
     expect(rest.status).toBe(204);
     expect(Number(rest.headers.get('upload-offset'))).toBe(CAMERA_JPEG.byteLength);
 
-    const photo = await json<{ id: number; filename: string }>(await finish(withSession(ada), replica.url, id, { description: 'A crack in the tunnel', altText: 'A crack across a tiled wall' }), 201);
+    const photo = await json<{ id: number; filename: string }>(await finish(asMember(ada), replica.url, id, { description: 'A crack in the tunnel', altText: 'A crack across a tiled wall' }), 201);
     // Asked again (an answer lost on the way back), the same photo; no second one.
     expect(await json(await finish(ada, base, id), 201)).toEqual(photo);
     const mine = await json<Photo[]>(await send(ada, 'GET', '/api/user/photos'));
@@ -208,7 +203,7 @@ describe('the same rules as POST /api/photos', () => {
     for (let i = 0; i < RESUMABLE_UPLOAD.maxUnfinished; i += 1) ids.push(await created(bob, system.url, 1000));
     expect(await message(await begin(bob, system.url, 1000), 429)).toBe(RESUMABLE_UPLOAD.tooManyUnfinished);
     expect((await bob.request(`${system.url}${RESUMABLE_UPLOAD.path}/${ids[0]}`, { method: 'DELETE', headers: TUS })).status).toBe(204);
-    ids[0] = await created(withSession(bob), replica.url, 1000);
+    ids[0] = await created(asMember(bob), replica.url, 1000);
     for (const id of ids) expect((await bob.request(`${system.url}${RESUMABLE_UPLOAD.path}/${id}`, { method: 'DELETE', headers: TUS })).status).toBe(204);
   });
 });

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunksOf, type Caller, type ServiceClient } from '@snapcracks/kit';
-import { startTestServices, type TestServices } from '@snapcracks/kit/testing';
+import { startTestServices, type TestServices, callError } from '@snapcracks/kit/testing';
 import { AuthServiceClient, type UploadAvatarResponse } from '@snapcracks/proto/auth/v1';
 import { createStorageService } from '@snapcracks/storage';
 import { authService } from './index.js';
@@ -47,14 +47,6 @@ async function avatarFiles(): Promise<string[]> {
   }
 }
 
-const errorOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (error: { code: number; details: string }) => error,
-  );
-
 const avatarOf = async () => (await gateway.call.getUser({ id: member.userId }, { caller: member })).user?.customProfileImage;
 
 describe('UploadAvatar', () => {
@@ -74,12 +66,12 @@ describe('UploadAvatar', () => {
   it('passes storage’s refusal on and changes nothing, nor for a caller other than the gateway or a member', async () => {
     const before = await avatarOf();
     const files = await avatarFiles();
-    expect(await errorOf(upload(gateway, await fixture('html.jpg')))).toMatchObject({ code: status.INVALID_ARGUMENT, details: REFUSED });
-    expect(await errorOf(upload(gateway, Buffer.alloc(5 * 1024 * 1024 + 1, 0xff)))).toMatchObject({ code: status.INVALID_ARGUMENT, details: REFUSED });
+    expect(await callError(upload(gateway, await fixture('html.jpg')))).toMatchObject({ code: status.INVALID_ARGUMENT, details: REFUSED });
+    expect(await callError(upload(gateway, Buffer.alloc(5 * 1024 * 1024 + 1, 0xff)))).toMatchObject({ code: status.INVALID_ARGUMENT, details: REFUSED });
     const jpeg = await fixture('rotated-gps.jpg');
-    expect(await errorOf(upload(services.client(AuthServiceClient, { as: 'photo' }), jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(upload(gateway, jpeg, null))).toMatchObject({ code: status.UNAUTHENTICATED });
-    expect(await errorOf(upload(gateway, jpeg, { ...member, hasAcceptedTerms: false }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(upload(services.client(AuthServiceClient, { as: 'photo' }), jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(upload(gateway, jpeg, null))).toMatchObject({ code: status.UNAUTHENTICATED });
+    expect(await callError(upload(gateway, jpeg, { ...member, hasAcceptedTerms: false }))).toMatchObject({ code: status.PERMISSION_DENIED });
     expect(await avatarOf()).toBe(before);
     expect(await avatarFiles()).toEqual(files);
   });

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunksOf, decodeEventOfType, makeEvent, type Caller, type Database, type EventBus, type ServiceClient } from '@snapcracks/kit';
-import { outboxEvents, startTestServices, type TestServices } from '@snapcracks/kit/testing';
+import { outboxEvents, startTestServices, type TestServices, callError } from '@snapcracks/kit/testing';
 import { createStorageService } from '@snapcracks/storage';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { UserUpdated, VoteCast, type PhotoState } from '@snapcracks/proto/events/v1';
@@ -75,14 +75,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => services?.stop());
 
-const errorOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (error: { code: number; details: string }) => error,
-  );
-
 async function pages(client = gateway): Promise<StreamFeedEntriesResponse[]> {
   const answered: StreamFeedEntriesResponse[] = [];
   for await (const page of client.serverStream('streamFeedEntries', {}, { caller: null })) answered.push(page);
@@ -133,7 +125,7 @@ describe('the personal feed’s RPCs', () => {
     expect(await rated('bob')).toEqual([photo.approved, photo.held].sort((a, b) => a - b));
     expect(await rated('cy')).toEqual([photo.approved, photo.another].sort((a, b) => a - b));
     expect(await rated('ada')).toEqual([]);
-    expect(await errorOf(gateway.call.listRatedPhotos({ userId: '' }, { caller: null }))).toMatchObject({ code: status.INVALID_ARGUMENT });
+    expect(await callError(gateway.call.listRatedPhotos({ userId: '' }, { caller: null }))).toMatchObject({ code: status.INVALID_ARGUMENT });
 
     // A member who has rated a great many photos gets every id in one answer.
     await db.pool.query(`INSERT INTO "photo"."photo_raters" ("user_id", "photo_id") SELECT 'keen', i FROM generate_series(100001, 130000) i`);
@@ -166,7 +158,7 @@ describe('the personal feed’s RPCs', () => {
     expect((await gateway.call.getGalleryCards({ ids: [] }, { caller: null })).photos).toEqual([]);
     const hundred = Array.from({ length: MAX_GALLERY_CARDS }, (_, i) => (i === 50 ? photo.approved : 1_000_000 + i));
     expect((await gateway.call.getGalleryCards({ ids: hundred }, { caller: null })).photos.map((p) => p.id)).toEqual([photo.approved]);
-    expect(await errorOf(gateway.call.getGalleryCards({ ids: [...hundred, photo.another] }, { caller: null }))).toMatchObject({ code: status.INVALID_ARGUMENT });
+    expect(await callError(gateway.call.getGalleryCards({ ids: [...hundred, photo.another] }, { caller: null }))).toMatchObject({ code: status.INVALID_ARGUMENT });
   });
 
   it('answers the gateway only', async () => {
@@ -181,8 +173,8 @@ describe('the personal feed’s RPCs', () => {
       [moderation, ada],
     ] as const) {
       await expect(first(client.serverStream('streamFeedEntries', {}, { caller }))).rejects.toMatchObject({ code: status.PERMISSION_DENIED });
-      expect(await errorOf(client.call.listRatedPhotos({ userId: 'bob' }, { caller }))).toMatchObject({ code: status.PERMISSION_DENIED });
-      expect(await errorOf(client.call.getGalleryCards({ ids: [photo.approved] }, { caller }))).toMatchObject({ code: status.PERMISSION_DENIED });
+      expect(await callError(client.call.listRatedPhotos({ userId: 'bob' }, { caller }))).toMatchObject({ code: status.PERMISSION_DENIED });
+      expect(await callError(client.call.getGalleryCards({ ids: [photo.approved] }, { caller }))).toMatchObject({ code: status.PERMISSION_DENIED });
     }
   });
 

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations, chunksOf, createLogger, createMemoryEventBus, createOutbox, type Caller, type Database, type ServiceClient } from '@snapcracks/kit';
-import { outboxEvents, startTestServices, type TestServices } from '@snapcracks/kit/testing';
+import { outboxEvents, startTestServices, type TestServices, callError } from '@snapcracks/kit/testing';
 import { createStorageService } from '@snapcracks/storage';
 import type { PrivacyBar } from '@snapcracks/proto/common/v1';
 import { ImagePurpose, StorageServiceClient, type StoredImage } from '@snapcracks/proto/storage/v1';
@@ -131,14 +131,6 @@ async function getBlob(key: string): Promise<Buffer> {
   for await (const message of blobs.serverStream('getBlob', { key }, { caller: null })) if (message.part?.$case === 'chunk') chunks.push(message.part.value);
   return Buffer.concat(chunks);
 }
-
-const errorOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (error: { code: number }) => error,
-  );
 
 /** The pixel at (fx, fy), fractions of the width and height. */
 async function pixelAt(image: Buffer, fx: number, fy: number): Promise<number[]> {
@@ -365,7 +357,7 @@ describe('the medium backfill', () => {
     expect(stored).toMatchObject({ imageVersion: 2, mediumKey: photo.mediumKey });
     expect(isBlack(await pixelAt(await getBlob(stored.mediumKey!), 0.25, 0.25))).toBe(true);
     expect(seen.keys).toHaveLength(1);
-    expect(await errorOf(getBlob(seen.keys[0]!))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await callError(getBlob(seen.keys[0]!))).toMatchObject({ code: status.NOT_FOUND });
     expect(await storedMediumKeys()).toEqual(await photosMediumKeys());
   });
 
@@ -389,7 +381,7 @@ describe('the medium backfill', () => {
     expect(backfilled).toMatch(/-medium\.webp$/);
     expect(photo.mediumKey).not.toBe(backfilled);
     expect(await row(id)).toMatchObject({ imageVersion: 2, mediumKey: photo.mediumKey, privacyBars: JSON.stringify([TOP_LEFT]) });
-    expect(await errorOf(getBlob(backfilled!))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await callError(getBlob(backfilled!))).toMatchObject({ code: status.NOT_FOUND });
     expect(isBlack(await pixelAt(await getBlob(photo.mediumKey!), 0.25, 0.25))).toBe(true);
     expect(await storedMediumKeys()).toEqual(await photosMediumKeys());
   });

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunksOf, decodeEvent, makeEvent, type Caller, type Database, type EventBus, type ServiceClient } from '@snapcracks/kit';
-import { outboxEvents, startTestServices, type TestServices } from '@snapcracks/kit/testing';
+import { outboxEvents, startTestServices, type TestServices, callError } from '@snapcracks/kit/testing';
 import { createStorageService } from '@snapcracks/storage';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { Envelope, PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, UserDeleted, UserUpdated } from '@snapcracks/proto/events/v1';
@@ -88,14 +88,6 @@ function outbox(): Promise<Envelope[]> {
   return outboxEvents(db.prisma, 'photo');
 }
 
-const errorOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (error: { code: number; details: string }) => error,
-  );
-
 const keysOf = (row: { originalKey: string | null; displayKey: string | null; mediumKey: string | null; thumbnailKey: string | null }) => [
   row.originalKey!,
   row.displayKey!,
@@ -136,12 +128,12 @@ describe('the photo service over gRPC with the real storage service', () => {
   it('hides a pending photo from other members and signed-out visitors, but not from its owner', async () => {
     for (const caller of [other, null]) {
       for (const variant of [ImageVariant.IMAGE_VARIANT_DISPLAY, ImageVariant.IMAGE_VARIANT_MEDIUM, ImageVariant.IMAGE_VARIANT_THUMBNAIL, ImageVariant.IMAGE_VARIANT_ORIGINAL]) {
-        expect(await errorOf(gateway.call.resolveImage({ filename: uploaded.filename, variant }, { caller }))).toMatchObject({ code: status.NOT_FOUND, details: 'Photo not found' });
+        expect(await callError(gateway.call.resolveImage({ filename: uploaded.filename, variant }, { caller }))).toMatchObject({ code: status.NOT_FOUND, details: 'Photo not found' });
       }
-      expect(await errorOf(gateway.call.getPhoto({ id: uploaded.id }, { caller }))).toMatchObject({ code: status.NOT_FOUND });
+      expect(await callError(gateway.call.getPhoto({ id: uploaded.id }, { caller }))).toMatchObject({ code: status.NOT_FOUND });
     }
     expect(await gateway.call.resolveImage({ filename: uploaded.filename, variant: ImageVariant.IMAGE_VARIANT_DISPLAY }, { caller: owner })).toMatchObject({ contentType: 'image/webp', public: false, imageVersion: 1 });
-    expect(await errorOf(moderation.call.resolveImage({ filename: uploaded.filename, variant: ImageVariant.IMAGE_VARIANT_DISPLAY }, { caller: owner }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(moderation.call.resolveImage({ filename: uploaded.filename, variant: ImageVariant.IMAGE_VARIANT_DISPLAY }, { caller: owner }))).toMatchObject({ code: status.PERMISSION_DENIED });
   });
 
   it('burns privacy bars into the display, medium and thumbnail images, not into the original', async () => {
@@ -170,15 +162,15 @@ describe('the photo service over gRPC with the real storage service', () => {
     expect(r).toBeGreaterThan(200);
     expect(Math.max(g!, b!)).toBeLessThan(60);
     // The replaced derivatives are gone.
-    expect(await errorOf(getBlob(before.displayKey!))).toMatchObject({ code: status.NOT_FOUND });
-    expect(await errorOf(getBlob(before.thumbnailKey!))).toMatchObject({ code: status.NOT_FOUND });
-    expect(await errorOf(getBlob(before.mediumKey!))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await callError(getBlob(before.displayKey!))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await callError(getBlob(before.thumbnailKey!))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await callError(getBlob(before.mediumKey!))).toMatchObject({ code: status.NOT_FOUND });
     expect(await gateway.call.getPrivacyBars({ id: uploaded.id }, { caller: owner })).toEqual({ bars });
   });
 
   it('refuses bad bars with a message, changing nothing', async () => {
     const before = await db.prisma.photo.findUnique({ where: { id: uploaded.id } });
-    const error = await errorOf(gateway.call.setPrivacyBars({ id: uploaded.id, bars: [{ x: 60, y: 0, width: 50, height: 10 }] }, { caller: owner }));
+    const error = await callError(gateway.call.setPrivacyBars({ id: uploaded.id, bars: [{ x: 60, y: 0, width: 50, height: 10 }] }, { caller: owner }));
     expect(error).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Each privacy bar needs x, y, width and height between 0 and 100, and must lie inside the photo' });
     expect(await db.prisma.photo.findUnique({ where: { id: uploaded.id } })).toEqual(before);
   });
@@ -186,16 +178,16 @@ describe('the photo service over gRPC with the real storage service', () => {
   it("changes nothing when someone else edits or deletes the photo", async () => {
     const before = await db.prisma.photo.findUnique({ where: { id: uploaded.id } });
     const eventsBefore = (await outbox()).length;
-    expect(await errorOf(gateway.call.updatePhoto({ id: uploaded.id, description: 'Mine now' }, { caller: other }))).toMatchObject({ code: status.NOT_FOUND });
-    expect(await errorOf(gateway.call.deletePhoto({ id: uploaded.id }, { caller: other }))).toMatchObject({ code: status.NOT_FOUND });
-    expect(await errorOf(gateway.call.setPrivacyBars({ id: uploaded.id, bars: [] }, { caller: other }))).toMatchObject({ code: status.NOT_FOUND });
-    expect(await errorOf(gateway.call.deletePhoto({ id: uploaded.id }, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
+    expect(await callError(gateway.call.updatePhoto({ id: uploaded.id, description: 'Mine now' }, { caller: other }))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await callError(gateway.call.deletePhoto({ id: uploaded.id }, { caller: other }))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await callError(gateway.call.setPrivacyBars({ id: uploaded.id, bars: [] }, { caller: other }))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await callError(gateway.call.deletePhoto({ id: uploaded.id }, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
 
     await moderation.call.setPhotoStatus({ id: uploaded.id, status: PhotoStatus.PHOTO_STATUS_APPROVED, actionId: 'action-1' }, { caller: admin });
     const approved = await db.prisma.photo.findUnique({ where: { id: uploaded.id } });
     expect(approved).toMatchObject({ status: 'approved', approvedBy: admin.userId, version: 3n });
-    expect(await errorOf(gateway.call.updatePhoto({ id: uploaded.id, description: 'Mine now' }, { caller: other }))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(gateway.call.deletePhoto({ id: uploaded.id }, { caller: other }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(gateway.call.updatePhoto({ id: uploaded.id, description: 'Mine now' }, { caller: other }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(gateway.call.deletePhoto({ id: uploaded.id }, { caller: other }))).toMatchObject({ code: status.PERMISSION_DENIED });
     expect(await db.prisma.photo.findUnique({ where: { id: uploaded.id } })).toEqual(approved);
     expect((await outbox()).length).toBe(eventsBefore + 1);
     expect(before?.description).toBe('Across the wall');
@@ -210,9 +202,9 @@ describe('the photo service over gRPC with the real storage service', () => {
       expect(medium).toMatchObject({ contentType: 'image/webp', public: true, imageVersion: 2, fallback: false });
       expect(medium.blobKey).toMatch(/-medium\.webp$/);
     }
-    expect(await errorOf(gateway.call.resolveImage({ filename: uploaded.filename, variant: ImageVariant.IMAGE_VARIANT_ORIGINAL }, { caller: other }))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await callError(gateway.call.resolveImage({ filename: uploaded.filename, variant: ImageVariant.IMAGE_VARIANT_ORIGINAL }, { caller: other }))).toMatchObject({ code: status.NOT_FOUND });
     expect(await gateway.call.resolveImage({ filename: uploaded.filename, variant: ImageVariant.IMAGE_VARIANT_ORIGINAL }, { caller: owner })).toMatchObject({ contentType: 'image/jpeg', public: false });
-    expect(await errorOf(moderation.call.setPhotoStatus({ id: uploaded.id, status: PhotoStatus.PHOTO_STATUS_REJECTED, rejectionReason: 'No', actionId: 'a2' }, { caller: admin }))).toMatchObject({
+    expect(await callError(moderation.call.setPhotoStatus({ id: uploaded.id, status: PhotoStatus.PHOTO_STATUS_REJECTED, rejectionReason: 'No', actionId: 'a2' }, { caller: admin }))).toMatchObject({
       code: status.FAILED_PRECONDITION,
       details: 'Only pending photos can be approved or rejected',
     });
@@ -223,7 +215,7 @@ describe('the photo service over gRPC with the real storage service', () => {
     const { photo: deleted } = await moderation.call.deletePhoto({ id: uploaded.id, actionId: 'action-3' }, { caller: admin });
     expect(deleted?.id).toBe(uploaded.id);
     expect(await db.prisma.photo.findUnique({ where: { id: uploaded.id } })).toBeNull();
-    for (const key of keysOf(row)) expect(await errorOf(getBlob(key))).toMatchObject({ code: status.NOT_FOUND });
+    for (const key of keysOf(row)) expect(await callError(getBlob(key))).toMatchObject({ code: status.NOT_FOUND });
     const events = await outbox();
     expect(events.map((e) => e.type)).toEqual(['photo.photo.uploaded', 'photo.photo.updated', 'photo.photo.status_changed', 'photo.photo.deleted']);
     expect(decodeEvent(events[1]!, PhotoUpdated)).toMatchObject({ changedBy: owner.userId, photo: { version: 2 } });
@@ -236,8 +228,8 @@ describe('the photo service over gRPC with the real storage service', () => {
     const rows = await db.prisma.photo.count();
     const events = (await outbox()).length;
     const html = await readFile(join(fixtures, 'html.jpg'));
-    expect(await errorOf(upload(owner, html, 'evil.jpg'))).toMatchObject({ code: status.INVALID_ARGUMENT, details: REFUSED });
-    expect(await errorOf(upload(owner, Buffer.alloc(10 * 1024 * 1024 + 1, 0xff)))).toMatchObject({ code: status.INVALID_ARGUMENT, details: REFUSED });
+    expect(await callError(upload(owner, html, 'evil.jpg'))).toMatchObject({ code: status.INVALID_ARGUMENT, details: REFUSED });
+    expect(await callError(upload(owner, Buffer.alloc(10 * 1024 * 1024 + 1, 0xff)))).toMatchObject({ code: status.INVALID_ARGUMENT, details: REFUSED });
     expect(await db.prisma.photo.count()).toBe(rows);
     expect((await outbox()).length).toBe(events);
     expect(await blobFiles()).toEqual([]);
@@ -245,8 +237,8 @@ describe('the photo service over gRPC with the real storage service', () => {
 
   it('refuses uploads from signed-out callers and a description over 500 characters, storing nothing', async () => {
     const jpeg = await readFile(join(fixtures, 'rotated-gps.jpg'));
-    expect(await errorOf(upload(null as unknown as Caller, jpeg))).toMatchObject({ code: status.UNAUTHENTICATED });
-    expect(await errorOf(upload(owner, jpeg, 'a.jpg', 'x'.repeat(501)))).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Description must be 500 characters or less' });
+    expect(await callError(upload(null as unknown as Caller, jpeg))).toMatchObject({ code: status.UNAUTHENTICATED });
+    expect(await callError(upload(owner, jpeg, 'a.jpg', 'x'.repeat(501)))).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Description must be 500 characters or less' });
     expect(await blobFiles()).toEqual([]);
   });
 
@@ -264,9 +256,9 @@ describe('the photo service over gRPC with the real storage service', () => {
       ['x'.repeat(501), 'Description must be 500 characters or less'],
       ['A crack\u0000', 'description must not contain control characters'],
     ] as const) {
-      expect(await errorOf(upload(owner, jpeg, 'late.jpg', undefined, late))).toMatchObject({ code: status.INVALID_ARGUMENT, details });
+      expect(await callError(upload(owner, jpeg, 'late.jpg', undefined, late))).toMatchObject({ code: status.INVALID_ARGUMENT, details });
     }
-    expect(await errorOf(upload(owner, jpeg, 'late.jpg', 'First', 'Again'))).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Only one description is allowed' });
+    expect(await callError(upload(owner, jpeg, 'late.jpg', 'First', 'Again'))).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Only one description is allowed' });
     expect((await blobFiles()).sort()).toEqual(stored.sort());
     expect((await outbox()).length).toBe(events.length);
 
@@ -280,7 +272,7 @@ describe('the photo service over gRPC with the real storage service', () => {
     } catch {
       // Refused before we finished; finish() reports it.
     }
-    expect(await errorOf(stream.finish())).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Nothing may follow the last part' });
+    expect(await callError(stream.finish())).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Nothing may follow the last part' });
     expect((await blobFiles()).sort()).toEqual(stored.sort());
   });
 
@@ -304,6 +296,6 @@ describe('the photo service over gRPC with the real storage service', () => {
     // A deleted account's names go, and its photos with them (consumers/users.consumer.int.test.ts).
     await bus.publish(makeEvent('auth.user.deleted', UserDeleted, { userId: other.userId }, { source: 'auth' }));
     expect(await db.prisma.uploader.findUnique({ where: { id: other.userId } })).toBeNull();
-    expect(await errorOf(gateway.call.getPhoto({ id: mine!.id }, { caller: admin }))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await callError(gateway.call.getPhoto({ id: mine!.id }, { caller: admin }))).toMatchObject({ code: status.NOT_FOUND });
   });
 });

@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller, EventBus, ServiceClient } from '@snapcracks/kit';
-import { startTestServices, type TestServices } from '@snapcracks/kit/testing';
+import { startTestServices, type TestServices, callError } from '@snapcracks/kit/testing';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { StatsServiceClient } from '@snapcracks/proto/stats/v1';
 import { cast, deleted, reviewed, uploaded } from './testing/events.js';
@@ -21,14 +21,6 @@ beforeAll(async () => {
   gateway = services.client(StatsServiceClient, { as: 'gateway' });
 });
 afterAll(() => services?.stop());
-
-const errorOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (error: { code: number }) => error,
-  );
 
 describe('the stats service over gRPC', () => {
   it('builds the gallery’s and the admin’s figures from the events its consumers receive', async () => {
@@ -108,9 +100,9 @@ describe('the stats service over gRPC', () => {
   });
 
   it('answers the admin’s figures to admins only, and user stats to members', async () => {
-    expect(await errorOf(gateway.call.getAdminStats({}, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
-    expect(await errorOf(gateway.call.getAdminStats({}, { caller: member }))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(gateway.call.getUserStats({}, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
-    expect(await errorOf(gateway.call.getUserStats({}, { caller: { ...member, hasAcceptedTerms: false } }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(gateway.call.getAdminStats({}, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
+    expect(await callError(gateway.call.getAdminStats({}, { caller: member }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(gateway.call.getUserStats({}, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
+    expect(await callError(gateway.call.getUserStats({}, { caller: { ...member, hasAcceptedTerms: false } }))).toMatchObject({ code: status.PERMISSION_DENIED });
   });
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunksOf, createLogger, openDatabase, type Caller, type Database, type ServiceClient } from '@snapcracks/kit';
-import { createTestDatabase, startTestServices, type TestDatabase } from '@snapcracks/kit/testing';
+import { createTestDatabase, startTestServices, type TestDatabase, callError } from '@snapcracks/kit/testing';
 import { StorageType } from '@snapcracks/proto/common/v1';
 import { Derivative, ImagePurpose, StorageServiceClient, type BlobInfo, type StoreImageResponse } from '@snapcracks/proto/storage/v1';
 import { FAKE_CLIENT, GOOD_CODE, REFRESH_TOKEN_FROM_CODE, startFakeGoogle, type FakeGoogle } from '../test/support/fake-google.js';
@@ -86,8 +86,6 @@ async function filesUnder(dir: string): Promise<string[]> {
     return [];
   }
 }
-const errorOf = (promise: Promise<unknown>) => promise.then(() => { throw new Error('expected a failure'); }, (error: { code: number; details: string }) => error);
-
 const backends = [
   { name: 'local', prefix: 'local:', storageType: StorageType.STORAGE_TYPE_LOCAL, env: () => ({}) },
   { name: 'minio', prefix: 's3:', storageType: StorageType.STORAGE_TYPE_S3, env: () => ({ STORAGE_TYPE: 'minio', ...s3.env }) },
@@ -132,7 +130,7 @@ describe.each(backends)('the storage service with STORAGE_TYPE=$name over gRPC',
     const filesBefore = google.files.size;
     expect(await storage.as.moderation.call.deleteBlobs({ keys: [key, `${backend.prefix}avatars/never-stored.webp`] }, { caller: null })).toEqual({ deleted: 1 });
     expect(await db.prisma.blob.findUnique({ where: { key } })).toBeNull();
-    const error = await errorOf(getBlob(storage.as.gateway, key));
+    const error = await callError(getBlob(storage.as.gateway, key));
     expect(error.code).toBe(status.NOT_FOUND);
     if (backend.name === 'drive') expect(google.files.size).toBe(filesBefore - 1);
     if (backend.name === 'local') expect((await filesUnder(join(storage.dataDir, 'uploads'))).some((f) => f.endsWith(key.slice('local:'.length)))).toBe(false);
@@ -147,7 +145,7 @@ describe.each(backends)('the storage service with STORAGE_TYPE=$name over gRPC',
     const filesBefore = google.files.size;
     const cutoff = new Date(Date.now() - 60 * 60 * 1000);
     expect(await storage.as.moderation.call.deleteBlobs({ keys, createdBefore: cutoff }, { caller: null })).toEqual({ deleted: 1 });
-    expect((await errorOf(getBlob(storage.as.gateway, keys[0]!))).code).toBe(status.NOT_FOUND);
+    expect((await callError(getBlob(storage.as.gateway, keys[0]!))).code).toBe(status.NOT_FOUND);
     for (const key of keys.slice(1)) expect((await getBlob(storage.as.gateway, key)).data.byteLength).toBeGreaterThan(0);
     if (backend.name === 'drive') expect(google.files.size).toBe(filesBefore - 1);
     if (backend.name === 'local') {
@@ -185,7 +183,7 @@ describe.each(backends)('the storage service with STORAGE_TYPE=$name over gRPC',
     expect((await getBlob(storage.as.gateway, alone.medium!.key)).data.byteLength).toBe(alone.medium!.size);
     expect(await storage.as.photo.call.deleteBlobs({ keys: [display!.key, medium!.key, thumbnail!.key, alone.medium!.key] }, { caller: null })).toEqual({ deleted: 4 });
     const unknown = storage.as.photo.call.renderDerivatives({ originalKey: image!.original!.key, bars, derivatives: [99 as Derivative] }, { caller: null });
-    expect(await errorOf(unknown)).toMatchObject({ code: status.INVALID_ARGUMENT });
+    expect(await callError(unknown)).toMatchObject({ code: status.INVALID_ARGUMENT });
   });
 });
 
@@ -198,9 +196,9 @@ describe('refusals', () => {
 
   it('refuses a file that is not an image, storing nothing', async () => {
     const before = await rowCount();
-    const error = await errorOf(storeImage(storage.as.photo, Buffer.from('%PDF-1.7 this is not an image at all '.repeat(50))));
+    const error = await callError(storeImage(storage.as.photo, Buffer.from('%PDF-1.7 this is not an image at all '.repeat(50))));
     expect(error).toMatchObject({ code: status.INVALID_ARGUMENT, details: REFUSED });
-    const tiny = await errorOf(storeImage(storage.as.photo, Buffer.from('hi')));
+    const tiny = await callError(storeImage(storage.as.photo, Buffer.from('hi')));
     expect(tiny).toMatchObject({ code: status.INVALID_ARGUMENT, details: REFUSED });
     expect(await rowCount()).toBe(before);
     expect(await filesUnder(join(storage.dataDir, 'uploads'))).toEqual([]);
@@ -210,24 +208,24 @@ describe('refusals', () => {
     const before = await rowCount();
     const big = Buffer.alloc(10 * 1024 * 1024 + 1);
     jpeg.copy(big);
-    const error = await errorOf(storeImage(storage.as.photo, big));
+    const error = await callError(storeImage(storage.as.photo, big));
     expect(error).toMatchObject({ code: status.INVALID_ARGUMENT, details: REFUSED });
     expect(await rowCount()).toBe(before);
     expect(await filesUnder(join(storage.dataDir, 'uploads'))).toEqual([]);
   });
 
   it('answers NOT_FOUND for an unknown key and refuses callers other than the allowed components', async () => {
-    expect(await errorOf(getBlob(storage.as.gateway, 'local:photos/nothing.jpg'))).toMatchObject({ code: status.NOT_FOUND });
-    expect(await errorOf(getBlob(storage.as.photo, 'local:photos/nothing.jpg'))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(storeImage(storage.as.gateway, jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(storage.as.vote.call.deleteBlobs({ keys: [] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(storage.as.photo.call.listBlobs({ pageToken: '', pageSize: 10 }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(getBlob(storage.as.gateway, 'local:photos/nothing.jpg'))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await callError(getBlob(storage.as.photo, 'local:photos/nothing.jpg'))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(storeImage(storage.as.gateway, jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(storage.as.vote.call.deleteBlobs({ keys: [] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(storage.as.photo.call.listBlobs({ pageToken: '', pageSize: 10 }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
     // Auth reaches storage for avatars alone: nothing of a photo's.
-    expect(await errorOf(storeImage(storage.as.auth, jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(storage.as.auth.call.deleteBlobs({ keys: [] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(storage.as.auth.call.renderDerivatives({ originalKey: 'local:photos/x.jpg', bars: [], derivatives: [] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(storeImage(storage.as.photo, jpeg, ImagePurpose.IMAGE_PURPOSE_UNSPECIFIED))).toMatchObject({ code: status.INVALID_ARGUMENT });
-    expect(await errorOf(storeImage(storage.as.photo, jpeg, ImagePurpose.IMAGE_PURPOSE_PHOTO, [{ x: -5, y: 0, width: 10, height: 10 }]))).toMatchObject({ code: status.INVALID_ARGUMENT });
+    expect(await callError(storeImage(storage.as.auth, jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(storage.as.auth.call.deleteBlobs({ keys: [] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(storage.as.auth.call.renderDerivatives({ originalKey: 'local:photos/x.jpg', bars: [], derivatives: [] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(storeImage(storage.as.photo, jpeg, ImagePurpose.IMAGE_PURPOSE_UNSPECIFIED))).toMatchObject({ code: status.INVALID_ARGUMENT });
+    expect(await callError(storeImage(storage.as.photo, jpeg, ImagePurpose.IMAGE_PURPOSE_PHOTO, [{ x: -5, y: 0, width: 10, height: 10 }]))).toMatchObject({ code: status.INVALID_ARGUMENT });
   });
 
   it("stores a member's export from the gateway alone, which may delete exports and nothing else", async () => {
@@ -248,14 +246,14 @@ describe('refusals', () => {
     const read: Buffer[] = [];
     for await (const message of storage.as.gateway.serverStream('getBlob', { key: blob!.key }, { caller: null })) if (message.part?.$case === 'chunk') read.push(Buffer.from(message.part.value));
     expect(Buffer.concat(read).equals(zip)).toBe(true);
-    expect(await errorOf(storeExport(storage.as.photo, zip))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(storage.as.gateway.call.deleteBlobs({ keys: [blob!.key, 'local:photos/x.jpg'] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(storeExport(storage.as.photo, zip))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(storage.as.gateway.call.deleteBlobs({ keys: [blob!.key, 'local:photos/x.jpg'] }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
     expect(await storage.as.gateway.call.deleteBlobs({ keys: [blob!.key] }, { caller: null })).toEqual({ deleted: 1 });
   });
 
   it('answers FAILED_PRECONDITION for a blob whose backend is not configured', async () => {
     await db.prisma.blob.create({ data: { key: 's3:photos/elsewhere.jpg', storageType: 's3', size: 1, contentType: 'image/jpeg', etag: 'x' } });
-    const error = await errorOf(getBlob(storage.as.gateway, 's3:photos/elsewhere.jpg'));
+    const error = await callError(getBlob(storage.as.gateway, 's3:photos/elsewhere.jpg'));
     expect(error.code).toBe(status.FAILED_PRECONDITION);
     expect(error.details).toMatch(/S3-compatible storage, which is not configured on the server/);
     await db.prisma.blob.delete({ where: { key: 's3:photos/elsewhere.jpg' } });
@@ -288,23 +286,23 @@ describe('StoreAvatar and DeleteAvatar', () => {
     expect(await sharp(data).metadata()).toMatchObject({ format: 'webp', width: 256, height: 256 });
     expect(await storage.as.auth.call.deleteAvatar({ name: stored.name }, { caller: null })).toEqual({ deleted: true });
     expect(await storage.as.auth.call.deleteAvatar({ name: stored.name }, { caller: null })).toEqual({ deleted: false });
-    expect(await errorOf(getBlob(storage.as.gateway, `avatars/${stored.name}`))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await callError(getBlob(storage.as.gateway, `avatars/${stored.name}`))).toMatchObject({ code: status.NOT_FOUND });
   });
 
   it('refuses what is not a JPEG or PNG, more than 5 MB, other callers and odd names, storing nothing', async () => {
     const before = await rowCount();
     const refused = { code: status.INVALID_ARGUMENT, details: 'Only JPG, JPEG or PNG images up to 5MB are accepted' };
-    expect(await errorOf(storeAvatar(storage.as.auth, Buffer.from('<html>not an image</html>'.repeat(20))))).toMatchObject(refused);
+    expect(await callError(storeAvatar(storage.as.auth, Buffer.from('<html>not an image</html>'.repeat(20))))).toMatchObject(refused);
     const webp = await (await import('sharp')).default({ create: { width: 8, height: 8, channels: 3, background: '#888' } }).webp().toBuffer();
-    expect(await errorOf(storeAvatar(storage.as.auth, webp))).toMatchObject(refused);
+    expect(await callError(storeAvatar(storage.as.auth, webp))).toMatchObject(refused);
     const big = Buffer.alloc(5 * 1024 * 1024 + 1);
     jpeg.copy(big);
-    expect(await errorOf(storeAvatar(storage.as.auth, big))).toMatchObject(refused);
+    expect(await callError(storeAvatar(storage.as.auth, big))).toMatchObject(refused);
     // Only auth, which points the account at the avatar, stores and deletes one (the gateway asks auth).
-    for (const other of [storage.as.gateway, storage.as.photo]) expect(await errorOf(storeAvatar(other, jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(storeAvatar(storage.as.auth, jpeg, null))).toMatchObject({ code: status.UNAUTHENTICATED });
-    expect(await errorOf(storage.as.auth.call.deleteAvatar({ name: '../photos/x.jpg' }, { caller: null }))).toMatchObject({ code: status.INVALID_ARGUMENT });
-    expect(await errorOf(storage.as.gateway.call.deleteAvatar({ name: 'x.webp' }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    for (const other of [storage.as.gateway, storage.as.photo]) expect(await callError(storeAvatar(other, jpeg))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(storeAvatar(storage.as.auth, jpeg, null))).toMatchObject({ code: status.UNAUTHENTICATED });
+    expect(await callError(storage.as.auth.call.deleteAvatar({ name: '../photos/x.jpg' }, { caller: null }))).toMatchObject({ code: status.INVALID_ARGUMENT });
+    expect(await callError(storage.as.gateway.call.deleteAvatar({ name: 'x.webp' }, { caller: null }))).toMatchObject({ code: status.PERMISSION_DENIED });
     expect(await rowCount()).toBe(before);
   });
 });
@@ -353,7 +351,7 @@ describe('ListBlobs', () => {
     expect(seen).toEqual([0, 1, 2, 3, 4].map((i) => `local:photos/list-${i}.jpg`));
     const older = await storage.as.moderation.call.listBlobs({ pageToken: '', pageSize: 10, createdBefore: new Date(base + 3500) }, { caller: null });
     expect(older.blobs.map((b) => b.key)).toEqual([0, 1, 2, 3].map((i) => `local:photos/list-${i}.jpg`));
-    expect(await errorOf(storage.as.moderation.call.listBlobs({ pageToken: 'garbage', pageSize: 2 }, { caller: null }))).toMatchObject({ code: status.INVALID_ARGUMENT });
+    expect(await callError(storage.as.moderation.call.listBlobs({ pageToken: 'garbage', pageSize: 2 }, { caller: null }))).toMatchObject({ code: status.INVALID_ARGUMENT });
     await db.prisma.blob.deleteMany();
     await storage.stop();
   });
@@ -378,26 +376,26 @@ describe('Google Drive authorization', () => {
     expect(await storage.as.gateway.call.exchangeDriveCode({ code: GOOD_CODE, redirectUri }, { caller: admin })).toEqual({ refreshToken: REFRESH_TOKEN_FROM_CODE });
     const exchange = google.requests.findLast((r) => r.form?.get('grant_type') === 'authorization_code');
     expect(exchange?.form?.get('redirect_uri')).toBe(redirectUri);
-    expect(await errorOf(storage.as.gateway.call.exchangeDriveCode({ code: 'wrong', redirectUri }, { caller: admin }))).toMatchObject({ code: status.INVALID_ARGUMENT });
+    expect(await callError(storage.as.gateway.call.exchangeDriveCode({ code: 'wrong', redirectUri }, { caller: admin }))).toMatchObject({ code: status.INVALID_ARGUMENT });
     await storage.stop();
   });
 
   it('is for admins through the gateway only', async () => {
     const storage = await startStorage(google.env);
-    expect(await errorOf(storage.as.gateway.call.getDriveAuthUrl({ redirectUri }, { caller: member }))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(storage.as.gateway.call.getDriveAuthUrl({ redirectUri }, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
-    expect(await errorOf(storage.as.photo.call.getDriveAuthUrl({ redirectUri }, { caller: admin }))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(storage.as.gateway.call.exchangeDriveCode({ code: GOOD_CODE, redirectUri }, { caller: member }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(storage.as.gateway.call.getDriveAuthUrl({ redirectUri }, { caller: member }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(storage.as.gateway.call.getDriveAuthUrl({ redirectUri }, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
+    expect(await callError(storage.as.photo.call.getDriveAuthUrl({ redirectUri }, { caller: admin }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(storage.as.gateway.call.exchangeDriveCode({ code: GOOD_CODE, redirectUri }, { caller: member }))).toMatchObject({ code: status.PERMISSION_DENIED });
     await storage.stop();
   });
 
   it('says Drive is not configured without a client id and secret', async () => {
     const storage = await startStorage({});
-    expect(await errorOf(storage.as.gateway.call.getDriveAuthUrl({ redirectUri }, { caller: admin }))).toMatchObject({
+    expect(await callError(storage.as.gateway.call.getDriveAuthUrl({ redirectUri }, { caller: admin }))).toMatchObject({
       code: status.FAILED_PRECONDITION,
       details: 'Google Drive is not configured on the server: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET',
     });
-    expect(await errorOf(storage.as.gateway.call.exchangeDriveCode({ code: GOOD_CODE, redirectUri }, { caller: admin }))).toMatchObject({ code: status.FAILED_PRECONDITION });
+    expect(await callError(storage.as.gateway.call.exchangeDriveCode({ code: GOOD_CODE, redirectUri }, { caller: admin }))).toMatchObject({ code: status.FAILED_PRECONDITION });
     await storage.stop();
   });
 });

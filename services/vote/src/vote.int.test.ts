@@ -1,7 +1,7 @@
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { IdentitySigner, batchItemOrigin, startTelemetry, decodeEvent, makeEvent, type Caller, type Database, type EventBus, type ServiceClient } from '@snapcracks/kit';
-import { outboxEvents, startTestServices, type TestServices } from '@snapcracks/kit/testing';
+import { outboxEvents, startTestServices, type TestServices, callError } from '@snapcracks/kit/testing';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUploaded, VoteCast, type PhotoState } from '@snapcracks/proto/events/v1';
 import { VoteServiceClient, type CastVoteOutcome } from '@snapcracks/proto/vote/v1';
@@ -23,14 +23,6 @@ beforeAll(async () => {
   gateway = services.client(VoteServiceClient, { as: 'gateway', deadlineMs: 30_000 });
 });
 afterAll(() => services?.stop());
-
-const errorOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (error: { code: number; details: string }) => error,
-  );
 
 let nextPhotoId = 1000;
 const state = (photoId: number, photoStatus: PhotoStatus, version: number, userId = owner.userId): PhotoState => ({
@@ -120,16 +112,16 @@ describe('the vote service over gRPC', () => {
     await bus.publish(uploaded(rejected));
     await bus.publish(reviewed(rejected, PhotoStatus.PHOTO_STATUS_REJECTED));
     for (const photoId of [pending, rejected, 987_654]) {
-      expect(await errorOf(gateway.call.castVote({ photoId, rating: 5 }, { caller: member('ada') }))).toMatchObject({ code: status.NOT_FOUND, details: 'Photo not found' });
+      expect(await callError(gateway.call.castVote({ photoId, rating: 5 }, { caller: member('ada') }))).toMatchObject({ code: status.NOT_FOUND, details: 'Photo not found' });
     }
     const photoId = await approvedPhoto();
-    expect(await errorOf(gateway.call.castVote({ photoId, rating: 5 }, { caller: owner }))).toMatchObject({ code: status.PERMISSION_DENIED, details: 'You cannot vote on your own photo' });
+    expect(await callError(gateway.call.castVote({ photoId, rating: 5 }, { caller: owner }))).toMatchObject({ code: status.PERMISSION_DENIED, details: 'You cannot vote on your own photo' });
     for (const rating of [0, 6, -3]) {
-      expect(await errorOf(gateway.call.castVote({ photoId, rating }, { caller: member('ada') }))).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Rating must be a whole number from 1 to 5' });
+      expect(await callError(gateway.call.castVote({ photoId, rating }, { caller: member('ada') }))).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'Rating must be a whole number from 1 to 5' });
     }
-    expect(await errorOf(gateway.call.castVote({ photoId, rating: 5 }, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
-    expect(await errorOf(gateway.call.castVote({ photoId, rating: 5 }, { caller: { ...member('ada'), hasAcceptedTerms: false } }))).toMatchObject({ code: status.PERMISSION_DENIED });
-    expect(await errorOf(gateway.call.getMyVote({ photoId }, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
+    expect(await callError(gateway.call.castVote({ photoId, rating: 5 }, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
+    expect(await callError(gateway.call.castVote({ photoId, rating: 5 }, { caller: { ...member('ada'), hasAcceptedTerms: false } }))).toMatchObject({ code: status.PERMISSION_DENIED });
+    expect(await callError(gateway.call.getMyVote({ photoId }, { caller: null }))).toMatchObject({ code: status.UNAUTHENTICATED });
     expect((await rowsOf(photoId)).votes).toEqual([]);
   });
 
@@ -150,7 +142,7 @@ describe('the vote service over gRPC', () => {
     expect(await rowsOf(photoId)).toEqual({ votes: [], totals: null });
     await bus.publish(reviewed(photoId, PhotoStatus.PHOTO_STATUS_APPROVED)); // late
     expect(await db.prisma.votablePhoto.findUnique({ where: { photoId: BigInt(photoId) } })).toMatchObject({ approved: false, deleted: true, version: 3n });
-    expect(await errorOf(gateway.call.castVote({ photoId, rating: 5 }, { caller: member('bob') }))).toMatchObject({ code: status.NOT_FOUND });
+    expect(await callError(gateway.call.castVote({ photoId, rating: 5 }, { caller: member('bob') }))).toMatchObject({ code: status.NOT_FOUND });
     expect(await gateway.call.getMyVote({ photoId }, { caller: member('ada') })).toEqual({});
   });
 });
@@ -217,11 +209,11 @@ describe('CastVotes: many members’ votes in one call', () => {
   it('is the gateway’s only, and refuses more than 500 votes in one call', async () => {
     const photoId = await approvedPhoto();
     const photoService = services.client(VoteServiceClient, { as: 'photo' });
-    expect(await errorOf(photoService.call.castVotes({ votes: [vote(photoId, 5, member('ada'))] }, { caller: null }))).toMatchObject({
+    expect(await callError(photoService.call.castVotes({ votes: [vote(photoId, 5, member('ada'))] }, { caller: null }))).toMatchObject({
       code: status.PERMISSION_DENIED,
     });
     const many = Array.from({ length: 501 }, (_, i) => vote(photoId, 5, member(`m${i}`)));
-    expect(await errorOf(gateway.call.castVotes({ votes: many }, { caller: null }))).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'At most 500 votes per call' });
+    expect(await callError(gateway.call.castVotes({ votes: many }, { caller: null }))).toMatchObject({ code: status.INVALID_ARGUMENT, details: 'At most 500 votes per call' });
     expect((await rowsOf(photoId)).votes).toEqual([]);
   });
 

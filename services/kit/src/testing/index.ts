@@ -9,3 +9,4 @@ export { startTestServices, type TestServices } from './services.js';
 export { seededRandom, type Random } from './seeded-random.js';
 export { stubHandlers } from './stub-handlers.js';
 export { databaseBeforeMigration, type DatabaseBeforeMigration } from './before-migration.js';
+export { callError } from './call-error.js';
