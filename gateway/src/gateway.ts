@@ -8,12 +8,13 @@ import { Readiness, peerHealth } from './readiness.js';
 import { openRateLimitRedis } from './rate-limit-redis.js';
 import { OidcRelyingParty, type OidcSettings } from './oidc.js';
 import { PrismaSessionStore } from './session-store.js';
-import { UserDirectory } from './user-directory.js';
-import { PublicPageCache } from './public-page-cache.js';
-import { NotificationHub } from './notifications/notification-hub.js';
-import { PersonalFeed } from './feed/personal-feed.js';
+import { GatewayEvents } from './gateway-events.js';
+import { USER_EVENTS, UserDirectory } from './user-directory.js';
+import { PUBLIC_PAGE_EVENTS, PublicPageCache } from './public-page-cache.js';
+import { NOTIFICATION_EVENTS, NotificationHub } from './notifications/notification-hub.js';
+import { FEED_EVENTS, PersonalFeed } from './feed/personal-feed.js';
 import { DataExportRepository } from './data-export/data-export.repository.js';
-import { DataExportRunner } from './data-export/data-export.runner.js';
+import { DATA_EXPORT_EVENTS, DataExportRunner } from './data-export/data-export.runner.js';
 import { ResumableUploadRepository } from './resumable-uploads/resumable-upload.repository.js';
 import type { GatewayConfig } from './config.js';
 
@@ -42,14 +43,16 @@ export async function startGateway(
   const database = openDatabase(PrismaClient, { databaseUrl: platform.databaseUrl, schema: gatewayDatabase.schema, component: 'gateway', logger, max: 10, settings: platform.database });
   const { prisma } = database;
   const clients = createClients(platform);
+  // One broadcast subscription for every part below that follows events.
+  const events = await GatewayEvents.start(platform.bus, [...USER_EVENTS, ...PUBLIC_PAGE_EVENTS, ...FEED_EVENTS, ...NOTIFICATION_EVENTS, ...DATA_EXPORT_EVENTS]);
   const users = new UserDirectory(clients);
-  await users.listen(platform.bus);
+  await users.listen(events);
   const publicPages = new PublicPageCache();
-  await publicPages.listen(platform.bus);
+  await publicPages.listen(events);
   const personalFeed = new PersonalFeed({ clients, onLoadError: (error) => logger.warn({ err: error }, 'the personal feed could not load its order; pages come from the photo service meanwhile') });
-  await personalFeed.listen(platform.bus);
+  await personalFeed.listen(events);
   const notifications = new NotificationHub();
-  await notifications.listen(platform.bus);
+  await notifications.listen(events);
   const HOUR_MS = 3600 * 1000;
   const sessionMaxMs = config.SESSION_MAX_HOURS * HOUR_MS;
   const sessionStore = new PrismaSessionStore(prisma, database.pool, {
@@ -89,7 +92,7 @@ export async function startGateway(
     dataExports: { store: dataExportStore, runner: dataExportRunner },
     resumableUploads: { uploads: resumableUploads, keepHours: config.UPLOAD_RESUMABLE_HOURS },
   });
-  await dataExportRunner.start(platform.bus);
+  await dataExportRunner.start(events);
   const sweep = setInterval(() => {
     sessionStore.sweepExpired().catch((error: unknown) => logger.warn({ err: error }, 'session sweep failed'));
     resumableUploads.deleteExpired().catch((error: unknown) => logger.warn({ err: error }, 'resumable upload sweep failed'));
@@ -123,6 +126,7 @@ export async function startGateway(
       await users.close();
       await publicPages.close();
       await personalFeed.close();
+      await events.close();
       closeClients(clients);
       redis?.disconnect();
       await database.close();

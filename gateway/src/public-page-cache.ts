@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { instruments, type EventBus, type Subscription } from '@snapcracks/kit';
+import { instruments, type Subscription } from '@snapcracks/kit';
+import type { EventSource } from './gateway-events.js';
 
 const HIT = { component: 'gateway', result: 'hit' };
 const MISS = { component: 'gateway', result: 'miss' };
@@ -58,7 +59,7 @@ export class PublicPageCache {
     this.now = options.now ?? Date.now;
   }
 
-  async listen(bus: EventBus): Promise<void> {
+  async listen(bus: EventSource): Promise<void> {
     this.subscription = await bus.subscribe(async () => this.invalidate(), { types: PUBLIC_PAGE_EVENTS });
   }
 

@@ -1,6 +1,7 @@
 import type { User } from '@snapcracks/proto/auth/v1';
 import { status } from '@grpc/grpc-js';
-import { decodeEvent, isServiceError, type EventBus, type Subscription } from '@snapcracks/kit';
+import { decodeEvent, isServiceError, type Subscription } from '@snapcracks/kit';
+import type { EventSource } from './gateway-events.js';
 import { UserDeleted, UserUpdated } from '@snapcracks/proto/events/v1';
 import type { Clients } from './clients.js';
 
@@ -14,6 +15,9 @@ const STALE_WHILE_AUTH_DOWN_MS = 10 * 60_000;
 const MAX_ENTRIES = 10_000;
 /** How a call fails when the auth service is not there (stopped, restarting, overloaded), as opposed to answering no. */
 const AUTH_UNREACHABLE = new Set<number>([status.UNAVAILABLE, status.DEADLINE_EXCEEDED]);
+
+/** The events after which an account kept here may read differently. */
+export const USER_EVENTS = ['auth.user.updated', 'auth.user.deleted'];
 
 /**
  * The signed-in user behind each request, cached for a few seconds so hot paths make no extra gRPC call.
@@ -29,13 +33,13 @@ export class UserDirectory {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async listen(bus: EventBus): Promise<void> {
+  async listen(bus: EventSource): Promise<void> {
     this.subscription = await bus.subscribe(
       async (event) => {
         const userId = event.type === 'auth.user.deleted' ? decodeEvent(event, UserDeleted).userId : decodeEvent(event, UserUpdated).user?.id;
         if (userId) this.cache.delete(userId);
       },
-      { types: ['auth.user.updated', 'auth.user.deleted'] },
+      { types: USER_EVENTS },
     );
   }
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DATA_EXPORT } from '@snapcracks/http-contract';
-import { decodeEvent, isServiceError, type EventBus, type Logger, type Subscription } from '@snapcracks/kit';
+import { decodeEvent, isServiceError, type Logger, type Subscription } from '@snapcracks/kit';
+import type { EventSource } from '../gateway-events.js';
 import { UserDeleted } from '@snapcracks/proto/events/v1';
 import type { Clients } from '../clients.js';
 import type { UserDirectory } from '../user-directory.js';
@@ -49,6 +50,9 @@ export function failureMessage(error: unknown): string {
   return text === DATA_EXPORT.tooLarge ? DATA_EXPORT.tooLarge : DATA_EXPORT.failed;
 }
 
+/** A deleted account's exports are forgotten. */
+export const DATA_EXPORT_EVENTS = ['auth.user.deleted'];
+
 /**
  * Makes members' exports in the background, in every gateway replica: claims the oldest waiting one (FOR UPDATE SKIP
  * LOCKED, so replicas never take the same; one whose runner stopped beating is taken again), one at a time per
@@ -73,12 +77,12 @@ export class DataExportRunner {
   ) {}
 
   /** Starts the loop, and forgets the exports of accounts deleted from now on. */
-  async start(bus?: EventBus): Promise<void> {
+  async start(bus?: EventSource): Promise<void> {
     this.subscription = await bus?.subscribe(
       async (event) => {
         await this.forgetUser(decodeEvent(event, UserDeleted).userId);
       },
-      { types: ['auth.user.deleted'] },
+      { types: DATA_EXPORT_EVENTS },
     );
     this.loop = this.run();
   }

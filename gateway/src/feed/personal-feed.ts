@@ -1,4 +1,5 @@
-import { instruments, type EventBus, type Subscription } from '@snapcracks/kit';
+import { instruments, type Subscription } from '@snapcracks/kit';
+import type { EventSource } from '../gateway-events.js';
 import type { GalleryPhoto } from '@snapcracks/http-contract';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
 import { PhotoDeleted, PhotoStatusChanged, PhotoUpdated, PhotoUploaded, UserDeleted, UserUpdated, VoteCast, type PhotoState } from '@snapcracks/proto/events/v1';
@@ -75,8 +76,8 @@ export class PersonalFeed {
   }
 
   /** Listens first, then loads: an event that lands during the load is applied to it, and versions sort out the rest. */
-  async listen(bus: EventBus): Promise<void> {
-    this.subscription = await bus.subscribe(async (event) => this.apply(event.type, event.payload), { types: FEED_EVENTS, concurrency: 16 });
+  async listen(bus: EventSource): Promise<void> {
+    this.subscription = await bus.subscribe(async (event) => this.apply(event.type, event.payload), { types: FEED_EVENTS });
     this.reload();
   }
 

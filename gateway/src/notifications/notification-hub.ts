@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { NOTIFICATIONS, type Notification } from '@snapcracks/http-contract';
-import { decodeEvent, type EventBus, type Subscription } from '@snapcracks/kit';
+import { decodeEvent, type Subscription } from '@snapcracks/kit';
+import type { EventSource } from '../gateway-events.js';
 import { NotificationCreated } from '@snapcracks/proto/events/v1';
 
 type AdminTopic = (typeof NOTIFICATIONS.adminTopics)[number];
@@ -15,6 +16,9 @@ const ADMIN_TOPICS: Record<string, AdminTopic[]> = {
   'support.contact_form.status_changed': ['support'],
   'moderation.reports.decided': ['photos'],
 };
+
+/** What the streams are told of: members' notices, and the events that change an admin page. */
+export const NOTIFICATION_EVENTS = ['support.notification.created', ...Object.keys(ADMIN_TOPICS)];
 
 /** Admin topics that changed within this long go out once. */
 const ADMIN_COALESCE_MS = 250;
@@ -59,7 +63,7 @@ export class NotificationHub {
 
   constructor(private readonly heartbeatMs = NOTIFICATIONS.heartbeatSeconds * 1000) {}
 
-  async listen(bus: EventBus): Promise<void> {
+  async listen(bus: EventSource): Promise<void> {
     this.subscription = await bus.subscribe(
       async (event) => {
         if (event.type === 'support.notification.created') {
@@ -70,7 +74,7 @@ export class NotificationHub {
         for (const topic of ADMIN_TOPICS[event.type] ?? []) this.pendingTopics.add(topic);
         this.adminTimer ??= setTimeout(() => this.flushAdminTopics(), ADMIN_COALESCE_MS);
       },
-      { types: ['support.notification.created', ...Object.keys(ADMIN_TOPICS)] },
+      { types: NOTIFICATION_EVENTS },
     );
     this.heartbeat = setInterval(() => this.writeAll(': alive\n\n'), this.heartbeatMs);
     this.heartbeat.unref();

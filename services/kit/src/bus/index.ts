@@ -9,4 +9,5 @@ export type { Backoff } from './retry-policy.js';
 export type { DeadLetterQueue } from './dead-letters.js';
 export { deadLetterStream, openNatsDeadLetters } from './nats-dead-letters.js';
 export { bindToActiveTrace, handleInEventContext } from './trace-context.js';
+export { matchesEventType } from './event-pattern.js';
 export type { StreamSettings } from './stream-settings.js';
