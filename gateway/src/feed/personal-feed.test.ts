@@ -104,6 +104,16 @@ describe('PersonalFeed', () => {
     });
   });
 
+  it('leaves the page to the photo service when it cannot have the member’s ratings', async () => {
+    bus = createMemoryEventBus();
+    const service = fakePhotoService([entry(1, 'ann', 1)], {});
+    service.clients.photo.call.listRatedPhotos = (async () => Promise.reject(new Error('unavailable'))) as never;
+    feed = new PersonalFeed({ clients: service.clients });
+    await feed.listen(bus);
+    await vi.waitFor(() => expect(feed.isReady).toBe(true));
+    expect(await feed.page('dee', 1, 9)).toBeUndefined();
+  });
+
   it('answers nothing until its order is loaded, so that the route asks the photo service', async () => {
     bus = createMemoryEventBus();
     feed = new PersonalFeed({ clients: fakePhotoService([], {}).clients });

@@ -87,7 +87,9 @@ export class PersonalFeed {
 
   /** Page `page` of `userId`'s need-your-vote, or undefined when it cannot be answered from memory. */
   async page(userId: string, page: number, limit: number): Promise<FeedPage | undefined> {
-    const answer = this.ready ? await this.fromMemory(userId, page, limit) : undefined;
+    // A failed call for the member's ratings or the page's cards leaves the page to the photo service's query, which
+    // answers it or says what is wrong.
+    const answer = this.ready ? await this.fromMemory(userId, page, limit).catch(() => undefined) : undefined;
     instruments().personalFeedPages.add(1, answer ? FROM_MEMORY : FROM_PHOTO_SERVICE);
     return answer;
   }
