@@ -21,6 +21,8 @@ interface Listener {
  */
 export class GatewayEvents implements EventSource {
   private readonly listeners = new Set<Listener>();
+  /** The listeners of each type seen, worked out once per type (every vote's event would otherwise match patterns anew). */
+  private readonly byType = new Map<string, Listener[]>();
   /** The parts that have handled an event a retry is under way for. */
   private readonly handled = new Map<string, Set<Listener>>();
   private subscription: Subscription | undefined;
@@ -39,33 +41,53 @@ export class GatewayEvents implements EventSource {
     if (missing.length > 0) throw new Error(`GatewayEvents was not started with ${missing.join(', ')}`);
     const listener = { patterns: types, handler };
     this.listeners.add(listener);
-    return { close: async () => void this.listeners.delete(listener) };
+    this.byType.clear();
+    return {
+      close: async () => {
+        this.listeners.delete(listener);
+        this.byType.clear();
+      },
+    };
   }
 
   async close(): Promise<void> {
     await this.subscription?.close();
     this.listeners.clear();
+    this.byType.clear();
+  }
+
+  private listenersOf(type: string): Listener[] {
+    let listeners = this.byType.get(type);
+    if (!listeners) {
+      listeners = [...this.listeners].filter((listener) => listener.patterns.some((pattern) => matchesEventType(pattern, type)));
+      this.byType.set(type, listeners);
+    }
+    return listeners;
   }
 
   private async dispatch(event: Envelope): Promise<void> {
-    const done = this.handled.get(event.id) ?? new Set<Listener>();
+    // Who has handled it: kept only for an event under retry, so a delivery that goes well allocates nothing.
+    const done = this.handled.get(event.id);
     let failure: unknown;
-    for (const listener of this.listeners) {
-      if (done.has(listener) || !listener.patterns.some((pattern) => matchesEventType(pattern, event.type))) continue;
+    let handledNow: Listener[] | undefined;
+    for (const listener of this.listenersOf(event.type)) {
+      if (done?.has(listener)) continue;
       try {
         await listener.handler(event);
-        done.add(listener);
+        (handledNow ??= []).push(listener);
       } catch (error) {
         failure ??= error;
       }
     }
     if (failure === undefined) {
-      this.handled.delete(event.id);
+      if (done) this.handled.delete(event.id);
       return;
     }
     // Bounded: an event that keeps failing goes to the dead letters, and its entry is forgotten with the oldest.
-    if (this.handled.size >= 1_000) this.handled.delete(this.handled.keys().next().value!);
-    this.handled.set(event.id, done);
+    if (!done && this.handled.size >= 1_000) this.handled.delete(this.handled.keys().next().value!);
+    const now = done ?? new Set<Listener>();
+    for (const listener of handledNow ?? []) now.add(listener);
+    this.handled.set(event.id, now);
     throw failure;
   }
 }

@@ -77,6 +77,20 @@ describe('FeedOrder', () => {
     );
   });
 
+  it('keeps order across many photos of one vote count (buckets split into chunks), as votes move them in and out', () => {
+    let seed = 11;
+    const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+    const order = new FeedOrder();
+    const facts: Fact[] = [];
+    const ids = Array.from({ length: 3_000 }, (_, i) => i + 1).sort(() => random() - 0.5);
+    for (const id of ids) facts.push({ kind: 'state', id, state: { ownerId: 'ann', approvedAtMs: Math.floor(random() * 50), version: 1 } });
+    for (const id of ids.slice(0, 1_500)) facts.push({ kind: 'totals', id, totals: { count: 1 + Math.floor(random() * 2), sum: 4, version: 1 } });
+    for (const id of ids.slice(0, 700)) facts.push({ kind: 'totals', id, totals: { count: 0, sum: 0, version: 2 } });
+    apply(order, facts);
+    expect(order.page(() => false, 0, 10_000)).toEqual(expected(facts, () => false));
+    expect(order.page(() => false, 1_234, 100)).toEqual(expected(facts, () => false).slice(1_234, 1_334));
+  });
+
   it('pages: an offset counts only the photos not left out', () => {
     const order = new FeedOrder();
     for (let id = 1; id <= 10; id++) order.applyState(id, { ownerId: id % 2 ? 'ann' : 'bob', approvedAtMs: 100 - id, version: 1 });

@@ -32,16 +32,71 @@ function before(a: Listed, b: Listed): boolean {
   return a.approvedAtMs !== b.approvedAtMs ? a.approvedAtMs > b.approvedAtMs : a.id > b.id;
 }
 
-/** Where `entry` is or would go in `bucket` (sorted by `before`). */
-function position(bucket: Listed[], entry: Listed): number {
+/** Where `entry` is or would go in `sorted` (sorted by `before`). */
+function position(sorted: Listed[], entry: Listed): number {
   let low = 0;
-  let high = bucket.length;
+  let high = sorted.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (before(bucket[middle]!, entry)) low = middle + 1;
+    if (before(sorted[middle]!, entry)) low = middle + 1;
     else high = middle;
   }
   return low;
+}
+
+/** Entries a chunk holds before it is split in two. */
+const CHUNK = 512;
+
+/**
+ * The photos of one vote count, in order, as a list of sorted chunks of at most CHUNK entries: a vote moves a photo
+ * out of one bucket and into the next, and splicing one array of ten thousand entries (a bucket of a large community)
+ * twice per vote cost more than the rest of the vote's event; a chunk moves at most CHUNK.
+ */
+class Bucket {
+  private chunks: Listed[][] = [];
+  size = 0;
+
+  insert(entry: Listed): void {
+    this.size += 1;
+    if (this.chunks.length === 0) {
+      this.chunks.push([entry]);
+      return;
+    }
+    const chunk = this.chunks[this.chunkFor(entry)]!;
+    chunk.splice(position(chunk, entry), 0, entry);
+    if (chunk.length > CHUNK) this.chunks.splice(this.chunks.indexOf(chunk) + 1, 0, chunk.splice(CHUNK / 2));
+  }
+
+  /** Removes the entry equal to `entry` (same id and time); false when it is not here. */
+  remove(entry: Listed): boolean {
+    if (this.chunks.length === 0) return false;
+    const index = this.chunkFor(entry);
+    const chunk = this.chunks[index]!;
+    const at = position(chunk, entry);
+    if (chunk[at]?.id !== entry.id) return false;
+    chunk.splice(at, 1);
+    if (chunk.length === 0) this.chunks.splice(index, 1);
+    this.size -= 1;
+    return true;
+  }
+
+  /** The entries in order, chunk by chunk (read only). */
+  parts(): readonly (readonly Listed[])[] {
+    return this.chunks;
+  }
+
+  /** The first chunk whose last entry is not before `entry` (or the last chunk). */
+  private chunkFor(entry: Listed): number {
+    let low = 0;
+    let high = this.chunks.length - 1;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const chunk = this.chunks[middle]!;
+      if (before(chunk[chunk.length - 1]!, entry)) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
 }
 
 const NO_VOTES: FeedTotals = { count: 0, sum: 0, version: 0 };
@@ -50,7 +105,7 @@ export class FeedOrder {
   private readonly states = new Map<number, FeedPhotoState>();
   private readonly totals = new Map<number, FeedTotals>();
   /** Approved photos by vote count, each bucket in order; `counts` lists the non-empty buckets' counts ascending. */
-  private readonly buckets = new Map<number, Listed[]>();
+  private readonly buckets = new Map<number, Bucket>();
   private counts: number[] = [];
   private readonly ownedApproved = new Map<string, number>();
   private approved = 0;
@@ -112,14 +167,16 @@ export class FeedOrder {
     const ids: number[] = [];
     let toSkip = offset;
     for (const count of this.counts) {
-      for (const { id } of this.buckets.get(count)!) {
-        if (skip(id, this.states.get(id)!.ownerId)) continue;
-        if (toSkip > 0) {
-          toSkip -= 1;
-          continue;
+      for (const part of this.buckets.get(count)!.parts()) {
+        for (const { id } of part) {
+          if (skip(id, this.states.get(id)!.ownerId)) continue;
+          if (toSkip > 0) {
+            toSkip -= 1;
+            continue;
+          }
+          ids.push(id);
+          if (ids.length === limit) return ids;
         }
-        ids.push(id);
-        if (ids.length === limit) return ids;
       }
     }
     return ids;
@@ -142,25 +199,20 @@ export class FeedOrder {
   private insert(count: number, entry: Listed): void {
     let bucket = this.buckets.get(count);
     if (!bucket) {
-      bucket = [];
+      bucket = new Bucket();
       this.buckets.set(count, bucket);
       // A few hundred counts at most: a linear search is enough.
       const at = this.counts.findIndex((c) => c > count);
       this.counts.splice(at === -1 ? this.counts.length : at, 0, count);
     }
-    bucket.splice(position(bucket, entry), 0, entry);
+    bucket.insert(entry);
   }
 
   private remove(count: number, entry: Listed): void {
     const bucket = this.buckets.get(count);
-    if (!bucket) return;
-    const at = position(bucket, entry);
-    if (bucket[at]?.id !== entry.id) return;
-    bucket.splice(at, 1);
-    if (bucket.length === 0) {
-      this.buckets.delete(count);
-      this.counts = this.counts.filter((c) => c !== count);
-    }
+    if (!bucket?.remove(entry) || bucket.size > 0) return;
+    this.buckets.delete(count);
+    this.counts = this.counts.filter((c) => c !== count);
   }
 }
 
