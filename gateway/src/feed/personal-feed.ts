@@ -122,7 +122,8 @@ export class PersonalFeed {
       if (!photo) return;
       const state = stateOf(photo, type === 'photo.photo.deleted');
       for (const order of orders) order.applyState(photo.photoId, state);
-      this.forgetCards((id) => id === photo.photoId);
+      this.cardGeneration += 1;
+      this.cards.delete(photo.photoId);
     } else if (type === 'vote.vote.cast') {
       const vote = VoteCast.decode(payload);
       if (vote.userId) this.ratings.rated(vote.userId, vote.photoId);
@@ -148,6 +149,8 @@ export class PersonalFeed {
         if (this.next !== next) return;
         this.order = next;
         this.next = undefined;
+        // Counted against the order replaced, whose listing versions mean nothing in this one.
+        this.excluded.clear();
         this.ready = true;
         this.later(() => this.reload(), this.reloadMs);
       },
