@@ -114,6 +114,20 @@ describe('PersonalFeed', () => {
     expect(await feed.page('dee', 1, 9)).toBeUndefined();
   });
 
+  it('loads its order again after reloadMs, and counts the member’s total against the new one', async () => {
+    bus = createMemoryEventBus();
+    const entries = [entry(1, 'ann', 1), entry(2, 'bob', 2)];
+    const service = fakePhotoService(entries, { dee: [1] });
+    feed = new PersonalFeed({ clients: service.clients, reloadMs: 50 });
+    await feed.listen(bus);
+    await vi.waitFor(() => expect(feed.isReady).toBe(true));
+    expect(await feed.page('dee', 1, 9)).toMatchObject({ total: 1 });
+    // A photo approved while an event was missed: the next load has it.
+    entries.push(entry(3, 'cy', 3));
+    await vi.waitFor(async () => expect(await feed.page('dee', 1, 9)).toMatchObject({ total: 2 }));
+    expect(service.asked.stream).toBeGreaterThanOrEqual(2);
+  });
+
   it('answers nothing until its order is loaded, so that the route asks the photo service', async () => {
     bus = createMemoryEventBus();
     feed = new PersonalFeed({ clients: fakePhotoService([], {}).clients });
