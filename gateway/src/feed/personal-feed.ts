@@ -227,13 +227,13 @@ export class PersonalFeed {
   }
 }
 
-function stateOf(photo: PhotoState, deleted: boolean): FeedPhotoState {
+/** A photo's state for the order, from an event's PhotoState or a loaded FeedEntry (the same fields). */
+function stateOf(photo: Pick<PhotoState, 'userId' | 'status' | 'approvedAt' | 'version'>, deleted = false): FeedPhotoState {
   const approved = photo.status === PhotoStatus.PHOTO_STATUS_APPROVED && photo.approvedAt !== undefined;
   return { ownerId: photo.userId, approvedAtMs: approved ? photo.approvedAt!.getTime() : null, version: photo.version, deleted };
 }
 
 function applyEntry(order: FeedOrder, entry: FeedEntry): void {
-  const approved = entry.status === PhotoStatus.PHOTO_STATUS_APPROVED && entry.approvedAt !== undefined;
-  order.applyState(entry.photoId, { ownerId: entry.userId, approvedAtMs: approved ? entry.approvedAt!.getTime() : null, version: entry.version });
+  order.applyState(entry.photoId, stateOf(entry));
   if (entry.ratingVersion > 0) order.applyTotals(entry.photoId, { count: entry.voteCount, sum: entry.ratingSum, version: entry.ratingVersion });
 }
