@@ -11,6 +11,7 @@ import type { PrismaSessionStore } from './session-store.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import errors from './plugins/errors.js';
 import tracing from './plugins/tracing.js';
+import sharedPageHits from './plugins/shared-page-hits.js';
 import { AccessLog } from './access-log.js';
 import security from './plugins/security.js';
 import session from './plugins/session.js';
@@ -106,8 +107,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(tracing);
   app.decorateRequest('sharedPage', false);
+  // First: a kept public page is answered before the hooks below (plugins/shared-page-hits.ts).
+  await app.register(sharedPageHits, { cache: deps.publicPages });
+  await app.register(tracing);
   await app.register(errors);
   await app.register(security, {
     allowedOrigins: deps.publicUrl ? [new URL(deps.publicUrl).origin] : [],

@@ -5,9 +5,9 @@ import type { EventSource } from './gateway-events.js';
 const HIT = { component: 'gateway', result: 'hit' };
 const MISS = { component: 'gateway', result: 'miss' };
 
-/** A public answer as it goes out: serialized once, with its ETag. */
+/** A public answer as it goes out: serialized and encoded once, with its ETag. */
 export interface CachedPage {
-  body: string;
+  body: Buffer;
   etag: string;
 }
 
@@ -40,6 +40,11 @@ export const PUBLIC_PAGE_EVENTS = ['photo.>', 'vote.vote.cast', 'auth.user.updat
 export class PublicPageCache {
   private readonly entries = new Map<string, CachedPage & { at: number }>();
   private readonly loading = new Map<string, Promise<CachedPage>>();
+  /**
+   * Request URLs a route answered with a kept page, that page's key (see `atUrl`), and the UTC midnight after the key was
+   * named: the new-* pages' keys name their day, so from then on the URL may mean another key.
+   */
+  private readonly urls = new Map<string, { key: string; until: number }>();
   private generation = 0;
   private settleTimer: NodeJS.Timeout | undefined;
   private coalesceTimer: NodeJS.Timeout | undefined;
@@ -63,10 +68,16 @@ export class PublicPageCache {
     this.subscription = await bus.subscribe(async () => this.invalidate(), { types: PUBLIC_PAGE_EVENTS });
   }
 
-  async get(key: string, load: () => Promise<unknown>): Promise<CachedPage> {
+  /**
+   * The page kept under `key`, or loaded once for every concurrent caller. `url`, the request's own URL, is remembered
+   * with the key while the page is kept, so the next request for that same URL is answered by `atUrl`.
+   */
+  async get(key: string, load: () => Promise<unknown>, url?: string): Promise<CachedPage> {
+    const asked = this.now();
     const hit = this.entries.get(key);
-    if (hit && this.now() - hit.at < this.ttlMs) {
+    if (hit && asked - hit.at < this.ttlMs) {
       instruments().publicPageCache.add(1, HIT);
+      if (url !== undefined) this.rememberUrl(url, key, asked);
       return hit;
     }
     // Joining a load already under way costs no backend call of its own: a hit.
@@ -79,11 +90,12 @@ export class PublicPageCache {
     const generation = this.generation;
     const promise = load()
       .then((value) => {
-        const body = JSON.stringify(value);
+        const body = Buffer.from(JSON.stringify(value));
         const page = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
         if (generation === this.generation) {
           if (this.entries.size >= this.maxEntries) this.entries.clear();
           this.entries.set(key, { ...page, at: this.now() });
+          if (url !== undefined) this.rememberUrl(url, key, asked);
         }
         return page;
       })
@@ -92,6 +104,22 @@ export class PublicPageCache {
       });
     this.loading.set(key, promise);
     return promise;
+  }
+
+  /**
+   * The page kept for a request URL that a route answered from this cache before, while the page is kept: the same URL
+   * passes the same validation and names the same key, so the front of the gateway can answer it without the route
+   * (shared-page-hits.ts). Undefined for any other URL, after a change, and from midnight UTC on.
+   */
+  atUrl(url: string): CachedPage | undefined {
+    const known = this.urls.get(url);
+    if (known === undefined) return undefined;
+    const now = this.now();
+    if (now >= known.until) return undefined;
+    const hit = this.entries.get(known.key);
+    if (!hit || now - hit.at >= this.ttlMs) return undefined;
+    instruments().publicPageCache.add(1, HIT);
+    return hit;
   }
 
   /**
@@ -127,11 +155,22 @@ export class PublicPageCache {
     return timer;
   }
 
+  private rememberUrl(url: string, key: string, asked: number): void {
+    if (this.urls.size >= this.maxEntries && !this.urls.has(url)) this.urls.clear();
+    this.urls.set(url, { key, until: nextUtcMidnight(asked) });
+  }
+
   private clear(): void {
     this.lastClearAt = this.now();
     this.generation += 1;
     this.entries.clear();
+    this.urls.clear();
     // Loads in flight keep running for those waiting on them, but new requests start fresh ones.
     this.loading.clear();
   }
+}
+
+function nextUtcMidnight(now: number): number {
+  const day = new Date(now);
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + 1);
 }

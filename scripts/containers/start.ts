@@ -21,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runHelm } from '../lib/helm.js';
+import { waitUntilProductReady } from '../lib/product-ready.js';
 import { buildImages, imageName, sizeTable } from './build.js';
 import { IMAGE_COMPONENT_NAMES } from './components.js';
 import { parseRendered, planFromChart, podArgs, runArgs, type ContainerPlan, type Plan } from './plan.js';
@@ -274,15 +275,6 @@ async function runMigrations(plan: Plan): Promise<void> {
   podman(['rm', migrate.name]);
 }
 
-async function readyz(port: number): Promise<boolean> {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}/readyz`, { signal: AbortSignal.timeout(2_000) });
-    return response.status === 200;
-  } catch {
-    return false;
-  }
-}
-
 export async function startContainers(config: ContainersConfig, options: { build: boolean }): Promise<{ url: string; plan: Plan }> {
   const started = Date.now();
   stopAll();
@@ -327,7 +319,10 @@ export async function startContainers(config: ContainersConfig, options: { build
     for (const container of pod.containers) podman(['run', ...runArgs(container, { pod: pod.name, label: LABEL })]);
   }
   log(`started ${plan.pods.length} pods (${plan.pods.map((p) => p.name).join(', ')})`);
-  await waitFor('the gateway', () => readyz(config.port), 120_000);
+  await waitUntilProductReady(
+    { readyz: `http://127.0.0.1:${config.port}/readyz`, gatewayInternal: metrics.gateway!, internals: metrics },
+    { timeoutMs: 180_000 },
+  );
   const url = `http://localhost:${config.port}`;
   log(`ready ${((Date.now() - afterBuild) / 1000).toFixed(1)} s after the images (${((Date.now() - started) / 1000).toFixed(1)} s in all)`);
   return { url, plan };

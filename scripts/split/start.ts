@@ -22,6 +22,7 @@ import { localSecret } from '../../services/all-in-one/src/local-secrets.js';
 import { databaseUrlFor, pg, quoteIdent, withClient } from '../seed/db.js';
 import { componentDatabaseUrls, runMigrationJob, withoutDatabaseUrls } from '../db/migration-job.js';
 import { ensureWebBuilt } from '../lib/web-build.mjs';
+import { waitUntilProductReady } from '../lib/product-ready.js';
 import { splitTopology, type SplitProcess } from './topology.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -92,7 +93,13 @@ async function main(): Promise<void> {
     `${JSON.stringify({ url, processes: processes.map(({ name, component, env: { GRPC_PORT, METRICS_PORT } }) => ({ name, component, grpcPort: GRPC_PORT, metricsPort: METRICS_PORT })) }, null, 2)}\n`,
   );
 
-  await waitUntilReady(`http://127.0.0.1:${port}/readyz`, 60_000);
+  const internals = Object.fromEntries(processes.map((p) => [p.name, `http://127.0.0.1:${p.env.METRICS_PORT}`]));
+  await waitUntilProductReady(
+    { readyz: `http://127.0.0.1:${port}/readyz`, gatewayInternal: internals.gateway!, internals },
+    { timeoutMs: 120_000, stopped: () => stopping },
+  ).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message} (logs: ${logDir})`);
+  });
   if (stopping) return;
   const admins = env.ADMIN_EMAILS ? ` (admins: ${env.ADMIN_EMAILS})` : '; set ADMIN_EMAILS=you@example.com to become an admin';
   process.stdout.write(
@@ -156,19 +163,6 @@ async function createDatabaseIfMissing(target: string): Promise<void> {
     if (error instanceof pg.DatabaseError && error.code === '42P04') return; // created meanwhile
     throw new Error(`PostgreSQL at ${new URL(target).host} cannot be reached or used: ${(error as Error).message}`);
   });
-}
-
-async function waitUntilReady(readyz: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && !stopping) {
-    const ready = await fetch(readyz).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  if (!stopping) throw new Error(`the gateway was not ready within ${timeoutMs / 1000} s (logs: ${logDir})`);
 }
 
 async function stop(code: number): Promise<never> {

@@ -5,6 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
 import type { RateLimit, RateLimits } from '../config.js';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { instruments } from '@snapcracks/kit';
 import { HttpError } from '../http-errors.js';
 
@@ -69,6 +70,7 @@ export default fp<SecurityOptions>(async (app, options) => {
   app.addHook('onRequest', (request, reply, done) =>
     (request.protocol === 'https' ? overTls : overPlainHttp)(request.raw, reply.raw, (error) => done(error as Error | undefined)),
   );
+  app.decorate('securityHeaders', { overTls: headersSetBy(overTls), overPlainHttp: headersSetBy(overPlainHttp) });
 
   app.decorate('rateLimits', options.rateLimits);
   await app.register(rateLimit, {
@@ -120,7 +122,21 @@ function countRefusal(request: FastifyRequest): void {
 declare module 'fastify' {
   interface FastifyInstance {
     rateLimits: RateLimits;
+    /** The headers every answer gets from helmet, as name and value pairs, for answers written without the lifecycle. */
+    securityHeaders: { overTls: [string, string][]; overPlainHttp: [string, string][] };
   }
+}
+
+/** What a helmet middleware sets, run once on a stand-in response: its headers depend on nothing in the request. */
+function headersSetBy(middleware: ReturnType<typeof helmet>): [string, string][] {
+  // By lower-case name, each with the name as helmet spells it, so that both answers write the same bytes.
+  const headers = new Map<string, [string, string]>();
+  const response = {
+    setHeader: (name: string, value: unknown) => headers.set(name.toLowerCase(), [name, String(value)]),
+    removeHeader: (name: string) => headers.delete(name.toLowerCase()),
+  };
+  middleware({} as IncomingMessage, response as unknown as ServerResponse, () => {});
+  return [...headers.values()];
 }
 
 /** Names of the limits per client address a route has of its own (the others count against the API's; per-member limits: member-limits.ts). */
@@ -144,7 +160,20 @@ function isUnmetered(method: string, url: string): boolean {
   return url.startsWith('/api/uploads/') || url.startsWith('/uploads/') || !url.startsWith('/api/');
 }
 
-function isHost(host: string): boolean {
+/** Hosts already found well-formed: nearly every request names one of a few, and parsing it costs a URL. */
+const knownHosts = new Set<string>();
+const KNOWN_HOSTS_MAX = 100;
+
+/** Whether a Host header names a host (and port): anything else is refused before a route builds a URL from it. */
+export function isHost(host: string): boolean {
+  if (knownHosts.has(host)) return true;
+  if (!parsesAsHost(host)) return false;
+  if (knownHosts.size >= KNOWN_HOSTS_MAX) knownHosts.clear();
+  knownHosts.add(host);
+  return true;
+}
+
+function parsesAsHost(host: string): boolean {
   if (!host || /[\s/\\@?#]/.test(host)) return false;
   try {
     const url = new URL(`http://${host}`);

@@ -54,7 +54,7 @@ export default async function galleryRoutes(
       reply.header('cache-control', 'private, no-store');
       return (await feed.page(caller.userId, page, limit)) ?? load(caller);
     }
-    return sendPage(request, reply, await cache.get(`gallery:${filter}:${page}:${limit}:${utcDay()}`, () => load(null)));
+    return sendPage(request, reply, await cache.get(`gallery:${filter}:${page}:${limit}:${utcDay()}`, () => load(null), request.url));
   });
 
   serve(routes.photoPreviews, async (request, reply) => {
@@ -70,7 +70,7 @@ export default async function galleryRoutes(
         mediumUrl: imageUrl(p.filename, 'medium', p.imageVersion),
         displayUrl: imageUrl(p.filename, 'display', p.imageVersion),
       }));
-    });
+    }, request.url);
     return sendPage(request, reply, page);
   });
 
@@ -83,7 +83,7 @@ export default async function galleryRoutes(
         ratedFourOrHigher: stats.ratedFourOrHigher,
         distinctUploaders: stats.distinctUploaders,
       };
-    });
+    }, request.url);
     return sendPage(request, reply, page);
   });
 }

@@ -50,6 +50,8 @@ export interface GatewayHarness {
   /** The sessions as stored. */
   sessions: MemorySessionStore;
   calls: RecordedCall[];
+  /** The public pages kept, as photo and vote events would clear them. */
+  publicPages: PublicPageCache;
   /** Adds or replaces an account, as the auth service would answer it; the gateway sees the change at once. */
   account(account: Account): User;
   /** Signs `account` in through the real sign-in routes; answers its session cookie. */
@@ -136,6 +138,7 @@ export async function gatewayHarness({
     app,
     sessions,
     calls,
+    publicPages,
     account,
     async signIn(given) {
       account(given);

@@ -106,8 +106,14 @@ export async function signedInMember(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   const page = await context.newPage();
-  await signIn(page, baseUrl, person.email, person.name).catch(async () => page.waitForURL(/terms-acceptance/));
-  await acceptTerms(page, baseUrl);
+  try {
+    await signIn(page, baseUrl, person.email, person.name).catch(async () => page.waitForURL(/terms-acceptance/));
+    await acceptTerms(page, baseUrl);
+  } catch (error) {
+    // Where the browser was stuck, and what it showed, say more than a timeout does.
+    const shown = await page.locator('body').innerText({ timeout: 2_000 }).catch(() => '(nothing)');
+    throw new Error(`${person.email} could not sign in: at ${page.url()}, showing ${JSON.stringify(shown.slice(0, 500))}`, { cause: error });
+  }
   return { context, page };
 }
 

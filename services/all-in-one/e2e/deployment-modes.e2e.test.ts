@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { SERVICE_NAMES } from '@snapcracks/kit';
 import { expectText, fixtureImage, launchBrowser, signedInMember, uploadThroughApi } from './browser.js';
@@ -33,6 +33,12 @@ describe.each(MODES)('the product as separate components ($name)', ({ start }) =
   beforeAll(async () => {
     [deployment, browser] = await Promise.all([start({ ADMIN_EMAILS: ADMIN.email }), launchBrowser()]);
   }, 900_000);
+  // A failure shows the deployment's last lines: the components' own words on what went wrong.
+  beforeEach(({ onTestFailed }) =>
+    onTestFailed(() => {
+      if (deployment) console.error(`the launcher's last output:\n${deployment.output().slice(-3000)}\nthe components' last lines:\n${deployment.componentLogs()}`);
+    }),
+  );
   afterAll(async () => {
     await browser?.close();
     if (!deployment) return;

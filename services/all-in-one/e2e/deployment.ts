@@ -1,5 +1,5 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -17,6 +17,8 @@ export interface Deployment {
   /** Every process's metrics address, keyed by process name (`vote-1`, `gateway`, …). */
   metrics(): Record<string, string>;
   output(): string;
+  /** The last lines each component logged, for a failure's report. */
+  componentLogs(): string;
   /** Stops everything; resolves with the launcher's exit code. */
   stop(): Promise<number | null>;
   /** What is still running of it (processes, containers, networks, listening ports): nothing once stopped. */
@@ -45,6 +47,10 @@ export async function startSplit(env: Record<string, string>): Promise<SplitDepl
     ...launched,
     dataDir,
     metrics: () => Object.fromEntries(topology.processes.map(({ name, metricsPort }) => [name, `http://127.0.0.1:${metricsPort}`])),
+    componentLogs: () =>
+      readdirSync(join(dataDir, 'logs'))
+        .map((file) => `--- ${file}\n${lastLines(readFileSync(join(dataDir, 'logs', file), 'utf8'), 20)}`)
+        .join('\n'),
     async stop() {
       const code = await launched.stop();
       rmSync(dataDir, { recursive: true, force: true });
@@ -66,6 +72,10 @@ export async function startSplit(env: Record<string, string>): Promise<SplitDepl
   };
 }
 
+function lastLines(text: string, count: number): string {
+  return text.trimEnd().split('\n').slice(-count).join('\n');
+}
+
 function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ host: '127.0.0.1', port }, () => {
@@ -82,6 +92,17 @@ export async function startContainers(env: Record<string, string>): Promise<Depl
   return {
     ...launched,
     metrics: () => JSON.parse(readFileSync(join(root, '.data-containers/metrics.json'), 'utf8')) as Record<string, string>,
+    componentLogs: () =>
+      execFileSync('podman', ['ps', '-a', '--filter', `label=${CONTAINERS_LABEL}`, '--format', '{{.Names}}'])
+        .toString()
+        .split('\n')
+        .filter(Boolean)
+        .map((name) => {
+          // A container's stderr comes back on podman's stderr: errors are often there.
+          const logs = spawnSync('podman', ['logs', '--tail', '20', name], { encoding: 'utf8' });
+          return `--- ${name}\n${`${logs.stdout}${logs.stderr}`.trimEnd()}`;
+        })
+        .join('\n'),
     async leftovers() {
       const podman = (...args: string[]) => execFileSync('podman', args).toString().split('\n').filter(Boolean);
       return [
@@ -94,7 +115,7 @@ export async function startContainers(env: Record<string, string>): Promise<Depl
   };
 }
 
-async function launch(args: string[], env: Record<string, string>, extra: Record<string, string>): Promise<Omit<Deployment, 'metrics' | 'leftovers'> & { launcherPid: number }> {
+async function launch(args: string[], env: Record<string, string>, extra: Record<string, string>): Promise<Omit<Deployment, 'metrics' | 'leftovers' | 'componentLogs'> & { launcherPid: number }> {
   const [database, stream, port] = await Promise.all([createTestDatabase('e2e'), createTestStream('e2e'), freePort()]);
   let output = '';
   const child: ChildProcess = spawn(process.execPath, args, {

@@ -51,6 +51,23 @@ describe('GroupCommit', () => {
     expect(writer.batches).toEqual([[item('x', 0), item('a', 1), item('b', 3), item('c', 5)], [item('a', 2)], [item('a', 4)]]);
   });
 
+  it('with repeatsInBatch, puts one key’s items in one batch in their order, but none of a key another batch is writing', async () => {
+    const writer = heldWriter();
+    const commits = new GroupCommit(writer.write, { maxBatch: 10, maxInFlight: 2, keyOf: (i: Item) => i.key, repeatsInBatch: true });
+    const first = commits.submit(item('b', 0));
+    await settle();
+    const all = [item('a', 1), item('b', 2), item('a', 3), item('c', 4), item('b', 5), item('a', 6)].map((i) => commits.submit(i));
+    await settle();
+    // b is being written: its later items wait, in order, for the batch after it; a's three go together.
+    expect(writer.batches).toEqual([[item('b', 0)], [item('a', 1), item('a', 3), item('c', 4), item('a', 6)]]);
+    writer.finish(0);
+    await settle();
+    expect(writer.batches[2]).toEqual([item('b', 2), item('b', 5)]);
+    writer.finish(1);
+    writer.finish(2);
+    expect(await Promise.all([first, ...all])).toEqual([0, 10, 20, 30, 40, 50, 60]);
+  });
+
   it('starts no batch holding a key another batch is writing, even with a writer free', async () => {
     const writer = heldWriter();
     const commits = new GroupCommit(writer.write, { maxBatch: 10, maxInFlight: 2, keyOf: (i: Item) => i.key });

@@ -10,6 +10,7 @@ import {
   createBatchConsumer,
   createOutbox,
   poolSqlClient,
+  type BatchStatement,
   type Outbox,
   type PgTransaction,
   type SqlClient,
@@ -18,6 +19,7 @@ import {
 } from './outbox/index.js';
 import { EventTypes, decodeEventOfType, type DecodedEvent, type EventType } from './bus/event-types.js';
 import type { Subscription } from './bus/event-bus.js';
+import type { Envelope } from '@snapcracks/proto/events/v1';
 import { SERVICE_PEERS } from './call-graph.js';
 import { peerAddress, type Platform, type ServiceModule, type ServiceName } from './component.js';
 import type { Logger } from './logger.js';
@@ -72,8 +74,25 @@ export interface ServiceSetup<P> {
     name: string,
     types: readonly T[],
     handle: (events: DecodedEvent<T>[], tx: PgTransaction) => Promise<void>,
-    options?: { maxBatch?: number },
+    options?: BatchOptions<T>,
   ): void;
+  /**
+   * `consumeBatches` for a reaction that fits one statement: no transaction around it, one round trip a batch
+   * (BatchInOneStatement). `deduplicate` for a statement that is not idempotent by itself: it then reads the batch's
+   * ids not handled before from `"recorded"("event_id")`.
+   */
+  consumeBatchesInOneStatement<T extends EventType>(
+    name: string,
+    types: readonly T[],
+    statementOf: (events: DecodedEvent<T>[]) => BatchStatement | null,
+    options: BatchOptions<T> & { deduplicate: boolean },
+  ): void;
+}
+
+interface BatchOptions<T extends EventType> {
+  maxBatch?: number;
+  /** The events the consumer has something to do for; the others are settled at once, neither recorded nor handled. */
+  relevant?: (event: DecodedEvent<T>) => boolean;
 }
 
 /** Events per transaction of a batch consumer: past a few dozen, the per-batch costs it spreads are already small. */
@@ -127,10 +146,16 @@ export function defineService<P extends ServicePrismaClient>(spec: {
       const consume: ServiceSetup<P>['consume'] = (consumer, types, handle) => {
         consumers.push({ name: consumer, types, handle: handle as (event: DecodedEvent, tx: TransactionOf<P>) => Promise<void> });
       };
-      const batchConsumers: { name: string; types: readonly EventType[]; maxBatch: number; handle: (events: DecodedEvent[], tx: PgTransaction) => Promise<void> }[] = [];
+      type Reaction =
+        | { handle: (events: DecodedEvent[], tx: PgTransaction) => Promise<void> }
+        | { statementOf: (events: DecodedEvent[]) => BatchStatement | null; deduplicate: boolean };
+      const batchConsumers: { name: string; types: readonly EventType[]; options: BatchOptions<EventType>; reaction: Reaction }[] = [];
       const consumeBatches: ServiceSetup<P>['consumeBatches'] = (consumer, types, handle, options = {}) => {
-        const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
-        batchConsumers.push({ name: consumer, types, maxBatch, handle: handle as (events: DecodedEvent[], tx: PgTransaction) => Promise<void> });
+        batchConsumers.push({ name: consumer, types, options: options as BatchOptions<EventType>, reaction: { handle: handle as (events: DecodedEvent[], tx: PgTransaction) => Promise<void> } });
+      };
+      const consumeBatchesInOneStatement: ServiceSetup<P>['consumeBatchesInOneStatement'] = (consumer, types, statementOf, options) => {
+        const reaction = { statementOf: statementOf as (events: DecodedEvent[]) => BatchStatement | null, deduplicate: options.deduplicate };
+        batchConsumers.push({ name: consumer, types, options: options as BatchOptions<EventType>, reaction });
       };
 
       const extra =
@@ -148,6 +173,7 @@ export function defineService<P extends ServicePrismaClient>(spec: {
           connect,
           consume,
           consumeBatches,
+          consumeBatchesInOneStatement,
         })) ?? {};
       const subscriptions: Subscription[] = [];
       for (const consumer of consumers) {
@@ -166,18 +192,30 @@ export function defineService<P extends ServicePrismaClient>(spec: {
           ),
         );
       }
-      for (const consumer of batchConsumers) {
+      for (const { name: consumerName, types, options, reaction } of batchConsumers) {
+        const { relevant, maxBatch = DEFAULT_MAX_BATCH } = options;
+        // With `relevant`, an event is decoded once for it and kept for the reaction.
+        const decoded = new WeakMap<Envelope, DecodedEvent>();
+        const decode = (envelope: Envelope) => {
+          if (!relevant) return decodeEventOfType(envelope, types);
+          let event = decoded.get(envelope);
+          if (!event) decoded.set(envelope, (event = decodeEventOfType(envelope, types)));
+          return event;
+        };
         const handle = createBatchConsumer({
           pool: db.pool,
           schema: database.schema,
-          consumer: `${name}.${consumer.name}`,
-          maxBatch: consumer.maxBatch,
+          consumer: `${name}.${consumerName}`,
+          maxBatch,
           logger,
-          handle: (envelopes, tx) => consumer.handle(envelopes.map((envelope) => decodeEventOfType(envelope, consumer.types)), tx),
+          ...(relevant ? { relevant: (envelope: Envelope) => relevant(decode(envelope)) } : {}),
+          ...('handle' in reaction
+            ? { handle: (envelopes: Envelope[], tx: PgTransaction) => reaction.handle(envelopes.map(decode), tx) }
+            : { statementOf: (envelopes: Envelope[]) => reaction.statementOf(envelopes.map(decode)), deduplicate: reaction.deduplicate }),
         });
         // Twice a batch in flight: the next batch gathers while one commits.
-        const options = { durable: `${name}-${consumer.name}`, types: [...consumer.types], concurrency: 2 * consumer.maxBatch };
-        subscriptions.push(await platform.bus.subscribe(handle, options));
+        const subscription = { durable: `${name}-${consumerName}`, types: [...types], concurrency: 2 * maxBatch };
+        subscriptions.push(await platform.bus.subscribe(handle, subscription));
       }
       const port = await server.start(listen.host, listen.port);
       return {

@@ -44,7 +44,7 @@ async function approved(owner: string, approvedAt: string, votes: { count: numbe
 }
 
 const setTotals = (photoId: number, voteCount: number, ratingSum: number, version = voteCount) =>
-  new SqlRatingStore(db.prisma).setManyIfNewer([{ photoId, voteCount, ratingSum, version }]);
+  new SqlRatingStore(db.prisma).apply({ totals: [{ photoId, voteCount, ratingSum, version }], raters: [] });
 const ratingRow = (photoId: number) => db.prisma.rating.findUniqueOrThrow({ where: { photoId } });
 
 const ids = async (filter: GalleryFilter, page = 1, limit = 9, caller: Caller | null = viewer) =>
@@ -58,7 +58,7 @@ async function bulkApproved(count: number): Promise<void> {
      FROM generate_series(1, $1::int) i RETURNING "id"`,
     [count],
   );
-  await new SqlRatingStore(db.prisma).setManyIfNewer(inserted.map(({ id }) => ({ photoId: id, voteCount: id % 13, ratingSum: (id % 13) * (1 + (id % 5)), version: 1 })));
+  await new SqlRatingStore(db.prisma).apply({ totals: inserted.map(({ id }) => ({ photoId: id, voteCount: id % 13, ratingSum: (id % 13) * (1 + (id % 5)), version: 1 })), raters: [] });
 }
 
 /** The plan PostgreSQL makes for the page's ids: the CTE of the statement the repository sends for a page. */
@@ -182,10 +182,13 @@ describe('the gallery on PostgreSQL', () => {
     const oneNewer = await approved('b', '2026-11-12T00:00:00Z', { count: 1, sum: 2 });
     const oneOlder = await approved('c', '2026-11-08T00:00:00Z', { count: 1, sum: 2 });
     await db.prisma.photo.create({ data: { ...newPhoto('a'), status: 'pending' } });
-    await new SqlRatingStore(db.prisma).addRaters([
-      { userId: 'viewer', photoId: rated },
-      { userId: 'someone', photoId: none },
-    ]);
+    await new SqlRatingStore(db.prisma).apply({
+      totals: [],
+      raters: [
+        { userId: 'viewer', photoId: rated },
+        { userId: 'someone', photoId: none },
+      ],
+    });
 
     expect(await ids('need_your_vote')).toEqual([none, oneNewer, oneOlder, many]);
     expect(await gallery.page(viewer, 'need_your_vote', { limit: 2 })).toMatchObject({ total: 4, totalPages: 2 });
@@ -229,7 +232,7 @@ describe('the gallery on PostgreSQL', () => {
 
   it('plans the first page of each order once per connection, and keeps that plan', async () => {
     await bulkApproved(6000);
-    await new SqlRatingStore(db.prisma).addRaters(Array.from({ length: 300 }, (_, i) => ({ userId: 'viewer', photoId: i * 20 + 1 })));
+    await new SqlRatingStore(db.prisma).apply({ totals: [], raters: Array.from({ length: 300 }, (_, i) => ({ userId: 'viewer', photoId: i * 20 + 1 })) });
     await db.pool.query('VACUUM ANALYZE "photo"."photos", "photo"."ratings", "photo"."photo_raters"');
     const pool = new pg.Pool({ connectionString: database.url, max: 1 });
     try {

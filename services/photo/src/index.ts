@@ -12,10 +12,9 @@ import { PgPhotoBackfill } from './backfill.pg-repository.js';
 import { photoFeedHandlers } from './grpc/feed.server.js';
 import { PgPhotoFeed } from './feed.pg-repository.js';
 import { UPLOADER_EVENTS, applyUploaderEvent } from './consumers/uploaders.consumer.js';
-import { RATING_EVENTS, applyRatingEvents } from './consumers/ratings.consumer.js';
+import { RATING_EVENTS, ratingsStatementOf } from './consumers/ratings.consumer.js';
 import { USER_EVENTS, applyUserEvent } from './consumers/users.consumer.js';
 import { PrismaUploaderStore } from './consumers/uploaders.store.js';
-import { SqlRatingStore } from './consumers/ratings.store.js';
 import { PrismaPhotoOwnerStore } from './consumers/photo-owners.store.js';
 import { PgGalleryRepository } from './gallery.pg-repository.js';
 import { GalleryService } from './gallery.service.js';
@@ -29,7 +28,7 @@ export const photoService = defineService<PrismaClient>({
   name: 'photo',
   // Gallery pages run two short queries each on the pool, and the gateway's public page cache takes most of them.
   database: { schema: 'photo', migrationsDir: fileURLToPath(new URL('../prisma/migrations', import.meta.url)), PrismaClient, poolSize: 8 },
-  async setup({ server, prisma, pool, directPool, outbox, logger, connect, consume, consumeBatches }) {
+  async setup({ server, prisma, pool, directPool, outbox, logger, connect, consume, consumeBatchesInOneStatement }) {
     const storage = new GrpcPhotoStorage(connect('storage', StorageServiceClient));
     const service = new PhotoService(new PrismaPhotoRepository(prisma, outbox), storage, logger);
     const gallery = new GalleryService(new PgGalleryRepository(pool));
@@ -40,7 +39,7 @@ export const photoService = defineService<PrismaClient>({
     });
     consume('uploaders', UPLOADER_EVENTS, (event, tx) => applyUploaderEvent(event, new PrismaUploaderStore(tx)));
     // A vote's totals and rater: busy, so on the pool, a batch of events per transaction.
-    consumeBatches('ratings', RATING_EVENTS, (events, tx) => applyRatingEvents(events, new SqlRatingStore(tx)));
+    consumeBatchesInOneStatement('ratings', RATING_EVENTS, ratingsStatementOf, { deduplicate: false });
     // A deleted account's photos go, each with its photo.photo.deleted, and their blobs after them.
     consume('users', USER_EVENTS, (event, tx) => applyUserEvent(event, service, new PrismaPhotoOwnerStore(tx, outbox)));
 

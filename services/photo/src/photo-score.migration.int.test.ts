@@ -47,7 +47,7 @@ async function insertPhotos(rows: { status: string; approvedAt: string | null }[
 
 const previousRelease = (totals: PhotoRatingTotals[]) =>
   db.pool.query(PREVIOUS_SET_MANY, [totals.map((t) => t.photoId), totals.map((t) => t.voteCount), totals.map((t) => t.ratingSum), totals.map((t) => t.version)]);
-const thisRelease = (totals: PhotoRatingTotals[]) => new SqlRatingStore(db.prisma).setManyIfNewer(totals);
+const thisRelease = (totals: PhotoRatingTotals[]) => new SqlRatingStore(db.prisma).apply({ totals, raters: [] });
 
 const ratingsOf = async () =>
   (await db.pool.query<{ photo_id: number; vote_count: number; rating_sum: number; score: number; approved_at: Date | null }>(

@@ -40,7 +40,7 @@ describe('PrismaPhotoRepository and the ratings rows', () => {
     const made = (photo: Photo) => makeEvent('photo.photo.uploaded', PhotoUploaded, { photo: photoState(photo) }, { source: 'test' });
     const photo = await repository.create(newPhoto('owner'), made);
     expect(await db.prisma.rating.findUnique({ where: { photoId: photo.id } })).toMatchObject({ voteCount: 0, ratingSum: 0, approvedAt: null });
-    await new SqlRatingStore(db.prisma).setManyIfNewer([{ photoId: photo.id, voteCount: 3, ratingSum: 13, version: 3 }]);
+    await new SqlRatingStore(db.prisma).apply({ totals: [{ photoId: photo.id, voteCount: 3, ratingSum: 13, version: 3 }], raters: [] });
     const rated = { id: photo.id, voteCount: 3, ratingSum: 13 };
     expect(await repository.findById(photo.id)).toMatchObject(rated);
     expect(await repository.listByUser('owner')).toMatchObject([rated]);

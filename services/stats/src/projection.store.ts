@@ -1,4 +1,4 @@
-import type { SqlClient } from '@snapcracks/kit';
+import type { BatchStatement, SqlClient } from '@snapcracks/kit';
 import { shardOf, unknownPhoto, type PhotoRow, type PhotoStatus, type Stars, type VoteTotals } from './stats.projection.js';
 
 /**
@@ -26,6 +26,8 @@ export interface ProjectionStore {
 
 /** What one vote.vote.cast changes: its photo's totals after it, and the voter's move between star counts (none: null). */
 export interface VoteChange {
+  /** The event's id, by which the votes consumer's statement leaves out the events it handled before. */
+  eventId: string;
   photoId: number;
   totals: VoteTotals;
   stars: Stars | null;
@@ -129,11 +131,13 @@ const SAVE_PHOTO_SQL = `
 // and ON CONFLICT DO UPDATE locks each row, even one its WHERE leaves alone, or one a transaction committed after this
 // statement began); then the owners in id order (their INSERT groups the photos' RETURNING rows, so it reads them all
 // first); then the shards in order (their INSERT waits for the owners' result). Tested in votes.consumer.int.test.ts.
-const APPLY_VOTES_SQL = `
+// `onlyRecorded`: the votes consumer's statement (consumeBatchesInOneStatement), which counts only the events its
+// "recorded" list holds, the ones not handled before.
+const applyVotesSql = ({ onlyRecorded }: { onlyRecorded: boolean }) => `
   WITH votes AS (
-    SELECT * FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::bigint[], $5::smallint[], $6::int[], $7::int[], $8::int[], $9::int[], $10::int[])
-      WITH ORDINALITY AS v("photo_id", "vote_count", "rating_sum", "version", "shard", "s1", "s2", "s3", "s4", "s5", "n")
-    WHERE "version" > 0
+    SELECT * FROM unnest($1::bigint[], $2::int[], $3::bigint[], $4::bigint[], $5::smallint[], $6::int[], $7::int[], $8::int[], $9::int[], $10::int[], $11::uuid[])
+      WITH ORDINALITY AS v("photo_id", "vote_count", "rating_sum", "version", "shard", "s1", "s2", "s3", "s4", "s5", "event_id", "n")
+    WHERE "version" > 0${onlyRecorded ? ` AND "event_id" IN (SELECT "event_id" FROM "recorded")` : ''}
   ), photos AS (
     SELECT DISTINCT ON ("photo_id") "photo_id", "vote_count", "rating_sum", "version", "shard",
       sum("s1") OVER w AS "s1", sum("s2") OVER w AS "s2", sum("s3") OVER w AS "s3", sum("s4") OVER w AS "s4", sum("s5") OVER w AS "s5"
@@ -179,6 +183,34 @@ const APPLY_VOTES_SQL = `
       "rated_four_or_higher" = c."rated_four_or_higher" + EXCLUDED."rated_four_or_higher"
   )
   SELECT count(*)::int AS "photos" FROM totals`;
+const APPLY_VOTES_SQL = applyVotesSql({ onlyRecorded: false });
+const APPLY_RECORDED_VOTES_SQL = applyVotesSql({ onlyRecorded: true });
+
+/** The statement's values: the changes column by column. */
+function applyVotesValues(votes: VoteChange[]): unknown[] {
+  const star = (i: number) => votes.map((v) => v.stars?.[i] ?? 0);
+  return [
+    votes.map((v) => v.photoId),
+    votes.map((v) => v.totals.voteCount),
+    votes.map((v) => v.totals.ratingSum),
+    votes.map((v) => v.totals.version),
+    votes.map((v) => shardOf(v.photoId)),
+    star(0),
+    star(1),
+    star(2),
+    star(3),
+    star(4),
+    votes.map((v) => v.eventId),
+  ];
+}
+
+/**
+ * applyVotes as the votes consumer's one statement a batch (consumeBatchesInOneStatement with `deduplicate`): the same
+ * changes, of the events the kit records in the same statement as handled, which were not before. Null for none.
+ */
+export function applyRecordedVotesStatement(votes: VoteChange[]): BatchStatement | null {
+  return votes.length === 0 ? null : { text: APPLY_RECORDED_VOTES_SQL, values: applyVotesValues(votes) };
+}
 
 /**
  * The projection inside a consumer's transaction, on raw SQL only, so that any transaction's client will do: Prisma's
@@ -217,20 +249,7 @@ export class SqlProjectionStore implements ProjectionStore {
 
   async applyVotes(votes: VoteChange[]): Promise<void> {
     if (votes.length === 0) return;
-    const star = (i: number) => votes.map((v) => v.stars?.[i] ?? 0);
-    await this.db.$queryRawUnsafe(
-      APPLY_VOTES_SQL,
-      votes.map((v) => v.photoId),
-      votes.map((v) => v.totals.voteCount),
-      votes.map((v) => v.totals.ratingSum),
-      votes.map((v) => v.totals.version),
-      votes.map((v) => shardOf(v.photoId)),
-      star(0),
-      star(1),
-      star(2),
-      star(3),
-      star(4),
-    );
+    await this.db.$queryRawUnsafe(APPLY_VOTES_SQL, ...applyVotesValues(votes));
   }
 
   async markOwnerDeleted(ownerId: string): Promise<void> {

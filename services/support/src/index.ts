@@ -8,7 +8,7 @@ import { supportHandlers } from './grpc/support.server.js';
 import { loadSupportConfig } from './config.js';
 import { NotificationStore } from './notifications/notification.store.js';
 import { NotificationService } from './notifications/notification.service.js';
-import { NOTICE_EVENTS, VOTE_NOTICE_EVENTS, applyNoticeEvent, applyVoteNoticeEvents } from './notifications/notices.consumer.js';
+import { NOTICE_EVENTS, VOTE_NOTICE_EVENTS, applyNoticeEvent, applyVoteNoticeEvents, mayNotify } from './notifications/notices.consumer.js';
 import { emailNotice, smtpSender } from './notifications/notice-mailer.js';
 
 export const supportService = defineService<PrismaClient>({
@@ -23,8 +23,9 @@ export const supportService = defineService<PrismaClient>({
     consume('notices', NOTICE_EVENTS, async (event, tx) => {
       await applyNoticeEvent(event, new NotificationStore(tx, outbox));
     });
-    // Every vote passes here: a batch per transaction on the pool, and only milestones read anything.
-    consumeBatches('vote-notices', VOTE_NOTICE_EVENTS, (events, tx) => applyVoteNoticeEvents(events, tx, outbox));
+    // Every vote passes here, and nearly none may notify: those are settled at once, without a transaction or a record;
+    // the others go a batch per transaction on the pool.
+    consumeBatches('vote-notices', VOTE_NOTICE_EVENTS, (events, tx) => applyVoteNoticeEvents(events, tx, outbox), { relevant: mayNotify });
     // Email, only when an SMTP server is configured.
     if (config.SMTP_URL && config.SMTP_FROM) {
       const send = smtpSender(config.SMTP_URL, config.SMTP_FROM);

@@ -35,25 +35,40 @@ describeVoteRepositoryContract('PrismaVoteRepository', {
   eventTypes: async () => (await outboxEvents(db.prisma, 'vote')).map((e) => e.type),
 });
 
-/** The service's pool, except that the next `failures` vote batches fail with the given PostgreSQL error code. */
-function failingPool(pool: Pool, code: string, failures: number): Pool {
-  let left = failures;
+/**
+ * The service's pool, with each statement its clients are sent going through `intercept` first (which may answer
+ * instead). Only through connect(), as batches use it: the pool's own query() is not intercepted.
+ */
+function interceptingPool(pool: Pool, intercept: (query: string | { name?: string; text: string }) => Promise<never> | undefined): Pool {
   const connect = async () => {
     const client = await pool.connect();
     return new Proxy(client, {
       get(target, key, receiver) {
         if (key !== 'query') return Reflect.get(target, key, receiver) as unknown;
-        return (query: { name?: string }, ...rest: unknown[]) => {
-          if (typeof query === 'object' && query.name === 'vote_cast_batch' && left > 0) {
-            left -= 1;
-            return Promise.reject(Object.assign(new Error(`simulated ${code}`), { code }));
-          }
-          return (target.query as (...args: unknown[]) => unknown)(query, ...rest);
-        };
+        return (query: string | { name?: string; text: string }, ...rest: unknown[]) =>
+          intercept(query) ?? (target.query as (...args: unknown[]) => unknown)(query, ...rest);
       },
     });
   };
   return new Proxy(pool, { get: (target, key, receiver) => (key === 'connect' ? connect : (Reflect.get(target, key, receiver) as unknown)) });
+}
+
+/** The service's pool, except that the next `failures` vote batches fail with the given PostgreSQL error code. */
+function failingPool(pool: Pool, code: string, failures: number): Pool {
+  let left = failures;
+  return interceptingPool(pool, (query) => {
+    if (typeof query !== 'object' || query.name !== 'vote_cast_batch' || left === 0) return undefined;
+    left -= 1;
+    return Promise.reject(Object.assign(new Error(`simulated ${code}`), { code }));
+  });
+}
+
+/** The service's pool, recording each statement its clients are sent (a named statement by its name). */
+function recordingPool(pool: Pool, sent: string[]): Pool {
+  return interceptingPool(pool, (query) => {
+    sent.push(typeof query === 'string' ? query : (query.name ?? query.text));
+    return undefined;
+  });
 }
 
 describe('PrismaVoteRepository batches', () => {
@@ -70,6 +85,31 @@ describe('PrismaVoteRepository batches', () => {
     expect(results.map((r) => r?.totals.voteCount).sort()).toEqual([1, 2, 3]);
     expect(await retrying.totals(1)).toEqual({ voteCount: 3, ratingSum: 12, version: 3 });
     expect(await outboxCount()).toBe(3);
+  });
+
+  it('casts a member’s repeated votes on a photo in one transaction, a round each, in their order', async () => {
+    await approve(1);
+    const sent: string[] = [];
+    const recording = new PrismaVoteRepository(db.prisma, outbox, recordingPool(db.pool, sent));
+    const votes = [
+      { userId: 'a', rating: 1 },
+      { userId: 'b', rating: 5 },
+      { userId: 'a', rating: 2 },
+      { userId: 'a', rating: 4 },
+    ];
+    const results = await Promise.all(votes.map((vote) => recording.cast({ photoId: 1, ...vote }, eventOf)));
+    // Rounds: (a 1, b 5), (a 2), (a 4), then the events' one insert — in one transaction.
+    expect(sent).toEqual(['BEGIN', 'vote_cast_batch', 'vote_cast_batch', 'vote_cast_batch', expect.any(String), 'COMMIT']);
+    expect(results.map((r) => [r!.rating, r!.previousRating, r!.totals])).toEqual([
+      [1, null, { voteCount: 1, ratingSum: 1, version: 1 }],
+      [5, null, { voteCount: 2, ratingSum: 6, version: 2 }],
+      [2, 1, { voteCount: 2, ratingSum: 7, version: 3 }],
+      [4, 2, { voteCount: 2, ratingSum: 9, version: 4 }],
+    ]);
+    expect(await repository.findRating(1, 'a')).toBe(4);
+    expect(await repository.totals(1)).toEqual({ voteCount: 2, ratingSum: 9, version: 4 });
+    // The events go out in the order the votes were applied: the photo's versions rise along the outbox.
+    expect((await outboxEvents(db.prisma, 'vote')).map((e) => VoteCast.decode(e.payload).version)).toEqual([1, 2, 3, 4]);
   });
 
   it('stays exact with two replicas casting batches on the same photos at once', async () => {

@@ -186,11 +186,13 @@ const ATTEMPTS = 3;
  * projection and the totals read use Prisma.
  */
 export class PrismaVoteRepository implements VoteRepository {
-  // Two batches in flight: one commits while the next is built and sent, and a pool of 10 keeps room for the rest.
+  // Two batches in flight: one commits while the next is built and sent, and a pool of 10 keeps room for the rest. A
+  // member's repeated votes on one photo share a batch (in rounds, below) rather than each waiting for a batch of its own.
   private readonly batches = new GroupCommit<QueuedVote, CastResult | null>((votes) => this.castBatch(votes), {
     maxBatch: 100,
     maxInFlight: 2,
-    keyOf: ({ vote }) => `${vote.photoId}/${vote.userId}`,
+    keyOf: ({ vote }) => voteKey(vote),
+    repeatsInBatch: true,
   });
 
   constructor(
@@ -212,25 +214,33 @@ export class PrismaVoteRepository implements VoteRepository {
 
   /**
    * Votes cast together (one CastVotes call) or while earlier ones are being written go together: one transaction of
-   * BEGIN, the statement above, their events in one insert, COMMIT. Every vote's answer and event still carry the
-   * totals right after it, as if the batch's votes had been cast one by one in their order.
+   * BEGIN, the statement above (once per round when a member voted on a photo more than once), their events in one
+   * insert, COMMIT. Every vote's answer and event still carry the totals right after it, as if the batch's votes had
+   * been cast one by one in their order.
    */
   cast(vote: NewVote, eventOf: EventOf): Promise<CastResult | null> {
     return this.batches.submit({ vote, eventOf: bindToActiveTrace(eventOf) });
   }
 
   private async castBatch(queued: QueuedVote[]): Promise<(CastResult | null)[]> {
-    const votes = queued.map((q) => q.vote);
+    const rounds = roundsOf(queued.map((q) => q.vote));
     for (let attempt = 1; ; attempt++) {
       try {
         const results = await inTransaction(this.pool, async (tx) => {
-          const { rows } = await tx.client.query<CastRow>({
-            name: 'vote_cast_batch',
-            text: CAST_VOTES_SQL,
-            values: [votes.map((v) => v.photoId), votes.map((v) => v.userId), votes.map((v) => v.rating)],
-          });
-          const cast = resultsInOrder(votes, rows);
-          const events = cast.flatMap((result, i) => (result ? [queued[i]!.eventOf(result)] : []));
+          const cast: (CastResult | null)[] = [];
+          // The statement cannot change one row twice: a member's later vote on the photo goes in the next round.
+          for (const round of rounds) {
+            const votes = round.map(({ vote }) => vote);
+            const { rows } = await tx.client.query<CastRow>({
+              name: 'vote_cast_batch',
+              text: CAST_VOTES_SQL,
+              values: [votes.map((v) => v.photoId), votes.map((v) => v.userId), votes.map((v) => v.rating)],
+            });
+            resultsInOrder(votes, rows).forEach((result, i) => (cast[round[i]!.index] = result));
+          }
+          // Events in the order the votes were applied, so each photo's versions rise along the outbox.
+          const applied = rounds.flat().map(({ index }) => index);
+          const events = applied.flatMap((i) => (cast[i] ? [queued[i]!.eventOf(cast[i])] : []));
           await this.outbox.enqueueAll(tx, events);
           return cast;
         });
@@ -290,6 +300,27 @@ export class PrismaVoteRepository implements VoteRepository {
   static voters(tx: Raw & SqlClient, outbox: Pick<Outbox, 'enqueue'>): VoterStore {
     return new PrismaVoterStore(tx, outbox);
   }
+}
+
+/** A member's vote on a photo: one row of photo_votes, which one statement may change once. */
+function voteKey(vote: NewVote): string {
+  return `${vote.photoId}/${vote.userId}`;
+}
+
+/**
+ * The batch's votes in rounds of distinct (photo, member) pairs, in their order: a member's second vote on a photo in
+ * the batch goes in the second round, and so on. Each vote keeps its index in the batch.
+ */
+function roundsOf(votes: NewVote[]): { vote: NewVote; index: number }[][] {
+  const rounds: { vote: NewVote; index: number }[][] = [];
+  const seen = new Map<string, number>();
+  votes.forEach((vote, index) => {
+    const key = voteKey(vote);
+    const round = seen.get(key) ?? 0;
+    seen.set(key, round + 1);
+    (rounds[round] ??= []).push({ vote, index });
+  });
+  return rounds;
 }
 
 /**

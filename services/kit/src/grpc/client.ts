@@ -72,6 +72,8 @@ export interface ServiceClient<C extends grpc.Client> {
   close(): void;
 }
 
+const MAX_RECONNECT_BACKOFF_MS = 5_000;
+
 const ROUND_ROBIN = JSON.stringify({ loadBalancingConfig: [{ round_robin: {} }] });
 
 // Looked up per call: a tracer taken at module load stays a no-op when the SDK registers through another copy of the API.
@@ -97,6 +99,9 @@ export function createServiceClient<C extends grpc.Client>(
     'grpc.service_config': ROUND_ROBIN,
     'grpc.keepalive_time_ms': 30_000,
     'grpc.max_receive_message_length': 16 * 1024 * 1024,
+    // A peer that starts after its caller, or comes back from a restart, is reached within a few seconds: grpc-js
+    // would otherwise back off up to two minutes between attempts, failing every call meanwhile.
+    'grpc.max_reconnect_backoff_ms': MAX_RECONNECT_BACKOFF_MS,
   });
   const defaultDeadline = options.deadlineMs ?? 5_000;
   // Calls are counted under the calling component, whose identity signs them.

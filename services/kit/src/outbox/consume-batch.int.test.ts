@@ -88,4 +88,78 @@ describe('createBatchConsumer', () => {
     expect(await seen()).toEqual(ids(events));
     expect(replicas.flatMap((r) => r.batches.flat()).sort()).toEqual(ids(events));
   });
+
+  describe('with the reaction in one statement', () => {
+    /**
+     * Notes each event with its photo id, which the table refuses below 0 (a bad event); counts its statements. With
+     * `deduplicate`, only the ids the kit recorded as new.
+     */
+    function notingInOneStatement(deduplicate: boolean) {
+      const statements: string[][] = [];
+      const statementOf = (events: Envelope[]) => {
+        statements.push(events.map((e) => e.id));
+        const fresh = deduplicate ? 'WHERE e."id" IN (SELECT "event_id" FROM "recorded")' : '';
+        return {
+          text: `WITH e AS (SELECT * FROM unnest($1::uuid[], $2::int[]) AS e("id", "photo_id") ${fresh})
+            INSERT INTO "${SCHEMA}"."votes_seen" ("event_id", "photo_id") SELECT "id", "photo_id" FROM e`,
+          values: [events.map((e) => e.id), events.map((e) => VoteCast.decode(e.payload).photoId)],
+        };
+      };
+      return { statements, statementOf };
+    }
+    beforeEach(async () => {
+      await pool.query(`ALTER TABLE "${SCHEMA}"."votes_seen" ADD COLUMN "photo_id" INT CHECK ("photo_id" >= 0)`);
+    });
+
+    it('records the events it handles in the same statement, so each is handled once however often and wherever it comes', async () => {
+      const replicas = [notingInOneStatement(true), notingInOneStatement(true)];
+      const consumers = replicas.map(({ statementOf }) => createBatchConsumer({ pool, schema: SCHEMA, consumer: 'stats.votes', statementOf, deduplicate: true, maxBatch: 10, logger }));
+      const events = Array.from({ length: 30 }, (_, i) => voteCast(i));
+      // Every event to both replicas at once, then again to one.
+      await Promise.all(consumers.flatMap((consume) => events.map(consume)));
+      await Promise.all(events.map(consumers[0]!));
+      expect(await seen()).toEqual(ids(events));
+      expect(await recorded('stats.votes')).toEqual(ids(events));
+      expect(replicas[0]!.statements.length).toBeLessThanOrEqual(8); // 60 deliveries, at most 10 a statement
+    });
+
+    it('runs an idempotent statement on every event it is given, and records none', async () => {
+      const { statements, statementOf } = notingInOneStatement(false);
+      const consume = createBatchConsumer({ pool, schema: SCHEMA, consumer: 'photo.ratings', statementOf, deduplicate: false, logger });
+      const events = Array.from({ length: 5 }, (_, i) => voteCast(i));
+      await Promise.all(events.map(consume));
+      await consume(events[0]!);
+      expect(await seen()).toEqual([...ids(events), events[0]!.id].sort());
+      expect(await recorded('photo.ratings')).toEqual([]);
+      expect(statements.map((s) => s.length)).toEqual([5, 1]);
+    });
+
+    it('falls back to one statement an event when a batch fails, so a bad event fails alone and records nothing', async () => {
+      const { statementOf } = notingInOneStatement(true);
+      const consume = createBatchConsumer({ pool, schema: SCHEMA, consumer: 'stats.votes', statementOf, deduplicate: true, logger });
+      const events = [voteCast(1), voteCast(-1), voteCast(2)];
+      const outcomes = await Promise.allSettled(events.map(consume));
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ message: expect.stringContaining('check constraint') });
+      const good = [events[0]!, events[2]!];
+      expect(await seen()).toEqual(ids(good));
+      expect(await recorded('stats.votes')).toEqual(ids(good));
+    });
+
+    it('refuses a deduplicating statement that does not start with WITH, and settles irrelevant events untouched', async () => {
+      const consume = createBatchConsumer({
+        pool,
+        schema: SCHEMA,
+        consumer: 'stats.votes',
+        statementOf: () => ({ text: `INSERT INTO "${SCHEMA}"."votes_seen" ("event_id") SELECT "event_id" FROM "recorded"`, values: [] }),
+        deduplicate: true,
+        relevant: (event) => VoteCast.decode(event.payload).photoId !== 7,
+        logger,
+      });
+      await expect(consume(voteCast(1))).rejects.toThrow('starts with WITH');
+      await expect(consume(voteCast(7))).resolves.toBeUndefined();
+      expect(await seen()).toEqual([]);
+      expect(await recorded('stats.votes')).toEqual([]);
+    });
+  });
 });

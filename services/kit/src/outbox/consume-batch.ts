@@ -2,10 +2,40 @@ import { ROOT_CONTEXT, context } from '@opentelemetry/api';
 import type pg from 'pg';
 import type { Envelope } from '@snapcracks/proto/events/v1';
 import type { Logger } from '../logger.js';
-import { inTransaction, type PgTransaction } from './pg-sql-client.js';
+import { inTransaction, poolSqlClient, type PgTransaction } from './pg-sql-client.js';
 import { qualifiedTable } from './sql-client.js';
 
-export interface BatchConsumption {
+/** A statement and its values ($1, $2, … in the text). */
+export interface BatchStatement {
+  text: string;
+  values: unknown[];
+}
+
+/** Any work in the transaction that records the batch's events: BEGIN, the record, the work, COMMIT. */
+export interface BatchInTransaction {
+  /**
+   * The reaction to the events of a batch not handled before (in delivery order, each id once), run in the
+   * transaction that records them. Throwing rolls the whole batch back.
+   */
+  handle: (events: Envelope[], tx: PgTransaction) => Promise<void>;
+}
+
+/**
+ * The whole reaction as one statement on the pool: one round trip, atomic by itself, instead of the four or more of a
+ * transaction. Null when the batch asks nothing of the database.
+ */
+export interface BatchInOneStatement {
+  statementOf: (events: Envelope[]) => BatchStatement | null;
+  /**
+   * False for a statement that is idempotent by itself (absolute values with versions, inserts that ignore repeats):
+   * it gets every event delivered and records none. True for one that is not: it starts with WITH, and the kit puts
+   * first in that list `"recorded"("event_id" uuid)`, the ids of the batch it has just recorded as handled, which
+   * were not before; the statement must leave out every event whose id is not there.
+   */
+  deduplicate: boolean;
+}
+
+export type BatchConsumption = (BatchInTransaction | BatchInOneStatement) & {
   /** The consuming service's pool (kit's Database.pool). */
   pool: pg.Pool;
   /** The Postgres schema holding its `processed_events` table. */
@@ -13,14 +43,14 @@ export interface BatchConsumption {
   /** Names the reaction, e.g. "stats.votes"; one event is handled once per consumer. */
   consumer: string;
   /**
-   * The reaction to the events of a batch not handled before (in delivery order, each id once), run in the
-   * transaction that records them. Throwing rolls the whole batch back.
+   * The events this consumer has something to do for; the others are settled at once, neither recorded nor handled
+   * (there is nothing to do twice). All of them when absent.
    */
-  handle: (events: Envelope[], tx: PgTransaction) => Promise<void>;
+  relevant?: (event: Envelope) => boolean;
   /** Most events in one transaction. */
   maxBatch?: number;
   logger: Logger;
-}
+};
 
 interface Waiting {
   event: Envelope;
@@ -37,26 +67,45 @@ interface Waiting {
  * The guarantees of consumeIdempotently hold per event: one statement records every id of the batch in
  * `processed_events` and answers the new ones; only those are handled, in the same transaction, so a redelivery (or a
  * duplicate in the batch) changes nothing, and a concurrent duplicate in another transaction waits on the row lock and
- * then finds it recorded. When a batch fails (a handler threw, a deadlock), its events are handled again one per
- * transaction, so one bad event fails alone and the bus redelivers only it. Returns the bus's handler: it resolves once
- * the event's batch committed (or it was handled before) and rejects with the error its own transaction met.
+ * then finds it recorded. A reaction that fits one statement (BatchInOneStatement) skips the transaction: the record,
+ * when it needs one, goes into the statement. When a batch fails (a handler threw, a deadlock), its events are handled
+ * again one at a time, so one bad event fails alone and the bus redelivers only it. Returns the bus's handler: it
+ * resolves once the event's batch committed (or it was handled before, or is not relevant) and rejects with the error
+ * its own attempt met.
  */
-export function createBatchConsumer({ pool, schema, consumer, handle, maxBatch = 64, logger }: BatchConsumption): (event: Envelope) => Promise<void> {
-  const record = `INSERT INTO ${qualifiedTable(schema, 'processed_events')} ("consumer", "event_id")
-    SELECT $1, "id" FROM unnest($2::uuid[]) WITH ORDINALITY AS ids("id", "n") ORDER BY "n"
-    ON CONFLICT DO NOTHING RETURNING "event_id"::text AS "id"`;
+export function createBatchConsumer(consumption: BatchConsumption): (event: Envelope) => Promise<void> {
+  const { pool, schema, consumer, relevant, maxBatch = 64, logger } = consumption;
+  const recordTable = qualifiedTable(schema, 'processed_events');
+  const record = recordSql(recordTable, 1);
+  const onPool = poolSqlClient(pool);
+  /** Each deduplicating statement's text with the record put first, made once (the texts come from code: few). */
+  const withRecord = new Map<string, string>();
   const waiting: Waiting[] = [];
   let draining = false;
 
+  // Sorted: two transactions recording overlapping ids (replicas given the same redelivery) then wait in one order, not in a circle.
+  const sortedIds = (events: Envelope[]) => events.map((e) => e.id).sort();
+
   async function commit(events: Envelope[]): Promise<void> {
-    await inTransaction(pool, async (tx) => {
-      // Sorted: two transactions recording overlapping ids (replicas given the same redelivery) then wait in one order, not in a circle.
-      const recorded = await tx.$queryRawUnsafe<{ id: string }[]>(record, consumer, events.map((e) => e.id).sort());
-      const fresh = new Set(recorded.map((r) => r.id));
-      // PostgreSQL answers a uuid in lower case, whatever case the producer wrote it in.
-      const todo = events.filter((e) => fresh.has(e.id.toLowerCase()));
-      if (todo.length > 0) await handle(todo, tx);
-    });
+    if ('handle' in consumption) {
+      await inTransaction(pool, async (tx) => {
+        const recorded = await tx.$queryRawUnsafe<{ event_id: string }[]>(record, consumer, sortedIds(events));
+        const fresh = new Set(recorded.map((r) => r.event_id));
+        // PostgreSQL answers a uuid in lower case, whatever case the producer wrote it in.
+        const todo = events.filter((e) => fresh.has(e.id.toLowerCase()));
+        if (todo.length > 0) await consumption.handle(todo, tx);
+      });
+      return;
+    }
+    const statement = consumption.statementOf(events);
+    if (!statement) return;
+    if (!consumption.deduplicate) {
+      await onPool.$executeRawUnsafe(statement.text, ...statement.values);
+      return;
+    }
+    let text = withRecord.get(statement.text);
+    if (text === undefined) withRecord.set(statement.text, (text = recordedFirst(statement.text, recordTable, statement.values.length + 1)));
+    await onPool.$executeRawUnsafe(text, ...statement.values, consumer, sortedIds(events));
   }
 
   async function handleBatch(batch: Waiting[]): Promise<void> {
@@ -89,8 +138,9 @@ export function createBatchConsumer({ pool, schema, consumer, handle, maxBatch =
     draining = false;
   }
 
-  return (event) =>
-    new Promise<void>((resolve, reject) => {
+  return (event) => {
+    if (relevant && !relevant(event)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
       waiting.push({ event, resolve, reject });
       if (draining) return;
       draining = true;
@@ -98,4 +148,25 @@ export function createBatchConsumer({ pool, schema, consumer, handle, maxBatch =
       // event's trace, as the batch serves many (each event keeps its own consumer span, waiting for its batch).
       context.with(ROOT_CONTEXT, () => setImmediate(() => void drain()));
     });
+  };
+}
+
+/**
+ * Records the ids in parameter `first + 1` as handled by the consumer in parameter `first`, unless they were, and
+ * answers the ones it recorded now (`"event_id"`).
+ */
+function recordSql(recordTable: string, first: number): string {
+  return `INSERT INTO ${recordTable} ("consumer", "event_id")
+    SELECT $${first}, "id" FROM unnest($${first + 1}::uuid[]) WITH ORDINALITY AS ids("id", "n") ORDER BY "n"
+    ON CONFLICT DO NOTHING RETURNING "event_id"`;
+}
+
+/**
+ * A deduplicating statement with the record of its batch first in its WITH list, as `"recorded"("event_id")`. A
+ * concurrent duplicate in another statement waits on the row lock and then finds it recorded, as in a transaction.
+ */
+function recordedFirst(text: string, recordTable: string, first: number): string {
+  const opening = /^\s*WITH\s+(?!RECURSIVE\b)/i.exec(text);
+  if (!opening) throw new Error('a deduplicating batch statement starts with WITH (not WITH RECURSIVE): the record of its events goes first in that list');
+  return `WITH "recorded" AS (${recordSql(recordTable, first)}), ${text.slice(opening[0].length)}`;
 }

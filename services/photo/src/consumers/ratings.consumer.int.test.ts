@@ -19,7 +19,7 @@ import { PrismaPhotoRepository } from '../photo.repository.js';
 import { SqlRatingStore } from './ratings.store.js';
 import { photoDeletedEvent } from '../photo.service.js';
 import { newPhoto } from '../testing/photo.repository.contract.js';
-import { RATING_EVENTS, applyRatingEvents } from './ratings.consumer.js';
+import { RATING_EVENTS, applyRatingEvents, ratingsStatementOf } from './ratings.consumer.js';
 
 const logger = createLogger('test', 'silent');
 let database: TestDatabase;
@@ -40,7 +40,7 @@ const cast = (photoId: number, voteCount: number, ratingSum: number, version: nu
 
 const batches = createRecordingLogger('warn');
 
-/** The service's `ratings` consumer (consumeBatches): once per event id, the events delivered together in one transaction on the pool. */
+/** The service's `ratings` consumer (consumeBatchesInOneStatement): the events delivered together in one statement on the pool. */
 const ratingsConsumer = () =>
   createBatchConsumer({
     pool: db.pool,
@@ -48,7 +48,8 @@ const ratingsConsumer = () =>
     consumer: 'photo.ratings',
     maxBatch: 8,
     logger: batches.logger,
-    handle: (events, tx) => applyRatingEvents(events.map((event) => decodeEventOfType(event, RATING_EVENTS)), new SqlRatingStore(tx)),
+    statementOf: (events) => ratingsStatementOf(events.map((event) => decodeEventOfType(event, RATING_EVENTS))),
+    deduplicate: false,
   });
 let deliver: (event: Envelope) => Promise<void>;
 beforeAll(() => {
@@ -112,6 +113,23 @@ describe('the photo ratings consumer on PostgreSQL', () => {
     expect(await db.prisma.rating.count({ where: { photoId: id } })).toBe(0);
     // A vote event that comes after the deletion records nothing.
     await deliver(cast(id, 2, 9, 2));
+    expect(await db.prisma.photoRater.count({ where: { photoId: id } })).toBe(0);
+  });
+
+  it('leaves no rater behind when the photo is deleted while the batch waits for its ratings row', async () => {
+    const { id } = await db.prisma.photo.create({ data: { ...newPhoto('owner'), status: 'approved', approvedAt: new Date() } });
+    const deleting = await db.pool.connect();
+    try {
+      await deleting.query('BEGIN');
+      await deleting.query('DELETE FROM "photo"."photos" WHERE "id" = $1', [id]);
+      // The batch's statement starts while the photo (and, by the cascade, its ratings row) is still there to see.
+      const delivered = deliver(cast(id, 1, 5, 1));
+      await vi.waitFor(async () => expect(await waitingForLocks()).toBeGreaterThan(0));
+      await deleting.query('COMMIT');
+      await delivered;
+    } finally {
+      deleting.release();
+    }
     expect(await db.prisma.photoRater.count({ where: { photoId: id } })).toBe(0);
   });
 

@@ -2,30 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { decodeEventOfType, makeEvent } from '@snapcracks/kit';
 import { VoteCast } from '@snapcracks/proto/events/v1';
 import type { PhotoRatingTotals, RatingStore } from './ratings.store.js';
-import { RATING_EVENTS, applyRatingEvents, type RatingEvent } from './ratings.consumer.js';
+import { RATING_EVENTS, applyRatingEvents, ratingsStatementOf, type RatingEvent } from './ratings.consumer.js';
 
-/** A RatingStore in memory with the same rule as the SQL: newer versions only. */
-function memoryStore(): RatingStore & { totals: Map<number, PhotoRatingTotals>; raters: Set<string>; locked: number[][] } {
+/** A RatingStore in memory with the same rules as the SQL: newer versions only, each rater once. */
+function memoryStore(): RatingStore & { totals: Map<number, PhotoRatingTotals>; raters: Set<string> } {
   const totals = new Map<number, PhotoRatingTotals>();
   const raters = new Set<string>();
-  const locked: number[][] = [];
   return {
     totals,
     raters,
-    locked,
-    async lockRatings(photoIds) {
-      locked.push(photoIds);
-    },
-    async setManyIfNewer(many) {
-      for (const t of many) if ((totals.get(t.photoId)?.version ?? 0) < t.version) totals.set(t.photoId, { ...t });
-    },
-    async addRaters(pairs) {
-      for (const { userId, photoId } of pairs) raters.add(`${userId}:${photoId}`);
+    async apply(changes) {
+      for (const t of changes.totals) if ((totals.get(t.photoId)?.version ?? 0) < t.version) totals.set(t.photoId, { ...t });
+      for (const { userId, photoId } of changes.raters) raters.add(`${userId}:${photoId}`);
     },
   };
 }
 
-/** One event in a transaction of its own, as a batch of one. */
+/** One event in a statement of its own, as a batch of one. */
 const applyAlone = (event: RatingEvent, store: RatingStore) => applyRatingEvents([event], store);
 
 const cast = (photoId: number, voteCount: number, ratingSum: number, version: number) =>
@@ -57,13 +50,14 @@ describe('the ratings consumer', () => {
     expect([...store.raters]).toEqual(['u:1']);
   });
 
-  it('applies a batch as the events one by one would, after locking the ratings rows of its photos in id order', async () => {
+  it('applies a batch as the events one by one would, in one statement that locks the ratings rows of its photos in id order', async () => {
     const events = [cast(2, 1, 4, 1), cast(1, 1, 5, 1), cast(2, 2, 9, 2), cast(2, 1, 4, 1)];
     const batch = memoryStore();
     const alone = memoryStore();
     await applyRatingEvents(events, batch);
     for (const event of events) await applyAlone(event, alone);
-    expect(batch.locked).toEqual([[1, 2]]);
+    expect(ratingsStatementOf(events)?.values[0]).toEqual([1, 2]);
+    expect(ratingsStatementOf([])).toBeNull();
     expect(batch.totals).toEqual(alone.totals);
     expect(batch.raters).toEqual(alone.raters);
     expect(batch.totals.get(2)).toEqual({ photoId: 2, voteCount: 2, ratingSum: 9, version: 2 });

@@ -7,13 +7,13 @@ import { shardOf } from '../stats.projection.js';
 import { deliver } from '../testing/deliver.js';
 import { cast, reviewed, uploaded } from '../testing/events.js';
 import { randomHistories, shuffledDeliveries, truthOf, type Random, seededRandom } from '../testing/histories.js';
-import { VOTE_EVENTS, applyVoteEvents } from './votes.consumer.js';
+import { VOTE_EVENTS, applyVoteEvents, voteEventsStatementOf } from './votes.consumer.js';
 import { useStatsTestDatabase } from '../testing/stats-test-database.js';
 
 const batches = createRecordingLogger('warn');
 const stats = useStatsTestDatabase('stats_vote_batches', 8);
 
-/** The votes consumer as the service runs it (consumeBatches): on the pool, a batch of events per transaction. */
+/** The votes consumer as the service runs it (consumeBatchesInOneStatement): on the pool, a batch of events in one statement that records them. */
 const votesConsumer = (maxBatch: number) =>
   createBatchConsumer({
     pool: stats.db.pool,
@@ -21,7 +21,8 @@ const votesConsumer = (maxBatch: number) =>
     consumer: 'stats.votes',
     maxBatch,
     logger: batches.logger,
-    handle: (events, tx) => applyVoteEvents(events.map((event) => decodeEventOfType(event, VOTE_EVENTS)), new SqlProjectionStore(tx)),
+    statementOf: (events) => voteEventsStatementOf(events.map((event) => decodeEventOfType(event, VOTE_EVENTS))),
+    deduplicate: true,
   });
 
 describe('the stats votes consumer in batches on PostgreSQL', () => {

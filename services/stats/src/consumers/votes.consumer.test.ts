@@ -5,7 +5,7 @@ import { cast, reviewed, uploaded } from '../testing/events.js';
 import { InMemoryProjectionStore } from '../testing/in-memory-projection.store.js';
 import { PHOTO_EVENTS, applyPhotoEvent } from './photos.consumer.js';
 import type { VoteChange } from '../projection.store.js';
-import { VOTE_EVENTS, applyVoteEvent, applyVoteEvents } from './votes.consumer.js';
+import { VOTE_EVENTS, applyVoteEvent, applyVoteEvents, voteEventsStatementOf } from './votes.consumer.js';
 
 /** The in-memory projection, noting what each of its vote statements is given. */
 function recordingStore() {
@@ -47,13 +47,18 @@ describe('a batch of vote events', () => {
 
     expect(batch.calls).toEqual([
       [
-        { photoId: 2, totals: { voteCount: 1, ratingSum: 4, version: 1 }, stars: [0, 0, 0, 1, 0] },
-        { photoId: 1, totals: { voteCount: 1, ratingSum: 5, version: 1 }, stars: [0, 0, 0, 0, 1] },
-        { photoId: 2, totals: { voteCount: 2, ratingSum: 5, version: 2 }, stars: [1, 0, 0, 0, 0] },
-        { photoId: 2, totals: { voteCount: 2, ratingSum: 6, version: 3 }, stars: [-1, 1, 0, 0, 0] },
-        { photoId: 1, totals: { voteCount: 1, ratingSum: 5, version: 2 }, stars: null },
+        { eventId: events[0]!.id, photoId: 2, totals: { voteCount: 1, ratingSum: 4, version: 1 }, stars: [0, 0, 0, 1, 0] },
+        { eventId: events[1]!.id, photoId: 1, totals: { voteCount: 1, ratingSum: 5, version: 1 }, stars: [0, 0, 0, 0, 1] },
+        { eventId: events[2]!.id, photoId: 2, totals: { voteCount: 2, ratingSum: 5, version: 2 }, stars: [1, 0, 0, 0, 0] },
+        { eventId: events[3]!.id, photoId: 2, totals: { voteCount: 2, ratingSum: 6, version: 3 }, stars: [-1, 1, 0, 0, 0] },
+        { eventId: events[4]!.id, photoId: 1, totals: { voteCount: 1, ratingSum: 5, version: 2 }, stars: null },
       ],
     ]);
+    // The service's statement carries the same changes, with the event ids it filters by what it records.
+    const statement = voteEventsStatementOf(events);
+    expect(statement?.text).toMatch(/"event_id" IN \(SELECT "event_id" FROM "recorded"\)/);
+    expect(statement?.values.at(-1)).toEqual(events.slice(0, 5).map((e) => e.id));
+    expect(voteEventsStatementOf([events[5]!])).toBeNull();
     expect(alone.calls).toHaveLength(5); // the same statement, one event at a time
     expect([...batch.store.photos]).toEqual([...alone.store.photos]);
     expect([...batch.store.stars]).toEqual([...alone.store.stars]);

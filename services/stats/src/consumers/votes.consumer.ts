@@ -1,5 +1,5 @@
-import type { DecodedEvent } from '@snapcracks/kit';
-import type { ProjectionStore, VoteChange } from '../projection.store.js';
+import type { BatchStatement, DecodedEvent } from '@snapcracks/kit';
+import { applyRecordedVotesStatement, type ProjectionStore, type VoteChange } from '../projection.store.js';
 import { starsMoveOf } from '../stats.projection.js';
 
 /** The vote events that keep each photo's vote totals in the projection. */
@@ -11,9 +11,9 @@ export type VoteEvent = DecodedEvent<(typeof VOTE_EVENTS)[number]>;
  * the voter's rating moving between the star counts (starsMoveOf). Null for an event without totals (written before
  * they travelled with it), which has nothing to set.
  */
-function voteChangeOf({ payload: p }: VoteEvent): VoteChange | null {
+function voteChangeOf({ id, payload: p }: VoteEvent): VoteChange | null {
   if (!p.photoId || p.voteCount === undefined || p.ratingSum === undefined || p.version === undefined) return null;
-  return { photoId: p.photoId, totals: { voteCount: p.voteCount, ratingSum: p.ratingSum, version: p.version }, stars: starsMoveOf(p.rating, p.previousRating) };
+  return { eventId: id, photoId: p.photoId, totals: { voteCount: p.voteCount, ratingSum: p.ratingSum, version: p.version }, stars: starsMoveOf(p.rating, p.previousRating) };
 }
 
 /**
@@ -35,4 +35,12 @@ export async function applyVoteEvent(event: VoteEvent, store: ProjectionStore): 
 export async function applyVoteEvents(events: VoteEvent[], store: ProjectionStore): Promise<void> {
   const votes = events.flatMap((event) => voteChangeOf(event) ?? []);
   if (votes.length > 0) await store.applyVotes(votes);
+}
+
+/**
+ * applyVoteEvents as the service's consumer runs it: one statement a batch on the pool, which records the events it
+ * counts (consumeBatchesInOneStatement with `deduplicate`: the star moves are not idempotent).
+ */
+export function voteEventsStatementOf(events: VoteEvent[]): BatchStatement | null {
+  return applyRecordedVotesStatement(events.flatMap((event) => voteChangeOf(event) ?? []));
 }
