@@ -77,6 +77,10 @@ const FIGURES_SQL = (oneVoter: boolean) => `
   FROM figures f JOIN runs r USING ("user_id")`;
 
 const COLUMNS = `"user_id", "votes", "voided", "suspended", "mean", "spread", "deviation", "longest_run", "bursts", "last_vote_at", "score"`;
+const UPDATE_ALL = [...COLUMNS.split(', ').slice(1), '"computed_at"'].map((c) => `${c} = EXCLUDED.${c}`).join(', ');
+/** Advisory lock keys: the whole table's refresh (one replica at a time) and, with a voter's hash, one voter's. */
+const REFRESH_ALL_LOCK = `hashtext('vote.rater_figures')`;
+const REFRESH_ONE_LOCK = `hashtext('vote.rater_figures.voter')`;
 const ORDER: Record<RaterSort, string> = {
   score: `"score" DESC`,
   votes: `"votes" DESC`,
@@ -128,8 +132,9 @@ export class RatersRepository {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      // One replica at a time; the others find the lock taken and leave it to that one.
-      const { rows: locked } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtext('vote.rater_figures')) AS "locked"`);
+      // One replica at a time; the others find the lock taken and leave it to that one. A voter's refresh in flight
+      // (refreshOneIn) holds it shared: this round is skipped rather than written from a snapshot without that change.
+      const { rows: locked } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(${REFRESH_ALL_LOCK}) AS "locked"`);
       if (!locked[0]!.locked) {
         await client.query('COMMIT');
         return 0;
@@ -153,10 +158,21 @@ export class RatersRepository {
     return RatersRepository.refreshOneIn(tx, userId);
   }
 
+  /**
+   * Waits for a whole-table refresh in progress (its snapshot may predate this change, and it would write that over
+   * these figures) and for another transaction refreshing this voter (two voids on different photos at once), then
+   * computes the figures in a snapshot that sees both. Called last in the transaction that changed the votes, so
+   * the locks it waits on are never held by anything that waits for this transaction's rows.
+   */
   static async refreshOneIn(tx: SqlClient, userId: string): Promise<void> {
-    await tx.$executeRawUnsafe(`DELETE FROM "vote"."rater_figures" WHERE "user_id" = $1`, userId);
+    await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock_shared(${REFRESH_ALL_LOCK}), pg_advisory_xact_lock(${REFRESH_ONE_LOCK}, hashtext($1))`, userId);
     await tx.$executeRawUnsafe(
-      `INSERT INTO "vote"."rater_figures" (${COLUMNS}, "computed_at") SELECT ${COLUMNS}, CURRENT_TIMESTAMP FROM (${FIGURES_SQL(true)}) f`,
+      `INSERT INTO "vote"."rater_figures" (${COLUMNS}, "computed_at") SELECT ${COLUMNS}, CURRENT_TIMESTAMP FROM (${FIGURES_SQL(true)}) f
+       ON CONFLICT ("user_id") DO UPDATE SET ${UPDATE_ALL}`,
+      userId,
+    );
+    await tx.$executeRawUnsafe(
+      `DELETE FROM "vote"."rater_figures" WHERE "user_id" = $1 AND NOT EXISTS (SELECT 1 FROM "vote"."photo_votes" WHERE "user_id" = $1)`,
       userId,
     );
   }
