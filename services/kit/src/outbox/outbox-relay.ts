@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import type { EventBus } from '../bus/event-bus.js';
 import { backoffDelayMs, type Backoff } from '../bus/retry-policy.js';
-import type { OutboxTable, UnpublishedRow } from './outbox-table.js';
+import type { OutboxTable, RelayOutcomes, UnpublishedRow } from './outbox-table.js';
 import type { SqlClient } from './sql-client.js';
 
 export interface OutboxRelayOptions {
@@ -30,13 +30,15 @@ export interface OutboxRelay {
   nudge(): void;
 }
 
+type Wake = 'nudge' | 'settled';
+
 /** The stream keeps events 7 days (nats-jetstream-setup.ts); a day more covers a late redelivery. */
 const PROCESSED_RETENTION_MS = 8 * 24 * 60 * 60_000;
 
 /**
  * Publishes committed outbox rows and marks them published once the bus has them for good: stored in the
  * stream (NATS) or handled by every consumer (the in-process bus). Rows are claimed with a short lease in one
- * statement and published outside any transaction, many at a time in the order they were written, so a slow
+ * statement, which also marks the rows published since the previous one, and published outside any transaction, many at a time in the order they were written, so a slow
  * bus never holds a database transaction and one slow event never holds the others. Replicas of a service
  * share the work through the leases; a relay that dies leaves its rows to be claimed again when the lease
  * runs out. A failed publish hands its row back for the next attempt: nothing is lost, and a repeat after an
@@ -61,54 +63,53 @@ export function createOutboxRelay(
   const stopGraceMs = options.stopGraceMs ?? 5_000;
 
   let running = false;
-  let stopped = false;
   let loop: Promise<void> | undefined;
   let nudged = false;
-  let wake: ((reason: 'nudge' | 'stop' | 'settled') => void) | undefined;
+  let wake: ((reason: Wake | 'stop') => void) | undefined;
   let lastCleanup = 0;
-  /** Claimed rows whose publish has not been recorded yet. */
+  /** Claimed rows whose outcome has not been recorded yet. */
   const inFlight = new Set<string>();
-  const published: string[] = [];
-  const failed: string[] = [];
+  /** Outcomes since the last statement: the next claim records them. */
+  let outcomes: RelayOutcomes = { published: [], released: [] };
   let failure: unknown;
   let failures = 0;
-  let flushing: Promise<void> = Promise.resolve();
-  let flushQueued = false;
+
+  const recordable = () => outcomes.published.length + outcomes.released.length;
 
   function dispatch(row: UnpublishedRow): void {
     inFlight.add(row.id);
     bus.publishEncoded({ id: row.id, type: row.type, data: row.payload }).then(
-      () => published.push(row.id),
+      () => outcomes.published.push(row.id),
       (error: unknown) => {
-        failed.push(row.id);
+        outcomes.released.push(row.id);
         failure ??= error;
       },
-    ).finally(scheduleFlush);
+    ).finally(() => wake?.('settled'));
   }
 
-  /** Records outcomes in one statement each, one flush at a time, then lets the loop claim again. */
-  function scheduleFlush(): void {
-    if (flushQueued) return;
-    flushQueued = true;
-    flushing = flushing.then(async () => {
-      flushQueued = false;
-      if (stopped) return;
-      const done = published.splice(0);
-      const retry = failed.splice(0);
-      try {
-        if (done.length > 0) await table.markPublished(db, done);
-        if (retry.length > 0) await table.release(db, retry);
-        if (done.length > 0 && failures > 0 && retry.length === 0) {
-          logger.info({ failures }, 'outbox relay recovered');
-          failures = 0;
-        }
-      } catch (error) {
-        // Unmarked rows are published again later; the bus and the consumers drop the repeats.
-        logger.warn({ err: error }, 'outbox: could not record published events');
-      }
-      for (const id of [...done, ...retry]) inFlight.delete(id);
-      wake?.('settled');
-    });
+  /**
+   * Claims up to `limit` rows and records the outcomes gathered since the last statement, in that same statement: under
+   * load the relay writes once per round instead of once to claim and once to mark. The loop is the only writer.
+   */
+  async function claimAndRecord(limit: number): Promise<UnpublishedRow[]> {
+    const recording = outcomes;
+    outcomes = { published: [], released: [] };
+    let rows: UnpublishedRow[];
+    try {
+      rows = await table.claim(db, limit, leaseMs, [...inFlight], recording);
+    } catch (error) {
+      // Still in flight (so not claimed again here); the next statement records them.
+      outcomes.published.push(...recording.published);
+      outcomes.released.push(...recording.released);
+      throw error;
+    }
+    for (const id of recording.published) inFlight.delete(id);
+    for (const id of recording.released) inFlight.delete(id);
+    if (recording.published.length > 0 && recording.released.length === 0 && failures > 0) {
+      logger.info({ failures }, 'outbox relay recovered');
+      failures = 0;
+    }
+    return rows;
   }
 
   async function cleanUpIfDue(): Promise<void> {
@@ -120,15 +121,15 @@ export function createOutboxRelay(
   }
 
   /**
-   * Resolves after `ms`, on stop, and on the given reasons: a nudge (including one that came before) or
-   * settled publishes making room.
+   * Resolves after `ms`, on stop, and on the given reasons: a nudge (including one that came before) or publishes
+   * settling (including ones not recorded yet), which make room and have outcomes to record.
    */
-  function pause(ms: number, wakeOn: 'nudge' | 'settled' | 'nothing'): Promise<void> {
-    if (!running || (wakeOn === 'nudge' && nudged)) return Promise.resolve();
+  function pause(ms: number, wakeOn: readonly Wake[]): Promise<void> {
+    if (!running || (wakeOn.includes('nudge') && nudged) || (wakeOn.includes('settled') && recordable() > 0)) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       wake = (reason) => {
-        if (reason === 'stop' || reason === wakeOn) done();
+        if (reason === 'stop' || wakeOn.includes(reason)) done();
       };
       function done() {
         clearTimeout(timer);
@@ -147,40 +148,42 @@ export function createOutboxRelay(
           failure = undefined;
           throw error;
         }
-        const room = maxInFlight - inFlight.size;
+        const room = maxInFlight - inFlight.size + recordable();
         if (room <= 0) {
-          await pause(pollIntervalMs, 'settled');
+          await pause(pollIntervalMs, ['settled']);
           continue;
         }
         nudged = false; // this claim sees every commit made before it
         const limit = Math.min(batchSize, room);
-        const rows = await table.claim(db, limit, leaseMs, [...inFlight]);
+        const rows = await claimAndRecord(limit);
         rows.forEach(dispatch);
-        if (rows.length < limit) await pause(pollIntervalMs, 'nudge');
+        if (rows.length < limit) await pause(pollIntervalMs, ['nudge', 'settled']);
       } catch (error) {
         failures += 1;
         const retryInMs = backoffDelayMs(failures, retryBackoff);
         logger.warn({ err: error, failures, retryInMs }, 'outbox relay failed; will retry');
         // Commits keep nudging during an outage; only the backoff decides when to try again.
-        await pause(retryInMs, 'nothing');
+        await pause(retryInMs, []);
       }
     }
   }
 
+  /** On stop: waits (within the grace) for publishes still out, then records every outcome, claiming nothing. */
   async function settle(): Promise<void> {
     const deadline = Date.now() + stopGraceMs;
-    while (inFlight.size > 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      await flushing;
+    while (inFlight.size > recordable() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (recordable() > 0) {
+      // Unrecorded rows are published again after the next start; the bus and the consumers drop the repeats.
+      await claimAndRecord(0).catch((error: unknown) => logger.warn({ err: error }, 'outbox: could not record published events'));
     }
-    if (inFlight.size > 0) logger.info({ unfinished: inFlight.size }, 'outbox: events still being delivered at stop; they are sent again at the next start');
+    const unfinished = inFlight.size - recordable();
+    if (unfinished > 0) logger.info({ unfinished }, 'outbox: events still being delivered at stop; they are sent again at the next start');
   }
 
   return {
     start() {
       if (running) return;
       running = true;
-      stopped = false;
       loop = run();
     },
     async stop() {
@@ -189,8 +192,6 @@ export function createOutboxRelay(
       await loop;
       loop = undefined;
       await settle();
-      await flushing;
-      stopped = true;
     },
     nudge() {
       nudged = true;

@@ -17,6 +17,13 @@ interface NewRow {
   traceParent: string | null;
 }
 
+/** What became of claimed rows: on the bus for good, or handed back at once for the next attempt (the publish failed). */
+export interface RelayOutcomes {
+  published: string[];
+  released: string[];
+}
+const NO_OUTCOMES: RelayOutcomes = { published: [], released: [] };
+
 /** A batch row stays one modest bus message (NATS refuses messages over 1 MB by default). */
 const MAX_BATCH_EVENTS = 500;
 const MAX_BATCH_BYTES = 256 * 1024;
@@ -91,14 +98,21 @@ export function outboxTable(schema: string) {
       );
     },
     /**
-     * Claims the oldest unpublished rows that nobody holds, in one short statement: each gets a lease of
-     * `leaseMs`, during which other relays skip it; `skip` names rows this relay is still publishing. With a
-     * lease of 0 (one relay in the process, nobody to share with) leases are ignored.
+     * Records what became of rows this relay claimed before (`outcomes`: published, or handed back after a failed
+     * publish) and claims the oldest unpublished rows that nobody holds, in one short statement: each claimed row gets
+     * a lease of `leaseMs`, during which other relays skip it; `skip` names rows this relay is still publishing, and
+     * must name those being recorded (one statement cannot change a row twice). With a lease of 0 (one relay in the
+     * process, nobody to share with) leases are ignored. A limit of 0 only records.
      */
-    async claim(db: SqlClient, limit: number, leaseMs: number, skip: string[]): Promise<UnpublishedRow[]> {
+    async claim(db: SqlClient, limit: number, leaseMs: number, skip: string[], outcomes: RelayOutcomes = NO_OUTCOMES): Promise<UnpublishedRow[]> {
       const free = leaseMs > 0 ? `AND ("claimed_until" IS NULL OR "claimed_until" < now())` : '';
       const rows = await db.$queryRawUnsafe<(UnpublishedRow & { created_at: Date })[]>(
-        `UPDATE ${table} SET "claimed_until" = now() + make_interval(secs => $2::double precision / 1000)
+        `WITH "published" AS (
+           UPDATE ${table} SET "published_at" = CURRENT_TIMESTAMP, "claimed_until" = NULL WHERE "id" = ANY($4::uuid[])
+         ), "released" AS (
+           UPDATE ${table} SET "claimed_until" = NULL WHERE "id" = ANY($5::uuid[]) AND "published_at" IS NULL
+         )
+         UPDATE ${table} SET "claimed_until" = now() + make_interval(secs => $2::double precision / 1000)
          WHERE "id" IN (
            SELECT "id" FROM ${table}
            WHERE "published_at" IS NULL ${free} AND NOT ("id" = ANY($3::uuid[]))
@@ -107,16 +121,11 @@ export function outboxTable(schema: string) {
         limit,
         leaseMs,
         skip,
+        outcomes.published,
+        outcomes.released,
       );
       // UPDATE … RETURNING keeps no order.
       return rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1));
-    },
-    async markPublished(db: SqlClient, ids: string[]): Promise<void> {
-      await db.$executeRawUnsafe(`UPDATE ${table} SET "published_at" = CURRENT_TIMESTAMP, "claimed_until" = NULL WHERE "id" = ANY($1::uuid[])`, ids);
-    },
-    /** Hands claimed rows back at once (their publish failed), instead of when their lease runs out. */
-    async release(db: SqlClient, ids: string[]): Promise<void> {
-      await db.$executeRawUnsafe(`UPDATE ${table} SET "claimed_until" = NULL WHERE "id" = ANY($1::uuid[]) AND "published_at" IS NULL`, ids);
     },
     deletePublishedBefore(db: SqlClient, cutoff: Date): PromiseLike<number> {
       return db.$executeRawUnsafe(`DELETE FROM ${table} WHERE "published_at" < $1`, cutoff);

@@ -184,6 +184,43 @@ describe.each(['prisma', 'pool'] as const)('outbox (relay on %s)', (mode) => {
     expect(calls).toBe(4);
   });
 
+  it('marks the rows published since its last claim in its next claim: one statement a round under load', async () => {
+    // The bus holds each publish until the test lets it through.
+    const bus = recordingBus();
+    const publish = bus.publishEncoded.bind(bus);
+    const held: (() => void)[] = [];
+    bus.publishEncoded = (message) => new Promise<void>((resolve) => held.push(() => resolve(publish(message))));
+    // Each relay statement: the ids it marked published and the rows it claimed.
+    const rounds: { marked: string[]; claimed: string[] }[] = [];
+    const relayDb = mode === 'prisma' ? prisma : poolSqlClient(pool);
+    const db = {
+      $executeRawUnsafe: (query: string, ...values: unknown[]) => relayDb.$executeRawUnsafe(query, ...values),
+      async $queryRawUnsafe<T>(query: string, ...values: unknown[]): Promise<T> {
+        const rows = await relayDb.$queryRawUnsafe<{ id: string }[]>(query, ...values);
+        if (query.includes('"published" AS')) rounds.push({ marked: values[3] as string[], claimed: rows.map((r) => r.id) });
+        return rows as T;
+      },
+    };
+    const outbox = startOutbox(bus, { db });
+    const [first, second] = [voteCast(1), voteCast(2)];
+
+    await commit(outbox, first!);
+    await vi.waitFor(() => expect(held).toHaveLength(1), eventually);
+    // The second commits while the first is still being published; the first's publish then settles.
+    await prisma.$transaction(async (tx) => outbox.enqueue(tx, second!));
+    held.shift()!();
+    await vi.waitFor(() => expect(held).toHaveLength(1), eventually);
+    held.shift()!();
+    await vi.waitFor(async () => expect(await prisma.outboxEvent.count({ where: { publishedAt: null } })).toBe(0), eventually);
+
+    expect(rounds.filter((r) => r.marked.length > 0 || r.claimed.length > 0)).toEqual([
+      { marked: [], claimed: [first!.id] },
+      { marked: [first!.id], claimed: [second!.id] },
+      { marked: [second!.id], claimed: [] },
+    ]);
+    expect(ids(bus.published)).toEqual(ids([first!, second!]));
+  });
+
   it('lets several replicas relay the same outbox without publishing an event twice', async () => {
     const bus = recordingBus();
     const replicas = [startOutbox(bus, { batchSize: 10 }), startOutbox(bus, { batchSize: 10 }), startOutbox(bus, { batchSize: 10 })];
