@@ -56,6 +56,10 @@ export function poolOptions(options: { connectionString: string; component: stri
     max: options.max,
     application_name: `snapcracks-${options.component}`,
     connectionTimeoutMillis: settings.connectTimeoutMs,
+    // A statement is sent as soon as it is queued, not after the one before has answered: code that awaits each one
+    // behaves as before, and a transaction's BEGIN and first statement, or last statement and COMMIT, share a round
+    // trip (inTransaction, sendTogether).
+    pipeline: true,
     idleTimeoutMillis: IDLE_TIMEOUT_MS,
     // Sent at connection start; 0 sends nothing, leaving the server's (or the role's) setting.
     ...(settings.statementTimeoutMs > 0 ? { statement_timeout: settings.statementTimeoutMs } : {}),

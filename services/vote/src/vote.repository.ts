@@ -215,8 +215,8 @@ export class PrismaVoteRepository implements VoteRepository {
   /**
    * Votes cast together (one CastVotes call) or while earlier ones are being written go together: one transaction of
    * BEGIN, the statement above (once per round when a member voted on a photo more than once), their events in one
-   * insert, COMMIT. Every vote's answer and event still carry the totals right after it, as if the batch's votes had
-   * been cast one by one in their order.
+   * insert, COMMIT, in two round trips (BEGIN with the first statement, the insert with COMMIT). Every vote's answer
+   * and event still carry the totals right after it, as if the batch's votes had been cast one by one in their order.
    */
   cast(vote: NewVote, eventOf: EventOf): Promise<CastResult | null> {
     return this.batches.submit({ vote, eventOf: bindToActiveTrace(eventOf) });
@@ -241,7 +241,9 @@ export class PrismaVoteRepository implements VoteRepository {
           // Events in the order the votes were applied, so each photo's versions rise along the outbox.
           const applied = rounds.flat().map(({ index }) => index);
           const events = applied.flatMap((i) => (cast[i] ? [queued[i]!.eventOf(cast[i])] : []));
-          await this.outbox.enqueueAll(tx, events);
+          const stored = this.outbox.statementFor(events);
+          // The events' row goes out with COMMIT (and the first round with BEGIN): two round trips in all.
+          await (stored ? tx.commitWith(stored) : tx.commitWith());
           return cast;
         });
         if (results.some(Boolean)) this.outbox.nudge();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Envelope } from '@snapcracks/proto/events/v1';
 import { encodeEvents } from '../bus/event-messages.js';
 import { qualifiedTable, type SqlClient } from './sql-client.js';
+import type { Statement } from './pg-sql-client.js';
 
 /** A row waiting for the relay: one event (its id is the row's) or a batch of events of one type. */
 export interface UnpublishedRow {
@@ -67,35 +68,40 @@ function monotonicNow(): Date {
 export function outboxTable(schema: string) {
   const table = qualifiedTable(schema, 'outbox');
   const processed = qualifiedTable(schema, 'processed_events');
+  const insertOne = (event: Envelope): Statement => ({
+    text: `INSERT INTO ${table} ("id", "type", "payload", "trace_parent", "created_at") VALUES ($1::uuid, $2, $3, $4, $5)`,
+    values: [event.id, event.type, Envelope.encode(event).finish(), event.traceparent || null, monotonicNow()],
+  });
   return {
     /** Stores the whole encoded envelope, so the relay publishes exactly what the producer built. */
     async insert(tx: SqlClient, event: Envelope): Promise<void> {
-      await tx.$executeRawUnsafe(
-        `INSERT INTO ${table} ("id", "type", "payload", "trace_parent", "created_at") VALUES ($1::uuid, $2, $3, $4, $5)`,
-        event.id,
-        event.type,
-        Envelope.encode(event).finish(),
-        event.traceparent || null,
-        monotonicNow(),
-      );
+      const { text, values } = insertOne(event);
+      await tx.$executeRawUnsafe(text, ...values);
     },
     /**
      * Stores several events in one statement, in their order (a batch of changes committing together): consecutive
      * events of one type share a row, which the relay publishes as one message.
      */
     async insertAll(tx: SqlClient, events: readonly Envelope[]): Promise<void> {
-      if (events.length === 0) return;
-      if (events.length === 1) return this.insert(tx, events[0]!);
+      const statement = this.insertAllStatement(events);
+      if (statement) await tx.$executeRawUnsafe(statement.text, ...statement.values);
+    },
+    /** The statement insertAll runs, for a transaction that sends it itself (with its COMMIT); null for no events. */
+    insertAllStatement(events: readonly Envelope[]): Statement | null {
+      if (events.length === 0) return null;
+      if (events.length === 1) return insertOne(events[0]!);
       const rows = rowsOf(events);
-      await tx.$executeRawUnsafe(
-        `INSERT INTO ${table} ("id", "type", "payload", "trace_parent", "created_at")
+      return {
+        text: `INSERT INTO ${table} ("id", "type", "payload", "trace_parent", "created_at")
          SELECT * FROM unnest($1::uuid[], $2::text[], $3::bytea[], $4::text[], $5::timestamptz[])`,
-        rows.map((r) => r.id),
-        rows.map((r) => r.type),
-        rows.map((r) => Buffer.from(r.payload)),
-        rows.map((r) => r.traceParent),
-        rows.map(() => monotonicNow()),
-      );
+        values: [
+          rows.map((r) => r.id),
+          rows.map((r) => r.type),
+          rows.map((r) => Buffer.from(r.payload)),
+          rows.map((r) => r.traceParent),
+          rows.map(() => monotonicNow()),
+        ],
+      };
     },
     /**
      * Records what became of rows this relay claimed before (`outcomes`: published, or handed back after a failed

@@ -4,6 +4,7 @@ import type { EventBus } from '../bus/event-bus.js';
 import { outboxTable } from './outbox-table.js';
 import { createOutboxRelay, type OutboxRelayOptions } from './outbox-relay.js';
 import type { SqlClient } from './sql-client.js';
+import type { Statement } from './pg-sql-client.js';
 import { observeOutbox } from '../metrics/outbox.js';
 
 export interface OutboxOptions extends OutboxRelayOptions {
@@ -32,6 +33,11 @@ export interface Outbox {
   enqueue(tx: SqlClient, event: Envelope): Promise<void>;
   /** Stores several events inside the caller's transaction in one statement, in their order. */
   enqueueAll(tx: SqlClient, events: readonly Envelope[]): Promise<void>;
+  /**
+   * The one statement enqueueAll would run for `events` (null for none), for a transaction that sends it with its
+   * COMMIT (`tx.commitWith`).
+   */
+  statementFor(events: readonly Envelope[]): Statement | null;
   /** Starts publishing committed events in the background. */
   startRelay(): void;
   /** Stops the relay after the batch it is publishing. */
@@ -49,6 +55,7 @@ export function createOutbox({ db, prisma, schema, bus, logger, component, ...re
   return {
     enqueue: (tx, event) => table.insert(tx, event),
     enqueueAll: (tx, events) => table.insertAll(tx, events),
+    statementFor: (events) => table.insertAllStatement(events),
     startRelay: () => {
       unobserve ??= observeOutbox(client, { schema, component: component ?? schema });
       relay.start();
