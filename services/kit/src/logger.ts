@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { isMainThread } from 'node:worker_threads';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { trace } from '@opentelemetry/api';
 import { snapcracksVersion } from './version.js';
 
@@ -24,7 +25,17 @@ export function createLogger(name: string, level: LoggerOptions['level'] = proce
       return { traceId, spanId };
     },
     ...(pretty ? { transport: { target: 'pino-pretty', options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,version' } } } : {}),
-  });
+  }, pretty ? undefined : destination());
+}
+
+/**
+ * Standard output, written a few kilobytes at a time and at least every quarter second: one write per line cost the
+ * gateway about 8 % of its time at a few thousand requests a second (an access line each). pino writes what is left
+ * synchronously when the process exits. A worker thread gets no such exit hook from pino, so there every line is
+ * written as it comes (pino's default).
+ */
+function destination(): DestinationStream | undefined {
+  return isMainThread ? pino.destination({ dest: 1, minLength: 4096, periodicFlush: 250 }) : undefined;
 }
 
 /** Whether this process's logs read best pretty: a person watches the terminal, outside production and CI. */

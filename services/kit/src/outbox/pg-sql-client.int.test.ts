@@ -50,7 +50,7 @@ describe('inTransaction on a pipelining pool', () => {
   });
 
   it('commits on its own when the work does not call commitWith', async () => {
-    await inTransaction(pool, (tx) => tx.$executeRawUnsafe('INSERT INTO t VALUES ($1)', 4));
+    await inTransaction(pool, async (tx) => void (await tx.$executeRawUnsafe('INSERT INTO t VALUES ($1)', 4)));
     expect(await values()).toEqual([4]);
   });
 
@@ -61,7 +61,7 @@ describe('inTransaction on a pipelining pool', () => {
     });
     await expect(failing).rejects.toMatchObject({ code: '23502' });
     expect(await values()).toEqual([]);
-    await inTransaction(pool, (tx) => tx.$executeRawUnsafe('INSERT INTO t VALUES ($1)', 5));
+    await inTransaction(pool, async (tx) => void (await tx.$executeRawUnsafe('INSERT INTO t VALUES ($1)', 5)));
     expect(await values()).toEqual([5]);
   });
 
@@ -70,7 +70,7 @@ describe('inTransaction on a pipelining pool', () => {
       await tx.$executeRawUnsafe('INSERT INTO t VALUES ($1)', null);
     });
     await expect(failing).rejects.toMatchObject({ code: '23502' });
-    await inTransaction(pool, (tx) => tx.$executeRawUnsafe('INSERT INTO t VALUES ($1)', 6));
+    await inTransaction(pool, async (tx) => void (await tx.$executeRawUnsafe('INSERT INTO t VALUES ($1)', 6)));
     expect(await values()).toEqual([6]);
   });
 });
