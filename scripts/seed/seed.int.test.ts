@@ -42,6 +42,7 @@ describe('pnpm seed at a small size', () => {
     expect(await number(`SELECT COUNT(*) AS n FROM vote.photo_votes`)).toBe(SIZE.votes);
     expect(await number(`SELECT COUNT(*) AS n FROM photo.photo_raters`)).toBe(SIZE.votes);
     expect(await number(`SELECT COUNT(*) AS n FROM vote.votable_photos`)).toBe(SIZE.photos);
+    expect(await number(`SELECT COUNT(*) AS n FROM vote.rater_figures`)).toBe(await number(`SELECT COUNT(DISTINCT user_id) AS n FROM vote.photo_votes`));
     expect(report.timings.map((t) => t.step)).toEqual(expect.arrayContaining(['photo.photos', 'photo.ratings (score from the prior)', 'vote.photo_votes']));
   });
 

@@ -12,7 +12,8 @@
  * - Every photo points at one of a handful of real images made by storage's own pipeline (storage.blobs and files).
  * - vote.photo_votes (one per member and photo, never on one's own or an unapproved photo, some changed once),
  *   vote.photo_ratings (count, sum, version = one per cast), vote.votable_photos (every photo, by its version).
- * - photo.photo_raters: one row per vote. moderation.moderation_actions: one per review.
+ * - photo.photo_raters: one row per vote. moderation.moderation_actions: one per review. vote.rater_figures: every
+ *   voter's figures over all votes, as the vote service computes them.
  * - The stats service's projection and counters (stats.ts).
  *
  * Every random draw is a hash of the run's seed and the row's key, so a run is reproducible. One transaction: a
@@ -23,6 +24,7 @@ import type { Client } from './db.js';
 import { bulkInsert, count, migrate, quoteIdent, run, seconds, withClient } from './db.js';
 import { removeImageFiles, storeImageSets, type ImageSet } from './images.js';
 import { seedStats } from './stats.js';
+import { replaceAllRaterFigures } from '../../services/vote/src/raters.repository.js';
 
 export interface SeedOptions {
   databaseUrl: string;
@@ -196,6 +198,8 @@ export async function seedDatabase(options: SeedOptions): Promise<SeedReport> {
         ),
       );
       await seedStats(context, time);
+      // What the vote service computes at its first start, reading every vote: the seeded database starts with it.
+      await time('vote.rater_figures (over every vote)', () => replaceAllRaterFigures(client));
 
       const { rows: mean } = await client.query<{ mean: number | null }>(`SELECT AVG("rating")::float8 AS "mean" FROM "seed_votes"`);
       await time('commit', async () => {
@@ -529,6 +533,7 @@ const VACUUMED = [
   'vote.photo_votes',
   'vote.photo_ratings',
   'vote.votable_photos',
+  'vote.rater_figures',
   'moderation.moderation_actions',
   'storage.blobs',
 ];

@@ -11,6 +11,7 @@ import { VOTABLE_PHOTO_EVENTS, applyVotablePhotoEvent } from './consumers/votabl
 import { VOTER_EVENTS, applyVoterEvent } from './consumers/voters.consumer.js';
 import { HonestVotesService } from './honest-votes.service.js';
 import { RatersRepository } from './raters.repository.js';
+import { scheduleRaterFigures } from './rater-figures-schedule.js';
 import { loadVoteConfig } from './config.js';
 
 export const voteService = defineService<PrismaClient>({
@@ -32,18 +33,11 @@ export const voteService = defineService<PrismaClient>({
     const policy = { disabledVotesCount: config.VOTES_OF_DISABLED_ACCOUNTS_COUNT };
     consume('voters', VOTER_EVENTS, (event, tx) => applyVoterEvent(event, PrismaVoteRepository.voters(tx, outbox), policy));
 
-    // The Raters page's figures, over every vote: at start, then every RATER_FIGURES_REFRESH (one replica at a time).
-    const refresh = () =>
-      raters.refreshAll().then(
-        (voters) => voters > 0 && logger.info({ voters }, 'rater figures computed'),
-        (error: unknown) => logger.warn({ err: error }, 'could not compute the rater figures'),
-      );
-    void refresh();
-    const timer = config.RATER_FIGURES_REFRESH > 0 ? setInterval(refresh, config.RATER_FIGURES_REFRESH) : undefined;
-    timer?.unref();
+    // The Raters page's figures, over every vote, when they fall due (one replica at a time).
+    const figures = scheduleRaterFigures(raters, config.RATER_FIGURES_REFRESH, logger);
     return {
       async stop() {
-        clearInterval(timer);
+        figures.stop();
       },
     };
   },

@@ -67,4 +67,18 @@ describe('RatersRepository', () => {
     });
     expect((await figures()).map((f) => f.user_id)).toEqual(['ann', 'bob']);
   });
+
+  it('leaves figures computed within the given time as they are, and computes them again once they are older', async () => {
+    expect(await raters.refreshAll()).toBe(2);
+    await db.pool.query(`UPDATE vote.photo_votes SET rating = 5 WHERE user_id = 'ann'`);
+    expect(await raters.refreshAll({ unlessComputedWithinMs: 60_000 })).toBeNull();
+    const mean = async () => (await db.pool.query<{ mean: number }>(`SELECT mean FROM vote.rater_figures WHERE user_id = 'ann'`)).rows[0]!.mean;
+    expect(await mean()).not.toBe(5);
+
+    // A voter's refresh since makes their row newer, not the table: the oldest row says when it was computed whole.
+    await inTransaction(db.pool, (tx) => raters.refreshOne(tx, 'bob'));
+    await db.pool.query(`UPDATE vote.rater_figures SET computed_at = now() - interval '2 minutes' WHERE user_id = 'ann'`);
+    expect(await raters.refreshAll({ unlessComputedWithinMs: 60_000 })).toBe(2);
+    expect(await mean()).toBe(5);
+  });
 });

@@ -81,6 +81,24 @@ const UPDATE_ALL = [...COLUMNS.split(', ').slice(1), '"computed_at"'].map((c) =>
 /** Advisory lock keys: the whole table's refresh (one replica at a time) and, with a voter's hash, one voter's. */
 const REFRESH_ALL_LOCK = `hashtext('vote.rater_figures')`;
 const REFRESH_ONE_LOCK = `hashtext('vote.rater_figures.voter')`;
+const TABLE = `"vote"."rater_figures"`;
+
+/**
+ * Every voter's figures computed again over all votes, replacing the table's rows, in the caller's transaction (the
+ * refresh holds its lock; a seeded database fills the table as the service would have); answers how many voters.
+ */
+export async function replaceAllRaterFigures(client: { query(text: string): Promise<{ rowCount: number | null }> }): Promise<number> {
+  await client.query(`DELETE FROM ${TABLE}`);
+  const { rowCount } = await client.query(`INSERT INTO ${TABLE} (${COLUMNS}, "computed_at") SELECT ${COLUMNS}, CURRENT_TIMESTAMP FROM (${FIGURES_SQL(false)}) f`);
+  return rowCount ?? 0;
+}
+
+/** Whether the whole table was computed in the last `ms` (its oldest row is: a voter's refresh only makes rows newer). */
+async function computedWithin(client: { query<R>(text: string, values: unknown[]): Promise<{ rows: R[] }> }, ms: number): Promise<boolean> {
+  const { rows } = await client.query<{ fresh: boolean | null }>(`SELECT min("computed_at") > CURRENT_TIMESTAMP - $1 * interval '1 millisecond' AS "fresh" FROM ${TABLE}`, [ms]);
+  return rows[0]?.fresh === true;
+}
+
 const ORDER: Record<RaterSort, string> = {
   score: `"score" DESC`,
   votes: `"votes" DESC`,
@@ -127,24 +145,25 @@ const toFigures = (r: FiguresRow): RaterFigures => ({
 export class RatersRepository {
   constructor(private readonly pool: Pool) {}
 
-  /** Computes every voter's figures again, replacing the table in one transaction; answers how many voters. */
-  async refreshAll(): Promise<number> {
+  /**
+   * Computes every voter's figures again, replacing the table in one transaction; answers how many voters, or null when
+   * it left the table as it was: another replica is computing it, or, with `unlessComputedWithinMs`, the table was
+   * computed that recently (by another replica, or by this service before it restarted).
+   */
+  async refreshAll({ unlessComputedWithinMs }: { unlessComputedWithinMs?: number } = {}): Promise<number | null> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
       // One replica at a time; the others find the lock taken and leave it to that one. A voter's refresh in flight
       // (refreshOneIn) holds it shared: this round is skipped rather than written from a snapshot without that change.
       const { rows: locked } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(${REFRESH_ALL_LOCK}) AS "locked"`);
-      if (!locked[0]!.locked) {
+      if (!locked[0]!.locked || (unlessComputedWithinMs !== undefined && (await computedWithin(client, unlessComputedWithinMs)))) {
         await client.query('COMMIT');
-        return 0;
+        return null;
       }
-      await client.query(`DELETE FROM "vote"."rater_figures"`);
-      const { rowCount } = await client.query(
-        `INSERT INTO "vote"."rater_figures" (${COLUMNS}, "computed_at") SELECT ${COLUMNS}, CURRENT_TIMESTAMP FROM (${FIGURES_SQL(false)}) f`,
-      );
+      const voters = await replaceAllRaterFigures(client);
       await client.query('COMMIT');
-      return rowCount ?? 0;
+      return voters;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -179,7 +198,7 @@ export class RatersRepository {
 
   /** When the whole table was last computed; null before the first time. */
   async computedAt(): Promise<Date | null> {
-    const { rows } = await this.pool.query<{ at: Date | null }>(`SELECT min("computed_at") AS "at" FROM "vote"."rater_figures"`);
+    const { rows } = await this.pool.query<{ at: Date | null }>(`SELECT min("computed_at") AS "at" FROM ${TABLE}`);
     return rows[0]?.at ?? null;
   }
 
