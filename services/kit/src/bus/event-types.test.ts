@@ -22,10 +22,16 @@ describe('makeEvent and decodeEvent', () => {
     expect(decodeEvent(event, VoteCast)).toEqual({ photoId: 7, userId: 'u1', rating: 4, previousRating: 2 });
   });
 
-  it('gives every event its own id', () => {
+  it('gives every event its own id, ordered by when it was made (UUIDv7)', async () => {
     const a = makeEvent('auth.user.deleted', UserDeleted, { userId: 'u1' }, { source: 'auth' });
     const b = makeEvent('auth.user.deleted', UserDeleted, { userId: 'u1' }, { source: 'auth' });
     expect(a.id).not.toBe(b.id);
+    expect(a.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const later = makeEvent('auth.user.deleted', UserDeleted, { userId: 'u1' }, { source: 'auth' });
+    expect([later.id, b.id, a.id].sort().at(-1)).toBe(later.id);
+    // The first 48 bits are the time in milliseconds.
+    expect(Math.abs(parseInt(later.id.replace('-', '').slice(0, 12), 16) - Date.now())).toBeLessThan(1_000);
   });
 
   it('records the active trace context', () => {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newEventId } from './event-ids.js';
 import {
   ContactFormStatusChanged,
   ContactFormSubmitted,
@@ -70,7 +70,7 @@ export function makeEvent<T extends EventType>(
 ): Envelope {
   assertCodecOf(type, codec);
   return {
-    id: randomUUID(),
+    id: newEventId(),
     type,
     occurredAt: new Date(),
     source: options.source,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newEventId } from '../bus/event-ids.js';
 import { Envelope } from '@snapcracks/proto/events/v1';
 import { encodeEvents } from '../bus/event-messages.js';
 import { qualifiedTable, type SqlClient } from './sql-client.js';
@@ -42,7 +42,7 @@ function rowsOf(events: readonly Envelope[]): NewRow[] {
   let runBytes = 0;
   const flush = () => {
     if (run.length === 1) rows.push({ id: run[0]!.id, type: run[0]!.type, payload: encodeEvents(run), traceParent: run[0]!.traceparent || null });
-    else if (run.length > 1) rows.push({ id: randomUUID(), type: run[0]!.type, payload: encodeEvents(run), traceParent: null });
+    else if (run.length > 1) rows.push({ id: newEventId(), type: run[0]!.type, payload: encodeEvents(run), traceParent: null });
     run = [];
     runBytes = 0;
   };
