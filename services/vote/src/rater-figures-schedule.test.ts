@@ -71,4 +71,12 @@ describe('scheduleRaterFigures', () => {
     expect(calls).toBe(3);
     schedule.stop();
   });
+
+  it('waits out an interval longer than a timer can, leaving figures that are still fresh', async () => {
+    const raters = fakeRaters(0);
+    const schedule = scheduleRaterFigures(raters, 60 * 24 * 60 * MINUTE, logger);
+    await vi.advanceTimersByTimeAsync(MINUTE);
+    expect(raters.refreshes).toEqual([]);
+    schedule.stop();
+  });
 });

@@ -1,6 +1,9 @@
 import type { Logger } from '@snapcracks/kit';
 import type { RatersRepository } from './raters.repository.js';
 
+/** Node's longest timer (about 24.8 days); a longer one would fire at once. A tick that comes early finds the figures fresh. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * Keeps the Raters page's figures about one `intervalMs` old at most, whatever the replicas and restarts: the first
  * refresh comes when the stored figures fall due (at once when there are none), then one every interval. Computing
@@ -20,7 +23,7 @@ export function scheduleRaterFigures(raters: Pick<RatersRepository, 'refreshAll'
   };
   const after = (delayMs: number) => {
     if (stopped) return;
-    timer = setTimeout(() => void refresh().finally(() => after(intervalMs)), delayMs);
+    timer = setTimeout(() => void refresh().finally(() => after(intervalMs)), Math.min(delayMs, MAX_TIMER_MS));
     timer.unref();
   };
 
