@@ -93,10 +93,10 @@ export async function replaceAllRaterFigures(client: { query(text: string): Prom
   return rowCount ?? 0;
 }
 
-/** Whether the whole table was computed in the last `ms` (its oldest row is: a voter's refresh only makes rows newer). */
-async function computedWithin(client: { query<R>(text: string, values: unknown[]): Promise<{ rows: R[] }> }, ms: number): Promise<boolean> {
-  const { rows } = await client.query<{ fresh: boolean | null }>(`SELECT min("computed_at") > CURRENT_TIMESTAMP - $1 * interval '1 millisecond' AS "fresh" FROM ${TABLE}`, [ms]);
-  return rows[0]?.fresh === true;
+/** When the whole table was last computed: its oldest row (a voter's refresh only makes rows newer); null when empty. */
+async function oldestComputedAt(client: { query<R>(text: string): Promise<{ rows: R[] }> }): Promise<Date | null> {
+  const { rows } = await client.query<{ at: Date | null }>(`SELECT min("computed_at") AS "at" FROM ${TABLE}`);
+  return rows[0]?.at ?? null;
 }
 
 const ORDER: Record<RaterSort, string> = {
@@ -157,7 +157,8 @@ export class RatersRepository {
       // One replica at a time; the others find the lock taken and leave it to that one. A voter's refresh in flight
       // (refreshOneIn) holds it shared: this round is skipped rather than written from a snapshot without that change.
       const { rows: locked } = await client.query<{ locked: boolean }>(`SELECT pg_try_advisory_xact_lock(${REFRESH_ALL_LOCK}) AS "locked"`);
-      if (!locked[0]!.locked || (unlessComputedWithinMs !== undefined && (await computedWithin(client, unlessComputedWithinMs)))) {
+      const fresh = async (ms: number) => ((await oldestComputedAt(client))?.getTime() ?? 0) > Date.now() - ms;
+      if (!locked[0]!.locked || (unlessComputedWithinMs !== undefined && (await fresh(unlessComputedWithinMs)))) {
         await client.query('COMMIT');
         return null;
       }
@@ -186,28 +187,27 @@ export class RatersRepository {
   static async refreshOneIn(tx: SqlClient, userId: string): Promise<void> {
     await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock_shared(${REFRESH_ALL_LOCK}), pg_advisory_xact_lock(${REFRESH_ONE_LOCK}, hashtext($1))`, userId);
     await tx.$executeRawUnsafe(
-      `INSERT INTO "vote"."rater_figures" (${COLUMNS}, "computed_at") SELECT ${COLUMNS}, CURRENT_TIMESTAMP FROM (${FIGURES_SQL(true)}) f
+      `INSERT INTO ${TABLE} (${COLUMNS}, "computed_at") SELECT ${COLUMNS}, CURRENT_TIMESTAMP FROM (${FIGURES_SQL(true)}) f
        ON CONFLICT ("user_id") DO UPDATE SET ${UPDATE_ALL}`,
       userId,
     );
     await tx.$executeRawUnsafe(
-      `DELETE FROM "vote"."rater_figures" WHERE "user_id" = $1 AND NOT EXISTS (SELECT 1 FROM "vote"."photo_votes" WHERE "user_id" = $1)`,
+      `DELETE FROM ${TABLE} WHERE "user_id" = $1 AND NOT EXISTS (SELECT 1 FROM "vote"."photo_votes" WHERE "user_id" = $1)`,
       userId,
     );
   }
 
   /** When the whole table was last computed; null before the first time. */
-  async computedAt(): Promise<Date | null> {
-    const { rows } = await this.pool.query<{ at: Date | null }>(`SELECT min("computed_at") AS "at" FROM ${TABLE}`);
-    return rows[0]?.at ?? null;
+  computedAt(): Promise<Date | null> {
+    return oldestComputedAt(this.pool);
   }
 
   async page(sort: RaterSort, offset: number, limit: number): Promise<{ raters: RaterFigures[]; total: number }> {
     const { rows } = await this.pool.query<FiguresRow & { total: string }>(
-      `SELECT ${COLUMNS}, count(*) OVER () AS "total" FROM "vote"."rater_figures" ORDER BY ${ORDER[sort]}, "user_id" LIMIT $1 OFFSET $2`,
+      `SELECT ${COLUMNS}, count(*) OVER () AS "total" FROM ${TABLE} ORDER BY ${ORDER[sort]}, "user_id" LIMIT $1 OFFSET $2`,
       [limit, offset],
     );
-    const total = rows[0] ? Number(rows[0].total) : (await this.pool.query<{ n: number }>(`SELECT count(*)::int AS "n" FROM "vote"."rater_figures"`)).rows[0]!.n;
+    const total = rows[0] ? Number(rows[0].total) : (await this.pool.query<{ n: number }>(`SELECT count(*)::int AS "n" FROM ${TABLE}`)).rows[0]!.n;
     return { raters: rows.map(toFigures), total };
   }
 
