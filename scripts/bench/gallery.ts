@@ -30,6 +30,8 @@
  *   --only a,b             run only these scenarios (top-rated-1, top-rated-500, new-this-week, need-your-vote,
  *                          stats, vote-random, vote-hot), e.g. to profile one
  *   --profile DIR          run the product with --cpu-prof into DIR (summarise with scripts/bench/cpuprofile-summary.ts)
+ *   --inspect PORT         run the product (all-in-one) with its inspector on 127.0.0.1:PORT, for
+ *                          scripts/bench/allocation-profile.ts (what it allocates under load, garbage included)
  *   --no-anchors           measure the product only
  *   --rounds N             measure each scenario N times, monolith and product alternating (ABBA), and average
  *   --node PATH            the Node binary the product (and the anchors) run on, e.g. the images' Node 24 that .ci/run
@@ -60,6 +62,7 @@ const { values } = parseArgs({
     sessions: { type: 'string', default: '20' },
     only: { type: 'string' },
     profile: { type: 'string' },
+    inspect: { type: 'string' },
     'no-anchors': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '1' },
     modes: { type: 'string', default: 'all-in-one' },
@@ -211,6 +214,26 @@ async function measure(meter: Meter, url: string, request: Request & { setup?: (
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Databases
+
+/**
+ * Waits until the product's processes use under a tenth of a core for two seconds running (at most a minute): ready
+ * answers before the start-up's background work is done (the gateway's feed loads every approved photo's card, about
+ * 10 s at 100,000 photos on two cores), and a scenario measured meanwhile pays for it.
+ */
+async function settle(pid: number): Promise<{ ms: number; quiet: boolean }> {
+  const started = Date.now();
+  const cpu = () => processTree(pid).reduce((sum, p) => sum + cpuMsOf(p), 0);
+  let quietSeconds = 0;
+  let last = cpu();
+  while (Date.now() - started < 60_000) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const now = cpu();
+    quietSeconds = now - last < 100 ? quietSeconds + 1 : 0;
+    last = now;
+    if (quietSeconds >= 2) return { ms: Date.now() - started, quiet: true };
+  }
+  return { ms: Date.now() - started, quiet: false };
+}
 
 const databaseName = (photos: number) => `snapcracks_bench_${photos % 1000 === 0 ? `${photos / 1000}k` : photos}`;
 
@@ -417,7 +440,10 @@ async function benchSize(photos: number, mode: Mode): Promise<SizeResult> {
   if (withAnchors) await prepareMonolith(databaseUrl);
   const anchors = withAnchors ? await startAnchors(databaseUrl) : undefined;
   mkdirSync(dataDir, { recursive: true });
-  const nodeArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
+  const nodeArgs = [
+    ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : []),
+    ...(values.inspect ? [`--inspect=127.0.0.1:${values.inspect}`] : []),
+  ];
   const product =
     mode === 'split'
       ? await startSplitOnDatabase({ databaseUrl, dataDir: join(dataDir, 'split'), node: nodeBinary, env: values.profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${values.profile}` } : {} })
@@ -467,6 +493,8 @@ async function benchSize(photos: number, mode: Mode): Promise<SizeResult> {
       add('vote-random', [product.url, { setup: vote(random, cookie, '/api') }], [a, { setup: vote(random, header, '/monolith') }]);
       add('vote-hot', [product.url, { setup: vote(() => hot, cookie, '/api') }], [a, { setup: vote(() => hot, header, '/monolith') }]);
     }
+    const settled = await settle(product.pid);
+    console.log(`  product settled in ${seconds(settled.ms)} (${settled.quiet ? 'quiet' : 'still busy, measuring anyway'}): start-up work done before the first scenario`);
 
     if (anchors) {
       await quiet(databaseUrl);
