@@ -58,7 +58,11 @@ export function censorSecrets<T extends Record<string, unknown>>(record: T): T {
 
 /** A shallow copy; an Error's keeps its prototype, message and stack (own but not enumerable) for the err serializer. */
 function copyOf(value: object): Record<string, unknown> {
-  return value instanceof Error ? Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value)) : { ...value };
+  if (!(value instanceof Error)) return { ...value };
+  const copy = Object.create(Object.getPrototypeOf(value), Object.getOwnPropertyDescriptors(value));
+  // Newer V8 (Node 24) keeps the stack behind an accessor that answers only for the error it was captured on.
+  Object.defineProperty(copy, 'stack', { value: value.stack, writable: true, configurable: true, enumerable: false });
+  return copy;
 }
 
 /**
