@@ -13,12 +13,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { frameLabel, type CallFrame } from './profile-frames.js';
 
-interface CallFrame {
-  functionName: string;
-  url: string;
-  lineNumber: number;
-}
 interface SamplingNode {
   callFrame: CallFrame;
   selfSize: number;
@@ -117,18 +113,12 @@ async function until(spec: string): Promise<void> {
   while (!(existsSync(file) && readFileSync(file, 'utf8').includes(text))) await new Promise((resolve) => setTimeout(resolve, 250));
 }
 
-/** A frame as `function package/file:line`, the product's files relative to the repository. */
-function frameName({ functionName, url, lineNumber }: CallFrame): string {
-  const file = url.replace(/.*node_modules\/\.pnpm\/([^/]+)\/.*\/([^/]+)$/, '$1/$2').replace(/^file:\/\/.*?\/(gateway|services|scripts|proto|web)\//, '$1/');
-  return `${functionName || '(anonymous)'} ${file}:${lineNumber + 1}`;
-}
-
 function summarize(profiles: Record<string, SamplingProfile>, seconds: number): void {
   for (const [thread, profile] of Object.entries(profiles)) {
     const bySite = new Map<string, number>();
     let total = 0;
     const walk = (node: SamplingNode, caller: string) => {
-      const name = frameName(node.callFrame);
+      const name = frameLabel(node.callFrame);
       if (node.selfSize > 0) {
         const site = `${name}  ← ${caller}`;
         bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);

@@ -11,14 +11,9 @@
  * with --last N, only the profile's last N seconds (the load, without the start-up before it).
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { frameLabel as label, repositoryRoot as root, type CallFrame } from './profile-frames.js';
 
-interface CallFrame {
-  functionName: string;
-  url: string;
-  lineNumber: number;
-}
 interface ProfileNode {
   id: number;
   callFrame: CallFrame;
@@ -30,7 +25,6 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' }, match: { type: 'string' }, last: { type: 'string' } } });
 if (!positionals[0]) {
   console.error('tsx scripts/bench/cpuprofile-summary.ts FILE.cpuprofile [--top N] [--match TEXT] [--last SECONDS]');
@@ -42,14 +36,6 @@ const profile = JSON.parse(readFileSync(positionals[0], 'utf8')) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map<number, number>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-
-function place(frame: CallFrame): string {
-  const url = frame.url.replace(/^file:\/\//, '');
-  if (!url) return '';
-  const pnpm = /node_modules\/\.pnpm\/[^/]+\/node_modules\/((?:@[^/]+\/)?[^/]+)\/(.*)$/.exec(url);
-  if (pnpm) return `${pnpm[1]}/${pnpm[2]}`;
-  return url.startsWith(root) ? url.slice(root.length) : url;
-}
 
 function bucket(frame: CallFrame): string {
   const name = frame.functionName;
@@ -66,7 +52,6 @@ function bucket(frame: CallFrame): string {
   return url;
 }
 
-const label = (frame: CallFrame) => `${place(frame)}:${frame.lineNumber + 1} ${frame.functionName || '(anonymous)'}`;
 
 // Sample weights: each sample's time is the delta to the next one.
 const self = new Map<number, number>();

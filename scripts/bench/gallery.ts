@@ -47,8 +47,8 @@ import autocannon from 'autocannon';
 import { count, databaseUrlFor, migrate, quoteIdent, seconds, withClient } from '../seed/db.js';
 import { seedDatabase, seedEmail } from '../seed/seed.js';
 import { verifyDatabase } from '../seed/verify.js';
-import { processTree, rssMb, signedInCookie } from './lib.js';
-import { backendsCpu, backendsCpuBetween, cpuMsOf } from './lib-cpu.js';
+import { rssMb, signedInCookie, sleep } from './lib.js';
+import { backendsCpu, backendsCpuBetween, treeCpuMs } from './lib-cpu.js';
 import { startProductOnDatabase, startSplitOnDatabase, stopProcess } from './lib-product.js';
 import type { RunningProduct } from './lib.js';
 
@@ -138,7 +138,7 @@ type Usage = { ms: number; app: number; pg: number; commits: number };
 async function cpuSnapshot(meter: Meter): Promise<Snapshot> {
   const at = performance.now();
   // Every process of the tree (the media process; every component in split mode), each counted while it lives.
-  const app = processTree(meter.pid).reduce((sum, pid) => sum + cpuMsOf(pid), 0);
+  const app = treeCpuMs(meter.pid);
   return { at, app, pg: backendsCpu(meter.database), commits: await commits(meter) };
 }
 
@@ -173,7 +173,6 @@ function mean(runs: Figures[]): Figures {
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const load = () => loadavg().map((l) => l.toFixed(1)).join(', ');
 const randomOf = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)]!;
 
@@ -222,12 +221,11 @@ async function measure(meter: Meter, url: string, request: Request & { setup?: (
  */
 async function settle(pid: number): Promise<{ ms: number; quiet: boolean }> {
   const started = Date.now();
-  const cpu = () => processTree(pid).reduce((sum, p) => sum + cpuMsOf(p), 0);
   let quietSeconds = 0;
-  let last = cpu();
+  let last = treeCpuMs(pid);
   while (Date.now() - started < 60_000) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const now = cpu();
+    await sleep(1000);
+    const now = treeCpuMs(pid);
     quietSeconds = now - last < 100 ? quietSeconds + 1 : 0;
     last = now;
     if (quietSeconds >= 2) return { ms: Date.now() - started, quiet: true };

@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { processTree } from './lib.js';
 
 const TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
 
@@ -16,6 +17,9 @@ export function cpuMsOf(pid: number): number {
     return 0; // gone
   }
 }
+
+/** The CPU time of `pid` and every process below it, each counted while it lives. */
+export const treeCpuMs = (pid: number) => processTree(pid).reduce((sum, p) => sum + cpuMsOf(p), 0);
 
 /** The PostgreSQL backends serving `database` (their process titles name it). */
 export function backendsOf(database: string): number[] {
