@@ -11,11 +11,25 @@
  *   --events N          vote events (default 20000)
  *   --photos N          photos they fall on, at random (default 1000); --photos 1 is one hot photo
  *   --bus nats|memory   NATS JetStream (a stream of its own, the default) or the in-process bus
+ *   --per-message N     votes a bus message carries, as the outbox relay publishes a batch committed together (default
+ *                       1; the product's vote batches hold about 20 under load)
  *   --consumers a,b     stats, photo (default both)
  */
+import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { applyMigrations, createLogger, createMemoryEventBus, createNatsEventBus, IdentityKeyring, makeEvent, type EventBus, type ServiceModule } from '../../services/kit/src/index.js';
+import {
+  applyMigrations,
+  createLogger,
+  createMemoryEventBus,
+  createNatsEventBus,
+  encodeEvents,
+  IdentityKeyring,
+  makeEvent,
+  type EncodedEvents,
+  type EventBus,
+  type ServiceModule,
+} from '../../services/kit/src/index.js';
 import { createTestDatabase, createTestStream, startTestServices } from '../../services/kit/src/testing/index.js';
 import { PhotoStatus } from '../../proto/gen/snapcracks/common/v1/common.js';
 import { PhotoStatusChanged, PhotoUploaded, VoteCast } from '../../proto/gen/snapcracks/events/v1/events.js';
@@ -29,11 +43,13 @@ const { values } = parseArgs({
     events: { type: 'string', default: '20000' },
     photos: { type: 'string', default: '1000' },
     bus: { type: 'string', default: 'nats' },
+    'per-message': { type: 'string', default: '1' },
     consumers: { type: 'string', default: 'stats,photo' },
   },
 });
 const eventCount = Number(values.events);
 const photoCount = Number(values.photos);
+const perMessage = Math.max(1, Number(values['per-message']));
 const consumers = new Set(values.consumers.split(','));
 const logger = createLogger('bench-consumers', 'warn');
 const load = () => loadavg().map((l) => l.toFixed(1)).join(', ');
@@ -93,11 +109,16 @@ async function openBus(): Promise<{ bus: EventBus; close(): Promise<void> }> {
   };
 }
 
-async function publishAll(bus: EventBus, events: ReturnType<typeof history>['votes']): Promise<void> {
+async function publishAll(bus: EventBus, events: ReturnType<typeof history>['votes'], perMessage = 1): Promise<void> {
   // The in-process bus resolves a publish once its subscribers handled it: they are not running, so nobody waits.
   if (bus.inProcess) return events.forEach((event) => void bus.publish(event).catch(() => undefined));
+  const messages: EncodedEvents[] = [];
+  for (let i = 0; i < events.length; i += perMessage) {
+    const batch = events.slice(i, i + perMessage);
+    messages.push({ id: batch.length === 1 ? batch[0]!.id : randomUUID(), type: batch[0]!.type, data: encodeEvents(batch) });
+  }
   // A few hundred at once: the NATS client pipelines them.
-  for (let i = 0; i < events.length; i += 500) await Promise.all(events.slice(i, i + 500).map((event) => bus.publish(event)));
+  for (let i = 0; i < messages.length; i += 500) await Promise.all(messages.slice(i, i + 500).map((message) => bus.publishEncoded(message)));
 }
 
 interface Progress {
@@ -107,22 +128,54 @@ interface Progress {
   lastMs: number;
 }
 
-async function progress(databaseUrl: string, consumer: string, schema: string): Promise<Progress> {
-  return withClient(databaseUrl, async (c) => {
-    const { rows } = await c.query<{ n: number; first: number | null; last: number | null }>(
-      `SELECT count(*)::int AS "n", extract(epoch FROM min("processed_at")) * 1000 AS "first", extract(epoch FROM max("processed_at")) * 1000 AS "last"
-       FROM "${schema}"."processed_events" WHERE "consumer" = $1`,
-      [consumer],
-    );
-    return { consumer, handled: rows[0]!.n, firstMs: Number(rows[0]!.first ?? 0), lastMs: Number(rows[0]!.last ?? 0) };
-  });
+/** A consumer's progress as its tables tell it: what it handled, and when it handled the first and the last if they say. */
+interface Watched {
+  consumer: string;
+  sql: string;
+  values: unknown[];
 }
 
-async function waitFor(databaseUrl: string, watched: { consumer: string; schema: string }[], count: number): Promise<Progress[]> {
+function recordedBy(consumer: string, schema: string): Watched {
+  return {
+    consumer,
+    sql: `SELECT count(*)::int AS "n", extract(epoch FROM min("processed_at")) * 1000 AS "first", extract(epoch FROM max("processed_at")) * 1000 AS "last"
+          FROM "${schema}"."processed_events" WHERE "consumer" = $1`,
+    values: [consumer],
+  };
+}
+
+/**
+ * Photo's ratings consumer records no event ids (its statement is idempotent by itself): the votes its totals count
+ * are its progress (every vote is a new voter's, so they reach the events published), timed by the polls.
+ */
+const ratingsCounted: Watched = {
+  consumer: 'photo.ratings',
+  sql: `SELECT coalesce(sum("vote_count"), 0)::int AS "n", NULL AS "first", NULL AS "last" FROM "photo"."ratings"`,
+  values: [],
+};
+
+const POLL_MS = 250;
+
+/** Polls every consumer until each handled `count` events; times that its tables do not hold are the polls' (±POLL_MS). */
+async function waitFor(databaseUrl: string, watched: Watched[], count: number): Promise<Progress[]> {
   const deadline = Date.now() + 15 * 60_000;
+  const polled = new Map<string, { firstMs?: number; lastMs?: number }>();
   for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    const results = await Promise.all(watched.map(({ consumer, schema }) => progress(databaseUrl, consumer, schema)));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    const now = Date.now();
+    const results = await withClient(databaseUrl, (c) =>
+      Promise.all(
+        watched.map(async ({ consumer, sql, values }): Promise<Progress> => {
+          const { rows } = await c.query<{ n: number; first: number | null; last: number | null }>(sql, values);
+          const { n, first, last } = rows[0]!;
+          const times = polled.get(consumer) ?? {};
+          if (n > 0) times.firstMs ??= now - POLL_MS;
+          if (n >= count) times.lastMs ??= now;
+          polled.set(consumer, times);
+          return { consumer, handled: n, firstMs: first === null ? (times.firstMs ?? 0) : Number(first), lastMs: last === null ? (times.lastMs ?? now) : Number(last) };
+        }),
+      ),
+    );
     if (results.every((r) => r.handled >= count)) return results;
     if (Date.now() > deadline) throw new Error(`Not drained after 15 minutes: ${results.map((r) => `${r.consumer} ${r.handled}`).join(', ')}`);
   }
@@ -130,7 +183,7 @@ async function waitFor(databaseUrl: string, watched: { consumer: string; schema:
 
 async function main(): Promise<void> {
   console.log(
-    `Vote consumers: ${eventCount.toLocaleString('en')} events on ${photoCount.toLocaleString('en')} photo(s), ${values.bus} bus, ${[...consumers].join(' + ')}; load average ${load()}`,
+    `Vote consumers: ${eventCount.toLocaleString('en')} events on ${photoCount.toLocaleString('en')} photo(s), ${values.bus} bus, ${perMessage} a message, ${[...consumers].join(' + ')}; load average ${load()}`,
   );
   const database = await createTestDatabase('bench_consumers');
   const { bus, close } = await openBus();
@@ -138,9 +191,9 @@ async function main(): Promise<void> {
     const services: ServiceModule[] = [];
     if (consumers.has('photo')) services.push(storageStub, photoService);
     if (consumers.has('stats')) services.push(statsService);
-    const watched: { consumer: string; schema: string }[] = [];
-    if (consumers.has('stats')) watched.push({ consumer: 'stats.votes', schema: 'stats' });
-    if (consumers.has('photo')) watched.push({ consumer: 'photo.ratings', schema: 'photo' });
+    const watched: Watched[] = [];
+    if (consumers.has('stats')) watched.push(recordedBy('stats.votes', 'stats'));
+    if (consumers.has('photo')) watched.push(ratingsCounted);
     const { photoEvents, votes } = history();
 
     // First the photos: the photo service's rows (and with them the ratings rows its ratings land on), stats' from the
@@ -158,12 +211,12 @@ async function main(): Promise<void> {
     await publishAll(bus, photoEvents);
     if (consumers.has('stats')) {
       const warmUp = await startTestServices({ services: [statsService], database, bus });
-      await waitFor(database.url, [{ consumer: 'stats.photos', schema: 'stats' }], photoEvents.length);
+      await waitFor(database.url, [recordedBy('stats.photos', 'stats')], photoEvents.length);
       await warmUp.stop();
     }
 
     // Then the votes, all waiting before the consumers start.
-    await publishAll(bus, votes);
+    await publishAll(bus, votes, perMessage);
     const cpuBefore = process.cpuUsage();
     const pgBefore = backendsCpu(database.name);
     const started = performance.now();
