@@ -65,6 +65,36 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Packages the first screen never runs, whatever the page: zod validates forms, whose pages load it with their own
+ * code. It reached the entry once through a contract module that mixed a schema with plain functions, adding 25 KiB
+ * (brotli) to every first visit; the build now fails instead.
+ */
+const OFF_THE_FIRST_SCREEN = [/[\\/]node_modules[\\/](?:\.pnpm[\\/][^\\/]+[\\/]node_modules[\\/])?zod[\\/]/];
+
+/** Fails the build when a package of OFF_THE_FIRST_SCREEN is in the entry or a chunk it imports statically. */
+function firstScreenGuard(): Plugin {
+  return {
+    name: 'snapcracks:first-screen-guard',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const chunks = new Map(Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [[output.fileName, output] as const] : [])));
+      const pending = [...chunks.values()].filter((chunk) => chunk.isEntry);
+      const seen = new Set<string>();
+      for (let chunk = pending.pop(); chunk; chunk = pending.pop()) {
+        if (seen.has(chunk.fileName)) continue;
+        seen.add(chunk.fileName);
+        const offending = Object.keys(chunk.modules).find((id) => OFF_THE_FIRST_SCREEN.some((pattern) => pattern.test(id)));
+        if (offending) this.error(`${offending} is in ${chunk.fileName}, which every first visit loads: import it only from lazily loaded code`);
+        for (const imported of chunk.imports) {
+          const next = chunks.get(imported);
+          if (next) pending.push(next);
+        }
+      }
+    },
+  };
+}
+
 /** Packages whose code the build ships under a licence that asks for its notice and terms to travel with it. */
 const NOTICED_PACKAGES = ['libheif-js'];
 const THIRD_PARTY_NOTICES = 'third-party-notices.txt';
@@ -103,7 +133,7 @@ function thirdPartyNotices(): Plugin {
 // so no dev-server proxy is configured here.
 export default defineConfig({
   base: '/',
-  plugins: [react(), tailwindcss(), thirdPartyNotices(), precompress()],
+  plugins: [react(), tailwindcss(), firstScreenGuard(), thirdPartyNotices(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RETURN_TO_LENGTH, loginPath, loginQuery, sameOriginPath } from './return-to.js';
+import { MAX_RETURN_TO_LENGTH, loginPath, sameOriginPath } from './return-to.js';
+import { loginQuery } from './schemas/login.js';
 
 describe('sameOriginPath', () => {
   it.each([

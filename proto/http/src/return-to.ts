@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** The longest page address sign-in remembers; anything longer was not made by the web app. */
 export const MAX_RETURN_TO_LENGTH = 1000;
 
@@ -44,15 +42,3 @@ function isPlainPath(path: string): boolean {
 export function loginPath(returnTo: string | undefined): string {
   return returnTo === undefined ? '/api/login' : `/api/login?returnTo=${encodeURIComponent(returnTo)}`;
 }
-
-/**
- * `returnTo` on GET /api/login: a same-origin path, or undefined for anything else (missing, repeated, foreign, too
- * long). A bad value is ignored rather than refused: sign-in then lands on `/`, as it would without one.
- */
-export const loginQuery = z.object({
-  returnTo: z
-    .string()
-    .transform((value) => sameOriginPath(value))
-    .optional()
-    .catch(undefined),
-});

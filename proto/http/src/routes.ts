@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from './route.js';
 import { AVATAR, DESK, NOTIFICATIONS, RATERS, FACE_SUGGESTIONS, REASON_TEMPLATES, REPORTS, RESUBMIT, REVERSAL, UPLOAD } from './rules.js';
-import { loginQuery } from './return-to.js';
+import { loginQuery } from './schemas/login.js';
 import { nonEmptyBytes } from './fields.js';
 import { acceptTermsBody, adminUserEdit, adminUserPage, adminUserQuery, adminUser, avatarResult, profileBody, user, userIdParams } from './schemas/users.js';
 import {

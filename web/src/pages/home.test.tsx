@@ -109,11 +109,14 @@ describe('gallery home', () => {
     expect(image.getAttribute('sizes')).toMatch(/\(min-width: 1280px\) \d+px/);
     expect(image).toHaveAttribute('width', '1200');
     expect(image).toHaveAttribute('height', '900');
-    // Cards sit below the hero and the filters: all lazy, none competing with the hero for bandwidth.
-    expect(image).toHaveAttribute('loading', 'lazy');
-    expect(image).not.toHaveAttribute('fetchpriority');
+    // The first card is on screen on a phone (the home's hero shows no image there), and is its largest paint:
+    // fetched at once and first. The others are lazy and never compete with it.
+    expect(image).toHaveAttribute('loading', 'eager');
+    expect(image).toHaveAttribute('fetchpriority', 'high');
     expect(image).toHaveAttribute('decoding', 'async');
-    expect(screen.getByRole('img', { name: 'Crack number 10' })).toHaveAttribute('loading', 'lazy');
+    const later = screen.getByRole('img', { name: 'Crack number 10' });
+    expect(later).toHaveAttribute('loading', 'lazy');
+    expect(later).not.toHaveAttribute('fetchpriority');
 
     const card = within(screen.getByRole('article', { name: 'A crack shaped like a river' }));
     expect(card.getByText('Photo by Ada L')).toBeInTheDocument();

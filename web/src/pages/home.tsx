@@ -47,7 +47,8 @@ export function HomePage() {
           />
         </div>
       </section>
-      <GallerySection isSignedIn={user !== null} />
+      {/* On a phone the hero has no image and the first card is on screen: the largest paint. */}
+      <GallerySection isSignedIn={user !== null} leadsPage />
     </>
   );
 }

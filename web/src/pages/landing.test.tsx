@@ -106,6 +106,9 @@ describe('landing page', () => {
     );
     const card = within(await screen.findByRole('article', { name: 'Riverbed' }));
     expect(card.getByRole('link', { name: 'Sign In to Rate' })).toHaveAttribute('href', '/api/login');
+    // The hero's previews lead this page: every card, the first too, is lazy and never competes with them.
+    expect(card.getByRole('img', { name: 'Riverbed' })).toHaveAttribute('loading', 'lazy');
+    expect(card.getByRole('img', { name: 'Riverbed' })).not.toHaveAttribute('fetchpriority');
 
     await userEvent.click(card.getByRole('button', { name: 'View photo by Ada L' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Photo by Ada L' }));

@@ -15,3 +15,4 @@ export * from './storage-setup.js';
 export * from './images.js';
 export * from './health.js';
 export * from './resumable-uploads.js';
+export * from './login.js';

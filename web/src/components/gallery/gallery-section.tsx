@@ -18,9 +18,10 @@ export const GALLERY_SECTION_ID = 'gallery';
 
 /**
  * The community gallery: filter tiles, a page of photo cards, pagination and the stats strip. A new
- * filter starts again at page 1; a new page scrolls smoothly back to the top of the section.
+ * filter starts again at page 1; a new page scrolls smoothly back to the top of the section. `leadsPage` when no hero
+ * image comes before it (the signed-in home): the first card's image is then the page's to fetch first.
  */
-export function GallerySection({ isSignedIn }: { isSignedIn: boolean }) {
+export function GallerySection({ isSignedIn, leadsPage = false }: { isSignedIn: boolean; leadsPage?: boolean }) {
   const [selectedFilter, setSelectedFilter] = useState<GalleryFilterId>(DEFAULT_GALLERY_FILTER);
   const [page, setPage] = useState(1);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -73,7 +74,7 @@ export function GallerySection({ isSignedIn }: { isSignedIn: boolean }) {
           aria-busy={isPlaceholderData || undefined}
           className={cn('transition-opacity', isPlaceholderData && 'pointer-events-none opacity-60')}
         >
-          <GalleryPhotoGrid photos={viewer.gridPhotos} isSignedIn={isSignedIn} onView={viewer.open} />
+          <GalleryPhotoGrid photos={viewer.gridPhotos} isSignedIn={isSignedIn} onView={viewer.open} leadsPage={leadsPage} />
         </div>
       )}
       {viewer.state && viewer.photo && (

@@ -22,10 +22,12 @@ export interface PhotoCardProps {
   photo: GalleryPhoto;
   isSignedIn: boolean;
   onView: (photo: GalleryPhoto) => void;
+  /** The card on screen as the page opens and likely its largest paint: its image is fetched at once and first. */
+  leading?: boolean;
 }
 
 /** A gallery card: the thumbnail, description, uploader, average and vote count, View and (signed out) Sign In to Rate. */
-export function PhotoCard({ photo, isSignedIn, onView }: PhotoCardProps) {
+export function PhotoCard({ photo, isSignedIn, onView, leading = false }: PhotoCardProps) {
   const uploader = photoUploaderName(photo);
   const signInHref = useLoginHref();
   const hasSize = photo.width > 0 && photo.height > 0;
@@ -52,10 +54,11 @@ export function PhotoCard({ photo, isSignedIn, onView }: PhotoCardProps) {
           alt={photoAlt(photo)}
           width={hasSize ? photo.width : undefined}
           height={hasSize ? photo.height : undefined}
-          // Below the fold on every page that shows cards (the hero and filters come first), so never the
-          // largest paint: lazy, at normal priority, so they never compete with the hero's image. The
-          // browser still fetches those near the screen as soon as the grid is laid out.
-          loading="lazy"
+          // Lazy, at normal priority, so they never compete with a hero's image; the browser still fetches those
+          // near the screen as soon as the grid is laid out. The leading card (the first of a page the grid leads,
+          // on screen on a phone, where it is the largest paint) is fetched at once, ahead of the others.
+          loading={leading ? 'eager' : 'lazy'}
+          fetchPriority={leading ? 'high' : undefined}
           decoding="async"
           draggable={false}
           onDragStart={preventDefault}
