@@ -70,7 +70,7 @@ function precompress(): Plugin {
  * code. It reached the entry once through a contract module that mixed a schema with plain functions, adding 25 KiB
  * (brotli) to every first visit; the build now fails instead.
  */
-const OFF_THE_FIRST_SCREEN = [/[\\/]node_modules[\\/](?:\.pnpm[\\/][^\\/]+[\\/]node_modules[\\/])?zod[\\/]/];
+const OFF_THE_FIRST_SCREEN = [/[\\/]node_modules[\\/]zod[\\/]/];
 
 /** Fails the build when a package of OFF_THE_FIRST_SCREEN is in the entry or a chunk it imports statically. */
 function firstScreenGuard(): Plugin {

@@ -11,8 +11,8 @@
  *   --events N          vote events (default 20000)
  *   --photos N          photos they fall on, at random (default 1000); --photos 1 is one hot photo
  *   --bus nats|memory   NATS JetStream (a stream of its own, the default) or the in-process bus
- *   --per-message N     votes a bus message carries, as the outbox relay publishes a batch committed together (default
- *                       1; the product's vote batches hold about 20 under load)
+ *   --per-message N     votes a NATS message carries, as the outbox relay publishes a batch committed together (default
+ *                       1; the product's vote batches hold about 20 under load); the in-process bus delivers each alone
  *   --consumers a,b     stats, photo (default both)
  */
 import { randomUUID } from 'node:crypto';
