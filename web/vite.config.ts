@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rollup } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
@@ -18,6 +18,14 @@ const VENDOR_REACT = /[\\/]node_modules[\\/](?:react|react-dom|scheduler|react-r
  * host) every extra round of requests costs a phone a round trip before the first paint.
  */
 const ICONS = /[\\/]node_modules[\\/]lucide-react[\\/]/;
+/**
+ * Radix primitives and the small packages they build on, in one file. Left to the route splitting, they came as a dozen
+ * files of a few hundred bytes to a few kilobytes each, fetched after the entry by every framed page; over HTTP/1.1
+ * (six connections a host) each further round costs a phone a round trip. The ones the entry imports (the button's
+ * Slot, the avatar: each from its own package, as the `radix-ui` barrel would bring every primitive) go with React
+ * instead, so the landing page still loads no dialog or menu code.
+ */
+const RADIX = /[\\/]node_modules[\\/](?:@radix-ui|radix-ui|@floating-ui|aria-hidden|react-remove-scroll(?:-bar)?|react-style-singleton|use-callback-ref|use-sidecar|get-nonce|detect-node-es|tslib)[\\/]/;
 const VENDOR_QUERY = /[\\/]node_modules[\\/]@tanstack[\\/](?:react-query|query-core)[\\/]/;
 /** Below this, the compressed file saves less than a packet and costs a lookup. */
 const MIN_COMPRESS_BYTES = 1024;
@@ -68,9 +76,13 @@ function precompress(): Plugin {
 /**
  * Packages the first screen never runs, whatever the page: zod validates forms, whose pages load it with their own
  * code. It reached the entry once through a contract module that mixed a schema with plain functions, adding 25 KiB
- * (brotli) to every first visit; the build now fails instead.
+ * (brotli) to every first visit; the build now fails instead. Likewise the Radix primitives of dialogs, menus and
+ * selects, which one `radix-ui` import in a component of the landing would bring whole (the RADIX chunk).
  */
-const OFF_THE_FIRST_SCREEN = [/[\\/]node_modules[\\/]zod[\\/]/];
+const OFF_THE_FIRST_SCREEN = [
+  /[\\/]node_modules[\\/]zod[\\/]/,
+  /[\\/]node_modules[\\/](?:radix-ui|@radix-ui[\\/]react-(?:dialog|dropdown-menu|menu|select|toast|popper))[\\/]/,
+];
 
 /** Fails the build when a package of OFF_THE_FIRST_SCREEN is in the entry or a chunk it imports statically. */
 function firstScreenGuard(): Plugin {
@@ -129,6 +141,20 @@ function thirdPartyNotices(): Plugin {
   };
 }
 
+/** Every module the entries import statically, directly or not: what loads with any first screen. */
+function staticClosureOfEntries(ids: Iterable<string>, info: (id: string) => Rollup.ModuleInfo | null): Set<string> {
+  const pending = [...ids].filter((id) => info(id)?.isEntry);
+  const seen = new Set<string>();
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    pending.push(...(info(id)?.importedIds ?? []));
+  }
+  return seen;
+}
+/** Computed on the first call of manualChunks, when the module graph is complete; `vite build` builds once a process. */
+let entryClosure: Set<string> | undefined;
+
 // In development the gateway runs Vite in middleware mode and serves /api and /uploads itself,
 // so no dev-server proxy is configured here.
 export default defineConfig({
@@ -146,12 +172,16 @@ export default defineConfig({
     rollupOptions: {
       output: {
         // The libraries every page runs change less often than the app: their own files stay cached
-        // across releases. Everything else (Radix primitives included) goes with the route that uses it,
+        // across releases. Radix has a file of its own (RADIX); everything else goes with the route that uses it,
         // so the landing page loads no dialog, menu or form code.
-        manualChunks(id) {
+        manualChunks(id, { getModuleIds, getModuleInfo }) {
           if (VENDOR_REACT.test(id)) return 'react';
           if (VENDOR_QUERY.test(id)) return 'query';
           if (ICONS.test(id)) return 'icons';
+          if (RADIX.test(id)) {
+            entryClosure ??= staticClosureOfEntries(getModuleIds(), getModuleInfo);
+            return entryClosure.has(id) ? 'react' : 'radix';
+          }
           return undefined;
         },
 

@@ -310,7 +310,8 @@ describe('admin panel: reviewing', () => {
     const { requests } = renderAdmin({ 'PATCH /api/photos/1': { body: { ...PENDING, description: 'Better words' } } });
     await user.click(within(await card('Pending crack')).getByRole('button', { name: 'Edit Pending crack' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Edit Photo' }));
-    const description = dialog.getByLabelText(/Description/);
+    // The form's code loads when the dialog first opens.
+    const description = await dialog.findByLabelText(/Description/);
     await user.clear(description);
     await user.type(description, 'Better words');
     const listedBefore = count(requests, 'GET', '/api/admin/photos/pending?page=1&limit=12');

@@ -218,7 +218,10 @@ describe('dashboard: editing a photo', () => {
   async function openEditor(description = 'Approved crack') {
     const card = within(await findCard(description));
     await userEvent.click(card.getByRole('button', { name: `Edit ${description}` }));
-    return within(await screen.findByRole('dialog', { name: 'Edit Photo' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit Photo' }));
+    // The form's code loads when the dialog first opens.
+    await dialog.findByLabelText('Description');
+    return dialog;
   }
 
   it('shows the validation messages and sends nothing while invalid', async () => {

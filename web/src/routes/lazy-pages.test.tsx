@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { mockFetch } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render-app';
 import { preloadRoute } from './app-routes';
-import { HomePage, lazyPage } from './lazy-pages';
+import { lazyPage } from '@/lib/lazy-page';
+import { HomePage } from './lazy-pages';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;

@@ -1,41 +1,23 @@
-import { useState, type ReactElement } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Loader2, Save } from 'lucide-react';
-import { FormField } from '@/components/contact/form-field';
-import { AltTextField } from '@/components/photo/alt-text-field';
-import { suggestFaceBarsAt } from '@/components/privacy-bars/face-suggestions';
-import { PrivacyBarEditor } from '@/components/privacy-bars/privacy-bar-editor';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
-import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/lib/toast';
-import type { PrivacyBar, UserPhoto } from '@/lib/types';
+import { Suspense, useState, type ReactElement } from 'react';
+import { Loader2 } from 'lucide-react';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import type { UserPhoto } from '@/lib/types';
 import { useEditUserPhotoMutation } from '@/queries/user-photos';
-import { editPhotoSchema, PHOTO_DESCRIPTION_MAX_LENGTH, type EditPhotoInput, type EditPhotoValues } from './edit-photo-schema';
+import { lazyPage } from '@/lib/lazy-page';
 import { editFailureToast } from './mutation-feedback';
-import { photoImageAlt } from './photo-label';
 
-function barsOf(photo: UserPhoto): PrivacyBar[] {
-  return Array.isArray(photo.privacyBars) ? photo.privacyBars : [];
-}
+// The form brings react-hook-form and zod (about 40 KiB compressed): the pages that list photos (the dashboard, the
+// admin review) load it when an edit first opens, not with their first screen.
+const EditPhotoForm = lazyPage(() => import('./edit-photo-form').then((m) => m.EditPhotoForm));
 
-function sameBars(a: readonly PrivacyBar[], b: readonly PrivacyBar[]): boolean {
+const preloadForm = () => void EditPhotoForm.preload().catch(() => {});
+
+function FormLoading() {
   return (
-    a.length === b.length &&
-    a.every(
-      (bar, index) =>
-        bar.x === b[index]?.x && bar.y === b[index]?.y && bar.width === b[index]?.width && bar.height === b[index]?.height,
-    )
+    <div role="status" className="flex items-center justify-center gap-2 py-12 text-sm text-muted-foreground">
+      <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+      Loading...
+    </div>
   );
 }
 
@@ -54,7 +36,10 @@ export function EditPhotoDialog({ photo, children }: { photo: UserPhoto; childre
         if (!mutation.isPending) setOpen(next);
       }}
     >
-      <DialogTrigger asChild>{children}</DialogTrigger>
+      {/* A pointer on the button or focus on it starts loading the form, so it is usually here by the click. */}
+      <DialogTrigger asChild onPointerEnter={preloadForm} onFocus={preloadForm}>
+        {children}
+      </DialogTrigger>
       <DialogContent className="max-w-2xl">
         <DialogHeader>
           <DialogTitle>Edit Photo</DialogTitle>
@@ -62,109 +47,13 @@ export function EditPhotoDialog({ photo, children }: { photo: UserPhoto; childre
             Update the description and cover anything private, like faces or licence plates, with privacy bars.
           </DialogDescription>
         </DialogHeader>
-        {open && <EditPhotoForm photo={photo} mutation={mutation} onSaved={() => setOpen(false)} />}
+        {open && (
+          <Suspense fallback={<FormLoading />}>
+            <EditPhotoForm photo={photo} mutation={mutation} onSaved={() => setOpen(false)} />
+          </Suspense>
+        )}
       </DialogContent>
     </Dialog>
   );
 }
 
-function EditPhotoForm({
-  photo,
-  mutation,
-  onSaved,
-}: {
-  photo: UserPhoto;
-  mutation: ReturnType<typeof useEditUserPhotoMutation>;
-  onSaved: () => void;
-}) {
-  const initialDescription = photo.description ?? '';
-  const initialAltText = photo.altText?.trim() || null;
-  const initialBars = barsOf(photo);
-  const [bars, setBars] = useState<PrivacyBar[]>(initialBars);
-  const {
-    register,
-    handleSubmit,
-    control,
-    formState: { errors },
-  } = useForm<EditPhotoInput, unknown, EditPhotoValues>({
-    resolver: zodResolver(editPhotoSchema),
-    defaultValues: { description: initialDescription, altText: photo.altText ?? '' },
-  });
-  const descriptionLength = useWatch({ control, name: 'description' })?.length ?? 0;
-  const altTextLength = useWatch({ control, name: 'altText' })?.length ?? 0;
-  const isSaving = mutation.isPending;
-
-  const onSubmit = handleSubmit(({ description, altText }) => {
-    // Trimmed by the schema; blank is none.
-    const nextAltText = altText || null;
-    const descriptionChanged = description !== initialDescription;
-    const altTextChanged = nextAltText !== initialAltText;
-    const barsChanged = !sameBars(bars, initialBars);
-    if (!descriptionChanged && !altTextChanged && !barsChanged) {
-      onSaved();
-      return;
-    }
-    mutation.mutate(
-      {
-        id: photo.id,
-        // The PATCH always carries the description; the alt text only when it changed (left out, it stays).
-        details: descriptionChanged || altTextChanged ? { description, ...(altTextChanged && { altText: nextAltText }) } : undefined,
-        bars: barsChanged ? bars : undefined,
-      },
-      {
-        onSuccess: () => {
-          toast({ title: 'Success', description: 'Your photo has been updated.' });
-          onSaved();
-        },
-      },
-    );
-  });
-
-  return (
-    <form noValidate onSubmit={onSubmit} className="flex flex-col gap-6">
-      <FormField
-        id={`photo-${photo.id}-description`}
-        label="Description"
-        error={errors.description?.message}
-        hint={`${descriptionLength}/${PHOTO_DESCRIPTION_MAX_LENGTH}`}
-      >
-        <Textarea rows={3} placeholder="Describe your crack" disabled={isSaving} {...register('description')} />
-      </FormField>
-
-      <AltTextField
-        id={`photo-${photo.id}-alt-text`}
-        length={altTextLength}
-        error={errors.altText?.message}
-        disabled={isSaving}
-        {...register('altText')}
-      />
-
-      <section aria-labelledby={`photo-${photo.id}-bars-title`} className="flex flex-col gap-2">
-        <h3 id={`photo-${photo.id}-bars-title`} className="text-sm leading-none font-medium">
-          Privacy Bars
-        </h3>
-        <PrivacyBarEditor
-          imageUrl={photo.originalUrl || null}
-          alt={photoImageAlt(photo)}
-          bars={bars}
-          onChange={setBars}
-          disabled={isSaving}
-          suggestFaces={photo.originalUrl ? () => suggestFaceBarsAt(photo.originalUrl) : undefined}
-        />
-      </section>
-
-      {/* Sticks to the bottom of the scrolling dialog so Save stays in reach below a tall photo. */}
-      <DialogFooter className="sticky -bottom-6 z-10 -mx-6 -mb-6 border-t bg-background px-6 py-4">
-        <DialogClose asChild>
-          <Button variant="outline" disabled={isSaving}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={isSaving}>
-          {isSaving ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />}
-          {isSaving ? 'Saving...' : 'Save Changes'}
-        </Button>
-      </DialogFooter>
-    </form>
-  );
-}

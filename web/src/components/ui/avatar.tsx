@@ -1,5 +1,5 @@
 import type { ComponentProps } from 'react';
-import { Avatar as AvatarPrimitive } from 'radix-ui';
+import * as AvatarPrimitive from '@radix-ui/react-avatar';
 import { cn } from '@/lib/utils';
 
 export function Avatar({ className, ...props }: ComponentProps<typeof AvatarPrimitive.Root>) {
