@@ -229,6 +229,30 @@ describe('pages that do not jump', () => {
     return shift;
   }
 
+  it('keeps the upload form in place when the upload allowance answers late, on a phone and a laptop', async () => {
+    const moved: Record<number, number> = {};
+    for (const width of [390, 1280]) {
+      const page = await world.community.contexts.longName.newPage();
+      await page.setViewportSize({ width, height: 900 });
+      let answer!: () => void;
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      await page.route('**/api/user/upload-allowance', async (route) => {
+        await answered;
+        await route.continue();
+      });
+      await page.goto(`${world.url}/upload`);
+      const form = page.getByRole('form', { name: 'Upload a photo' });
+      await form.waitFor();
+      const before = (await form.boundingBox())!.y;
+      answer();
+      await page.getByRole('region', { name: 'Upload allowance' }).waitFor();
+      moved[width] = Math.abs((await form.boundingBox())!.y - before);
+      await page.close();
+    }
+    // A placeholder of one line's height once held the note's place: the form jumped 82 px on a phone, 22 on a laptop.
+    expect(moved).toEqual({ 390: 0, 1280: 0 });
+  });
+
   it('keeps the member and admin pages still while their data arrives late (layout shift ≤ 0.05)', async () => {
     const shifts: Record<string, number> = {};
     for (const path of ['/', '/upload', '/profile', '/settings', '/contact']) shifts[path] = await pageShift(world.community.contexts.longName, path);
