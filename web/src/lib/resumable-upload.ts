@@ -4,7 +4,7 @@
  * while the connection is gone the upload waits and goes on by itself when it is back. The browser remembers each
  * upload by the file (name, type, size, date), so choosing the same file after a reload goes on from where it stopped.
  */
-import * as tus from 'tus-js-client';
+import type { DetailedError, Upload } from 'tus-js-client';
 import { RESUMABLE_UPLOAD } from '@snapcracks/http-contract';
 import { ApiError, api } from './api';
 import { progressOf, type UploadProgress } from './upload';
@@ -34,10 +34,17 @@ function isTemporary(status: number): boolean {
   return status === 0 || status >= 500 || status === 409 || status === 423;
 }
 
+/**
+ * tus-js-client and its helpers (about 12 KiB of gzip) load when an upload starts or the page asks what it may resume,
+ * after the upload page's first render instead of before it.
+ */
+const loadTus = () => import('tus-js-client');
+
 const lastDelayMs = RESUMABLE_UPLOAD.retryDelaysMs[RESUMABLE_UPLOAD.retryDelaysMs.length - 1] ?? 30_000;
 
 /** Sends `file`; resolves once every byte is stored on the server. Rejects with an ApiError on a refusal. */
-export function sendResumably(file: File, { onProgress, onStatus, signal }: ResumableUploadOptions = {}): Promise<SentUpload> {
+export async function sendResumably(file: File, { onProgress, onStatus, signal }: ResumableUploadOptions = {}): Promise<SentUpload> {
+  const tus = await loadTus();
   return new Promise<SentUpload>((resolve, reject) => {
     if (signal?.aborted) {
       reject(new DOMException('The upload was aborted.', 'AbortError'));
@@ -71,7 +78,7 @@ export function sendResumably(file: File, { onProgress, onStatus, signal }: Resu
         resolve({ id: url.slice(url.lastIndexOf('/') + 1), forget: () => forget(upload) });
       },
       onError: (error) => {
-        const response = (error as tus.DetailedError).originalResponse ?? null;
+        const response = (error as DetailedError).originalResponse ?? null;
         const status = response?.getStatus() ?? 0;
         if (isTemporary(status)) {
           // Out of quick tries: wait for the connection (or the server) to come back, then go on from the stored offset.
@@ -133,7 +140,7 @@ const KEEP_MS = RESUMABLE_UPLOAD.keepHours * 3600 * 1000;
  * or another member's on a shared device) is left out but kept, for its own member.
  */
 export async function findUnfinishedUploads(): Promise<UnfinishedUpload[]> {
-  const storage = tus.defaultOptions.urlStorage;
+  const storage = (await loadTus()).defaultOptions.urlStorage;
   const entries = await storage.findAllUploads().catch(() => []);
   const found: UnfinishedUpload[] = [];
   for (const entry of entries) {
@@ -159,11 +166,11 @@ export async function findUnfinishedUploads(): Promise<UnfinishedUpload[]> {
 /** Deletes an unfinished upload's bytes on the server and forgets it here. */
 export async function discardUnfinishedUpload(upload: UnfinishedUpload): Promise<void> {
   await api.photos.cancelResumableUpload(upload.id);
-  await tus.defaultOptions.urlStorage.removeUpload(upload.storageKey);
+  await (await loadTus()).defaultOptions.urlStorage.removeUpload(upload.storageKey);
 }
 
-async function forget(upload: tus.Upload): Promise<void> {
-  const storage = tus.defaultOptions.urlStorage;
+async function forget(upload: Upload): Promise<void> {
+  const storage = (await loadTus()).defaultOptions.urlStorage;
   const previous = await upload.findPreviousUploads().catch(() => []);
   await Promise.all(previous.filter((entry) => entry.uploadUrl === upload.url).map((entry) => storage.removeUpload(entry.urlStorageKey)));
 }
