@@ -35,10 +35,24 @@ function isTemporary(status: number): boolean {
 }
 
 /**
- * tus-js-client and its helpers (about 12 KiB of gzip) load when an upload starts or the page asks what it may resume,
- * after the upload page's first render instead of before it.
+ * tus-js-client and its helpers (about 16 KiB of gzip) load when an upload starts, or when this browser remembers an
+ * upload the page may offer to resume: not with the upload page's code, and on most visits not at all before a photo is
+ * chosen, so they never compete with the page's first data.
  */
 const loadTus = () => import('tus-js-client');
+
+/** The prefix of every key tus-js-client's browser storage writes to localStorage (its WebStorageUrlStorage). */
+const TUS_STORAGE_PREFIX = 'tus::';
+
+/** Whether this browser remembers any upload, read without loading tus-js-client. True when storage cannot be read. */
+export function remembersAnUpload(): boolean {
+  try {
+    for (let i = 0; i < localStorage.length; i++) if (localStorage.key(i)?.startsWith(TUS_STORAGE_PREFIX)) return true;
+    return false;
+  } catch {
+    return true; // Blocked storage: let tus-js-client decide (it falls back to remembering nothing).
+  }
+}
 
 const lastDelayMs = RESUMABLE_UPLOAD.retryDelaysMs[RESUMABLE_UPLOAD.retryDelaysMs.length - 1] ?? 30_000;
 
@@ -140,6 +154,7 @@ const KEEP_MS = RESUMABLE_UPLOAD.keepHours * 3600 * 1000;
  * or another member's on a shared device) is left out but kept, for its own member.
  */
 export async function findUnfinishedUploads(): Promise<UnfinishedUpload[]> {
+  if (!remembersAnUpload()) return [];
   const storage = (await loadTus()).defaultOptions.urlStorage;
   const entries = await storage.findAllUploads().catch(() => []);
   const found: UnfinishedUpload[] = [];
