@@ -1,12 +1,12 @@
 import { RATERS } from '@snapcracks/http-contract';
 import { useId, useState, type ComponentProps, type FormEvent } from 'react';
-import { Ban, Loader2, Undo2 } from 'lucide-react';
+import { Ban, Undo2 } from 'lucide-react';
 import { LabelWithCount } from '@/components/label-with-count';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/textarea';
 import { formatCountOf } from '@/lib/format';
 import type { VoteChangeKind } from '@/queries/raters';
+import { DialogFormFooter } from '@/components/dialog-form-footer';
 
 /** Which votes a change is for: a number of chosen ones, or all of the rater's. */
 export type VoteChangeScope = number | 'all';
@@ -140,17 +140,7 @@ function ReasonForm({
           </p>
         )}
       </div>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline" disabled={isPending}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" variant={destructive ? 'destructive' : 'default'} disabled={isPending}>
-          {isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : destructive ? <Ban aria-hidden="true" /> : <Undo2 aria-hidden="true" />}
-          {isPending ? busy : action}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter pending={isPending} icon={destructive ? Ban : Undo2} destructive={destructive} action={action} busy={busy} />
     </form>
   );
 }

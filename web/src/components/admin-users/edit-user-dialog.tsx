@@ -2,19 +2,9 @@ import { useState, type ReactElement } from 'react';
 import { useIsMutating } from '@tanstack/react-query';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Loader2, Save } from 'lucide-react';
+import { Save } from 'lucide-react';
 import { FormField } from '@/components/contact/form-field';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
@@ -26,6 +16,7 @@ import { DISPLAY_NAME_MAX_LENGTH, editUserSchema, type EditUserValues } from './
 import { toastSuccess, updateFailureToast } from './mutation-feedback';
 import { OWN_ACCOUNT_LOCKED } from './user-flag-switch';
 import { userLabel } from './user-labels';
+import { DialogFormFooter } from '@/components/dialog-form-footer';
 
 /**
  * Edits a user's display name, email and the enabled and admin flags (SPEC §2 User management). `children` is the
@@ -150,17 +141,7 @@ function EditUserForm({
       </fieldset>
       {isSelf && <p className="text-sm text-muted-foreground">{OWN_ACCOUNT_LOCKED}</p>}
 
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline" disabled={isSaving}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={isSaving}>
-          {isSaving ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />}
-          {isSaving ? 'Saving...' : 'Save Changes'}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter pending={isSaving} icon={Save} action="Save Changes" busy="Saving..." />
     </form>
   );
 }

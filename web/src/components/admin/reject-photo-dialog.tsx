@@ -1,11 +1,12 @@
 import { REJECTION_REASON, REPORTS, REVERSAL } from '@snapcracks/http-contract';
 import { useId, useRef, useState, type ComponentProps, type FormEvent } from 'react';
-import { CheckCircle2, Loader2, XCircle } from 'lucide-react';
+import { CheckCircle2, XCircle } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/textarea';
 import { useReasonTemplatesQuery } from '@/queries/desk';
 import { LabelWithCount } from '@/components/label-with-count';
+import { DialogFormFooter } from '@/components/dialog-form-footer';
 
 /** SPEC §5: a rejection needs a non-blank reason. */
 export const REASON_REQUIRED = REJECTION_REASON.required;
@@ -157,17 +158,7 @@ function RejectForm({ isPending, onReject, wording, templates }: { isPending: bo
           </p>
         )}
       </div>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline" disabled={isPending}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" variant={wording.destructive ? 'destructive' : 'default'} disabled={isPending}>
-          {isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : wording.destructive ? <XCircle aria-hidden="true" /> : <CheckCircle2 aria-hidden="true" />}
-          {isPending ? wording.busy : wording.action}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter pending={isPending} icon={wording.destructive ? XCircle : CheckCircle2} destructive={wording.destructive} action={wording.action} busy={wording.busy} />
     </form>
   );
 }

@@ -2,13 +2,14 @@ import { ALLOWANCE } from '@snapcracks/http-contract';
 import { useId, useState, type FormEvent } from 'react';
 import { Hourglass, Loader2, Save } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { getServerMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import type { UploadAllowanceSettings } from '@/lib/types';
 import { useSetUploadAllowanceSettingsMutation, useUploadAllowanceSettingsQuery } from '@/queries/upload-allowance';
+import { DialogFormFooter } from '@/components/dialog-form-footer';
 
 const FIELDS: { key: keyof UploadAllowanceSettings; label: string; hint: string }[] = [
   { key: 'pendingLimit', label: 'Photos waiting at once', hint: 'What every member may have in the review queue.' },
@@ -105,17 +106,7 @@ function AllowanceForm({ initial, isPending, onSave }: { initial: UploadAllowanc
           {error}
         </p>
       )}
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline" disabled={isPending}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={isPending}>
-          {isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />}
-          {isPending ? 'Saving...' : 'Save'}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter pending={isPending} icon={Save} action="Save" busy="Saving..." />
     </form>
   );
 }

@@ -1,19 +1,18 @@
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Loader2, Save } from 'lucide-react';
+import { Save } from 'lucide-react';
 import { FormField } from '@/components/contact/form-field';
 import { AltTextField } from '@/components/photo/alt-text-field';
 import { suggestFaceBarsAt } from '@/components/privacy-bars/face-suggestions';
 import { PrivacyBarEditor } from '@/components/privacy-bars/privacy-bar-editor';
-import { Button } from '@/components/ui/button';
-import { DialogClose, DialogFooter } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/lib/toast';
 import type { PrivacyBar, UserPhoto } from '@/lib/types';
 import type { useEditUserPhotoMutation } from '@/queries/user-photos';
 import { editPhotoSchema, PHOTO_DESCRIPTION_MAX_LENGTH, type EditPhotoInput, type EditPhotoValues } from './edit-photo-schema';
 import { photoImageAlt } from './photo-label';
+import { DialogFormFooter } from '@/components/dialog-form-footer';
 
 function barsOf(photo: UserPhoto): PrivacyBar[] {
   return Array.isArray(photo.privacyBars) ? photo.privacyBars : [];
@@ -116,17 +115,7 @@ export function EditPhotoForm({
       </section>
 
       {/* Sticks to the bottom of the scrolling dialog so Save stays in reach below a tall photo. */}
-      <DialogFooter className="sticky -bottom-6 z-10 -mx-6 -mb-6 border-t bg-background px-6 py-4">
-        <DialogClose asChild>
-          <Button variant="outline" disabled={isSaving}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={isSaving}>
-          {isSaving ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />}
-          {isSaving ? 'Saving...' : 'Save Changes'}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter className="sticky -bottom-6 z-10 -mx-6 -mb-6 border-t bg-background px-6 py-4" pending={isSaving} icon={Save} action="Save Changes" busy="Saving..." />
     </form>
   );
 }

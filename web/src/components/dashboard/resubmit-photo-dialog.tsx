@@ -1,8 +1,8 @@
 import { RESUBMIT } from '@snapcracks/http-contract';
 import { useId, useState, type FormEvent } from 'react';
-import { Loader2, Send } from 'lucide-react';
+import { Send } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/textarea';
 import { getServerMessage } from '@/lib/api';
 import { formatDate } from '@/lib/format';
@@ -11,6 +11,7 @@ import type { UserPhoto } from '@/lib/types';
 import { useResubmitPhotoMutation } from '@/queries/user-photos';
 import { photoLabel } from './photo-label';
 import { LabelWithCount } from '@/components/label-with-count';
+import { DialogFormFooter } from '@/components/dialog-form-footer';
 
 /**
  * "Fix and resubmit" on a rejected photo: the owner, having fixed its description or bars with Edit, sends it back to
@@ -104,17 +105,7 @@ function ResubmitForm({ reason, isPending, onSubmit }: { reason: string | null; 
           </p>
         )}
       </div>
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline" disabled={isPending}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={isPending}>
-          {isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Send aria-hidden="true" />}
-          {isPending ? 'Resubmitting...' : 'Resubmit Photo'}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter pending={isPending} icon={Send} action="Resubmit Photo" busy="Resubmitting..." />
     </form>
   );
 }

@@ -1,14 +1,15 @@
 import { REPORTS } from '@snapcracks/http-contract';
 import { useId, useState, type FormEvent } from 'react';
-import { Flag, Loader2 } from 'lucide-react';
+import { Flag } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Textarea } from '@/components/ui/textarea';
 import { getServerMessage } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import type { ReportCategory } from '@/lib/types';
 import { useReportPhotoMutation } from '@/queries/reports';
 import { LabelWithCount } from '@/components/label-with-count';
+import { DialogFormFooter } from '@/components/dialog-form-footer';
 
 /** The categories in the order members read them, with their labels (the contract's). */
 export const REPORT_CATEGORIES = REPORTS.categories.map((id) => ({ id, label: REPORTS.labels[id] }));
@@ -130,17 +131,7 @@ function ReportForm({ isPending, onSubmit }: { isPending: boolean; onSubmit: (in
           {error}
         </p>
       )}
-      <DialogFooter>
-        <DialogClose asChild>
-          <Button variant="outline" disabled={isPending}>
-            Cancel
-          </Button>
-        </DialogClose>
-        <Button type="submit" disabled={isPending}>
-          {isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Flag aria-hidden="true" />}
-          {isPending ? 'Sending...' : 'Send Report'}
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter pending={isPending} icon={Flag} action="Send Report" busy="Sending..." />
     </form>
   );
 }
