@@ -141,6 +141,68 @@ function thirdPartyNotices(): Plugin {
   };
 }
 
+/** The frame of every page but the landing and the terms screen (routes/lazy-pages.tsx AppLayout, with its toasts). */
+const FRAME_MODULES = ['src/components/layout/app-layout.tsx', 'src/components/ui/toaster.tsx'];
+/** Routes whose first screen the landing's code draws, or a screen of its own: no frame or page to fetch ahead. */
+const NOT_FRAMED = new Set(['/', '*', '/terms-acceptance']);
+/** Where index.html wants the script, before its stylesheet (a script after a stylesheet waits for it). */
+const ROUTE_MODULE_PRELOADS = '<!-- route module preloads -->';
+
+/**
+ * The page module of a framed route, by the pages' naming: `/admin/users` is `src/pages/admin-users.tsx`. The build
+ * fails when a route of routes/app-routes.tsx has no such page, so the naming and this stay in step.
+ */
+const pageModuleOf = (path: string) => `src/pages/${path.slice(1).replaceAll('/', '-')}.tsx`;
+
+/**
+ * Adds to index.html, for each framed route, the code its first screen waits for: the frame's and the page's chunks
+ * and the chunks they import, less what the entry brings. main.tsx renders the first screen once that code is here,
+ * and without these hints a phone asks for it only after the entry has downloaded and run, a second round of requests
+ * after the first. A small inline script adds `modulepreload` links for the path being opened, so they download with
+ * the entry. `/` is left out: its first screen is the landing for visitors, in the entry already.
+ */
+function routeModulePreloads(): Plugin {
+  let root = '';
+  return {
+    name: 'snapcracks:route-module-preloads',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+    },
+    async transformIndexHtml(html, { bundle }) {
+      if (!bundle) return html;
+      const chunks = Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []));
+      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const byModule = new Map(chunks.flatMap((chunk) => (chunk.facadeModuleId ? [[chunk.facadeModuleId, chunk] as const] : [])));
+      const closure = (starts: Rollup.OutputChunk[]) => {
+        const seen = new Set<string>();
+        const pending = [...starts];
+        for (let chunk = pending.pop(); chunk; chunk = pending.pop()) {
+          if (seen.has(chunk.fileName)) continue;
+          seen.add(chunk.fileName);
+          for (const file of chunk.imports) pending.push(byFile.get(file)!);
+        }
+        return seen;
+      };
+      const chunkOf = (module: string) => {
+        const chunk = byModule.get(resolve(root, module));
+        if (!chunk) throw new Error(`route module preloads: no chunk starts at ${module}`);
+        return chunk;
+      };
+      const withEntry = closure(chunks.filter((chunk) => chunk.isEntry));
+      const frame = closure(FRAME_MODULES.map(chunkOf));
+      const routes = await readFile(resolve(root, 'src/routes/app-routes.tsx'), 'utf8');
+      const paths = [...new Set([...routes.matchAll(/<Route path="([^"]+)"/g)].map(([, path]) => path!))].filter((path) => !NOT_FRAMED.has(path));
+      const url = (file: string) => `/${file}`;
+      const pages = Object.fromEntries(paths.map((path) => [path, [...closure([chunkOf(pageModuleOf(path))])].filter((file) => !withEntry.has(file) && !frame.has(file)).map(url)]));
+      const framed = [...frame].filter((file) => !withEntry.has(file)).map(url);
+      const script = `<script>(function(){var l=${JSON.stringify(pages)}[location.pathname];if(l)${JSON.stringify(framed)}.concat(l).forEach(function(h){var e=document.createElement('link');e.rel='modulepreload';e.href=h;document.head.appendChild(e);});})();</script>`;
+      if (!html.includes(ROUTE_MODULE_PRELOADS)) throw new Error(`route module preloads: index.html has no ${ROUTE_MODULE_PRELOADS}`);
+      return html.replace(ROUTE_MODULE_PRELOADS, script);
+    },
+  };
+}
+
 /** Every module the entries import statically, directly or not: what loads with any first screen. */
 function staticClosureOfEntries(ids: Iterable<string>, info: (id: string) => Rollup.ModuleInfo | null): Set<string> {
   const pending = [...ids].filter((id) => info(id)?.isEntry);
@@ -159,7 +221,7 @@ let entryClosure: Set<string> | undefined;
 // so no dev-server proxy is configured here.
 export default defineConfig({
   base: '/',
-  plugins: [react(), tailwindcss(), firstScreenGuard(), thirdPartyNotices(), precompress()],
+  plugins: [react(), tailwindcss(), firstScreenGuard(), routeModulePreloads(), thirdPartyNotices(), precompress()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -174,3 +174,41 @@ describe('the API reference', () => {
     await context.close();
   });
 });
+
+describe('the first screen of a framed page', () => {
+  it('asks for its frame and page code with the entry, not after the entry has run, and fetches each file once', async () => {
+    const { context, page } = await newSignedInPage('grace@example.com', 'Grace Hopper');
+    await acceptTerms(page);
+    const storageState = await context.storageState();
+    await context.close();
+    for (const [path, chunk, marker] of [
+      ['/upload', 'upload', SCREEN.upload],
+      ['/dashboard', 'dashboard', SCREEN.dashboard],
+      ['/profile', 'profile', SCREEN.profile],
+    ] as const) {
+      // A context of its own: an empty cache, so every file of the first screen is fetched and timed.
+      const fresh = await browser.newContext({ storageState });
+      const first = await fresh.newPage();
+      // A phone's round trip: the entry then arrives well after index.html's scripts have run, whatever this machine's speed.
+      const cdp = await fresh.newCDPSession(first);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: -1, uploadThroughput: -1 });
+      await expectScreen(first, path, marker);
+      const scripts = await first.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+          .map((entry) => ({ path: new URL(entry.name).pathname, startTime: entry.startTime, responseEnd: (entry as PerformanceResourceTiming).responseEnd })),
+      );
+      const entry = scripts.find((script) => /^\/assets\/index-[\w-]+\.js$/.test(script.path));
+      const pageCode = scripts.find((script) => new RegExp(`^/assets/${chunk}-[\\w-]+\\.js$`).test(script.path));
+      expect(entry, `${path}: the entry's timing`).toBeDefined();
+      expect(pageCode, `${path}: the page's chunk`).toBeDefined();
+      // Asked for before the entry had even arrived: only index.html's hint can do that.
+      expect(pageCode!.startTime, `${path}: the page's chunk asked for before the entry arrived`).toBeLessThan(entry!.responseEnd);
+      const paths = scripts.map((script) => script.path);
+      expect(paths.length, `${path}: each script fetched once`).toBe(new Set(paths).size);
+      await fresh.close();
+    }
+  });
+});
