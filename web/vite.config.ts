@@ -73,6 +73,27 @@ function precompress(): Plugin {
   };
 }
 
+/** The chunks of a build's output. */
+function chunksOf(bundle: Rollup.OutputBundle): Rollup.OutputChunk[] {
+  return Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []));
+}
+
+/** The chunks `starts` import statically, directly or not, with themselves: what loads with them. */
+function staticallyImported(starts: Rollup.OutputChunk[], chunks: Rollup.OutputChunk[]): Rollup.OutputChunk[] {
+  const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const seen = new Map<string, Rollup.OutputChunk>();
+  const pending = [...starts];
+  for (let chunk = pending.pop(); chunk; chunk = pending.pop()) {
+    if (seen.has(chunk.fileName)) continue;
+    seen.set(chunk.fileName, chunk);
+    for (const file of chunk.imports) {
+      const next = byFile.get(file);
+      if (next) pending.push(next);
+    }
+  }
+  return [...seen.values()];
+}
+
 /**
  * Packages the first screen never runs, whatever the page: zod validates forms, whose pages load it with their own
  * code. It reached the entry once through a contract module that mixed a schema with plain functions, adding 25 KiB
@@ -90,18 +111,10 @@ function firstScreenGuard(): Plugin {
     name: 'snapcracks:first-screen-guard',
     apply: 'build',
     generateBundle(_options, bundle) {
-      const chunks = new Map(Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [[output.fileName, output] as const] : [])));
-      const pending = [...chunks.values()].filter((chunk) => chunk.isEntry);
-      const seen = new Set<string>();
-      for (let chunk = pending.pop(); chunk; chunk = pending.pop()) {
-        if (seen.has(chunk.fileName)) continue;
-        seen.add(chunk.fileName);
+      const chunks = chunksOf(bundle);
+      for (const chunk of staticallyImported(chunks.filter((c) => c.isEntry), chunks)) {
         const offending = Object.keys(chunk.modules).find((id) => OFF_THE_FIRST_SCREEN.some((pattern) => pattern.test(id)));
         if (offending) this.error(`${offending} is in ${chunk.fileName}, which every first visit loads: import it only from lazily loaded code`);
-        for (const imported of chunk.imports) {
-          const next = chunks.get(imported);
-          if (next) pending.push(next);
-        }
       }
     },
   };
@@ -171,19 +184,9 @@ function routeModulePreloads(): Plugin {
     },
     async transformIndexHtml(html, { bundle }) {
       if (!bundle) return html;
-      const chunks = Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []));
-      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const chunks = chunksOf(bundle);
       const byModule = new Map(chunks.flatMap((chunk) => (chunk.facadeModuleId ? [[chunk.facadeModuleId, chunk] as const] : [])));
-      const closure = (starts: Rollup.OutputChunk[]) => {
-        const seen = new Set<string>();
-        const pending = [...starts];
-        for (let chunk = pending.pop(); chunk; chunk = pending.pop()) {
-          if (seen.has(chunk.fileName)) continue;
-          seen.add(chunk.fileName);
-          for (const file of chunk.imports) pending.push(byFile.get(file)!);
-        }
-        return seen;
-      };
+      const closure = (starts: Rollup.OutputChunk[]) => new Set(staticallyImported(starts, chunks).map((chunk) => chunk.fileName));
       const chunkOf = (module: string) => {
         const chunk = byModule.get(resolve(root, module));
         if (!chunk) throw new Error(`route module preloads: no chunk starts at ${module}`);
