@@ -323,9 +323,9 @@ async function quiet(databaseUrl: string): Promise<void> {
 
 /**
  * Every scenario starts on a database as autovacuum keeps it. With autovacuum off (as on the CI machines' PostgreSQL),
- * each vote left its dead row versions behind for good: a run's later scenarios, split mode after all-in-one, and every
- * run after the first on a reused database paid for the earlier ones' (stats' owners, updated by every vote, held 24
- * dead versions a live row after a few runs). A server with autovacuum on keeps its own pace, as production's does.
+ * each vote's dead row versions stay for good, so a run's later scenarios, split mode after all-in-one, and every run
+ * after the first on a reused database would meet more of them than the first (stats' owners, updated by every vote,
+ * held 24 dead versions a live row after a few runs). A server with autovacuum on keeps its own pace, as production's.
  */
 async function vacuumIfUnattended(databaseUrl: string): Promise<void> {
   await withClient(databaseUrl, async (c) => {
