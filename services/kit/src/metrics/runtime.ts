@@ -1,7 +1,10 @@
 import { monitorEventLoopDelay, performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Meter } from '@opentelemetry/api';
 
-const RESOLUTION_MS = 10;
+// Each tick wakes an idle process: at 10 ms (prom-client's and OpenTelemetry's default) that cost an idle component
+// about 4.3–4.8 ms of CPU a second on two shared cores, half of what it spends idle, against 1.4–1.8 ms at 50. A tick
+// still measures its own lateness to the nanosecond, and a scrape every 15 s collects 300 of them.
+const RESOLUTION_MS = 50;
 
 /** Node samples the interval between ticks of a RESOLUTION_MS timer, in ns: the delay is what exceeds it, in seconds. */
 const lateBy = (intervalNs: number) => Math.max(0, intervalNs / 1e6 - RESOLUTION_MS) / 1000;
