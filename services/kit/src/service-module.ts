@@ -132,6 +132,9 @@ export function defineService<P extends ServicePrismaClient>(spec: {
       const { prisma } = db;
       // The relay's claims and marks are single statements on the pool: a vote's event is claimed and marked like any other.
       const outbox = publishes ? createOutbox({ db: poolSqlClient(db.pool), schema: database.schema, bus: platform.bus, logger }) : undefined;
+      // A reaction may store events of its own (a notification, a recount): they leave once its transaction commits,
+      // not at the relay's next poll.
+      const nudgeOutbox = () => outbox?.nudge();
       const signer = new IdentitySigner(platform.identity, name);
       const server = new GrpcServer({ name, signer, logger, ...(platform.grpcMaxConnectionAgeMs ? { maxConnectionAgeMs: platform.grpcMaxConnectionAgeMs } : {}) });
       const clients: ServiceClient<grpc.Client>[] = [];
@@ -187,7 +190,9 @@ export function defineService<P extends ServicePrismaClient>(spec: {
                 consumer: consumerName,
                 event: envelope,
                 handle: (tx) => consumer.handle(decodeEventOfType(envelope, consumer.types), tx),
-              }).then(() => undefined),
+              }).then((handled) => {
+                if (handled) nudgeOutbox();
+              }),
             { durable: `${name}-${consumer.name}`, types: [...consumer.types] },
           ),
         );
@@ -207,6 +212,7 @@ export function defineService<P extends ServicePrismaClient>(spec: {
           schema: database.schema,
           consumer: `${name}.${consumerName}`,
           maxBatch,
+          afterCommit: nudgeOutbox,
           logger,
           ...(relevant ? { relevant: (envelope: Envelope) => relevant(decode(envelope)) } : {}),
           ...('handle' in reaction

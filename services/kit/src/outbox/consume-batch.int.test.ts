@@ -89,6 +89,27 @@ describe('createBatchConsumer', () => {
     expect(replicas.flatMap((r) => r.batches.flat()).sort()).toEqual(ids(events));
   });
 
+  it('calls afterCommit once a transaction handled new events: not for repeats, irrelevant events or a failed batch', async () => {
+    let commits = 0;
+    const events = Array.from({ length: 4 }, (_, i) => voteCast(i));
+    const poison = events[3]!;
+    const consume = createBatchConsumer({
+      pool,
+      schema: SCHEMA,
+      consumer: 'support.vote-notices',
+      handle: noting((event) => event.id === poison.id).handle,
+      relevant: (event) => VoteCast.decode(event.payload).photoId !== 2,
+      afterCommit: () => (commits += 1),
+      logger,
+    });
+    await Promise.all(events.slice(0, 2).map(consume));
+    expect(commits).toBe(1); // one batch
+    await Promise.all(events.slice(0, 3).map(consume)); // handled before, and one not relevant
+    expect(commits).toBe(1);
+    await expect(consume(poison)).rejects.toThrow(`cannot handle ${poison.id}`);
+    expect(commits).toBe(1);
+  });
+
   describe('with the reaction in one statement', () => {
     /**
      * Notes each event with its photo id, which the table refuses below 0 (a bad event); counts its statements. With

@@ -49,6 +49,11 @@ export type BatchConsumption = (BatchInTransaction | BatchInOneStatement) & {
   relevant?: (event: Envelope) => boolean;
   /** Most events in one transaction. */
   maxBatch?: number;
+  /**
+   * Called once a transaction that handled new events committed (BatchInTransaction), e.g. to nudge the outbox relay
+   * so that the events the handler stored leave now rather than at its next poll.
+   */
+  afterCommit?: () => void;
   logger: Logger;
 };
 
@@ -74,7 +79,7 @@ interface Waiting {
  * its own attempt met.
  */
 export function createBatchConsumer(consumption: BatchConsumption): (event: Envelope) => Promise<void> {
-  const { pool, schema, consumer, relevant, maxBatch = 64, logger } = consumption;
+  const { pool, schema, consumer, relevant, maxBatch = 64, afterCommit, logger } = consumption;
   const recordTable = qualifiedTable(schema, 'processed_events');
   const record = recordSql(recordTable, 1);
   const onPool = poolSqlClient(pool);
@@ -88,13 +93,15 @@ export function createBatchConsumer(consumption: BatchConsumption): (event: Enve
 
   async function commit(events: Envelope[]): Promise<void> {
     if ('handle' in consumption) {
-      await inTransaction(pool, async (tx) => {
+      const handled = await inTransaction(pool, async (tx) => {
         const recorded = await tx.$queryRawUnsafe<{ event_id: string }[]>(record, consumer, sortedIds(events));
         const fresh = new Set(recorded.map((r) => r.event_id));
         // PostgreSQL answers a uuid in lower case, whatever case the producer wrote it in.
         const todo = events.filter((e) => fresh.has(e.id.toLowerCase()));
         if (todo.length > 0) await consumption.handle(todo, tx);
+        return todo.length > 0;
       });
+      if (handled) afterCommit?.();
       return;
     }
     const statement = consumption.statementOf(events);
