@@ -11,6 +11,11 @@ export interface OutboxRelayOptions {
   maxInFlight?: number;
   /** How often the outbox is checked when nobody nudges. */
   pollIntervalMs?: number;
+  /**
+   * While checks find nothing, the interval doubles up to this: every writer nudges its own relay, so the poll is
+   * there for rows another replica or an earlier run left, and an idle service need not ask twice a second.
+   */
+  idlePollIntervalMs?: number;
   /** Waits between attempts while the bus or the database fails; capped so recovery is noticed soon. */
   retryBackoff?: Backoff;
   /** How long a claimed row is left to its relay before another may take it (relays in other processes). */
@@ -54,6 +59,7 @@ export function createOutboxRelay(
   const batchSize = options.batchSize ?? 200;
   const maxInFlight = Math.max(batchSize, options.maxInFlight ?? 1_000);
   const pollIntervalMs = options.pollIntervalMs ?? 500;
+  const idlePollIntervalMs = Math.max(pollIntervalMs, options.idlePollIntervalMs ?? 4_000);
   const retryBackoff = options.retryBackoff ?? { initialDelayMs: 500, maxDelayMs: 30_000 };
   // Inside one process nobody shares the outbox, and a restart must not wait for leases of the run before.
   const leaseMs = options.leaseMs ?? (bus.inProcess ? 0 : 30_000);
@@ -73,8 +79,12 @@ export function createOutboxRelay(
   let outcomes: RelayOutcomes = { published: [], released: [] };
   let failure: unknown;
   let failures = 0;
+  /** Checks in a row that found nothing to claim or record. */
+  let emptyChecks = 0;
 
   const recordable = () => outcomes.published.length + outcomes.released.length;
+  /** The poll interval, doubled for each empty check after the first, at most idlePollIntervalMs. */
+  const nextCheckInMs = () => Math.min(idlePollIntervalMs, pollIntervalMs * 2 ** Math.min(Math.max(emptyChecks - 1, 0), 16));
 
   function dispatch(row: UnpublishedRow): void {
     inFlight.add(row.id);
@@ -155,9 +165,11 @@ export function createOutboxRelay(
         }
         nudged = false; // this claim sees every commit made before it
         const limit = Math.min(batchSize, room);
+        const recorded = recordable();
         const rows = await claimAndRecord(limit);
         rows.forEach(dispatch);
-        if (rows.length < limit) await pause(pollIntervalMs, ['nudge', 'settled']);
+        emptyChecks = rows.length === 0 && recorded === 0 ? emptyChecks + 1 : 0;
+        if (rows.length < limit) await pause(nextCheckInMs(), ['nudge', 'settled']);
       } catch (error) {
         failures += 1;
         const retryInMs = backoffDelayMs(failures, retryBackoff);

@@ -12,6 +12,7 @@ import { createRecordingLogger } from '../testing/recording-logger.js';
 import { PrismaClient } from '../testing/prisma/generated/client.js';
 import { createOutbox, type Outbox, type OutboxOptions } from './outbox.js';
 import { inTransaction, poolSqlClient } from './pg-sql-client.js';
+import type { SqlClient } from './sql-client.js';
 
 const SCHEMA = 'svc';
 const voteCast = (photoId: number) => makeEvent('vote.vote.cast', VoteCast, { photoId, userId: 'u1', rating: 5 }, { source: 'vote' });
@@ -65,8 +66,14 @@ describe.each(['prisma', 'pool'] as const)('outbox (relay on %s)', (mode) => {
     await db.drop();
   });
 
+  /** Statements the relays sent (claims, with their marks, and clean-ups). */
+  let relayStatements = 0;
   function startOutbox(bus: EventBus, options: Partial<OutboxOptions> = {}): Outbox {
-    const relayDb = mode === 'prisma' ? prisma : poolSqlClient(pool);
+    const base = mode === 'prisma' ? prisma : poolSqlClient(pool);
+    const relayDb: SqlClient = {
+      $executeRawUnsafe: (text, ...values) => (relayStatements++, base.$executeRawUnsafe(text, ...values)),
+      $queryRawUnsafe: (text, ...values) => (relayStatements++, base.$queryRawUnsafe(text, ...values)),
+    };
     const outbox = createOutbox({ db: relayDb, schema: SCHEMA, bus, logger, retryBackoff: { initialDelayMs: 10, maxDelayMs: 50 }, ...options });
     outboxes.push(outbox);
     outbox.startRelay();
@@ -122,6 +129,18 @@ describe.each(['prisma', 'pool'] as const)('outbox (relay on %s)', (mode) => {
     const event = voteCast(1);
     await prisma.$transaction((tx) => outbox.enqueue(tx, event));
     await vi.waitFor(() => expect(bus.published).toEqual([event]), eventually);
+  });
+
+  it('checks less often while it finds nothing, and still publishes a commit at once', async () => {
+    const bus = recordingBus();
+    relayStatements = 0;
+    const outbox = startOutbox(bus, { pollIntervalMs: 20, idlePollIntervalMs: 2_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    // Every 20 ms that would be 65 checks; doubling from the second on, 7 (20, 40, …, 640 ms apart), and the clean-up.
+    expect(relayStatements).toBeLessThanOrEqual(12);
+    const event = voteCast(1);
+    await commit(outbox, event);
+    await vi.waitFor(() => expect(bus.published).toEqual([event]), { timeout: 1_000, interval: 10 });
   });
 
   it('publishes in the order events were enqueued, across batches', async () => {
