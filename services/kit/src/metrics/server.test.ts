@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { pino } from 'pino';
 import { startMetrics } from './provider.js';
@@ -58,11 +58,17 @@ describe('the metrics server', () => {
   });
 
   it('reports event-loop delay percentiles once the loop has been measured', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    const text = await (await get('/metrics')).text();
-    for (const stat of ['p50', 'p99', 'max']) {
-      expect(text).toMatch(new RegExp(`^snapcracks_nodejs_eventloop_delay_seconds\\{component="vote",stat="${stat}"\\} [\\d.e-]+$`, 'm'));
-    }
+    // The histogram fills one tick at a time (every 50 ms) and each collection empties it: on a busy machine a
+    // collection can come before the next tick, so this asks until a tick has been measured.
+    await vi.waitFor(
+      async () => {
+        const text = await (await get('/metrics')).text();
+        for (const stat of ['p50', 'p99', 'max']) {
+          expect(text).toMatch(new RegExp(`^snapcracks_nodejs_eventloop_delay_seconds\\{component="vote",stat="${stat}"\\} [\\d.e-]+$`, 'm'));
+        }
+      },
+      { timeout: 2_000, interval: 60 },
+    );
   });
 
   it('serves the routes it was given, and nothing else', async () => {
