@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // Three tiers, as `pnpm test` runs them: unit (no I/O), integration (real PostgreSQL and NATS), e2e (Chromium).
 export default defineConfig({
   test: {
-    // One worker per core, not vitest's cores − 1: the main process only collects results, and the workers spend much
+    // One worker per core (at least two), not vitest's cores − 1: the main process only collects results, and the workers spend much
     // of their time waiting on PostgreSQL, NATS or jsdom. On a 2-core machine this halves the integration tier.
     maxWorkers: Math.max(2, availableParallelism()),
     projects: [
