@@ -160,7 +160,7 @@ describe('CastVotes: many members’ votes in one call', () => {
       { votes: [vote(photoId, 5, member('ada')), vote(photoId, 2, member('bob')), vote(other, 4, member('ada')), vote(photoId, 3, member('ada'))] },
       { caller: null },
     );
-    // Ada's second vote on the photo goes in the batch's second round (one statement cannot change a row twice).
+    // Ada changes her vote on the photo within the call: her row changes once, each answer as if cast one by one.
     expect(outcomes).toEqual([
       { outcome: { $case: 'cast', value: { rating: 5, averageRating: 5, voteCount: 1 } } },
       { outcome: { $case: 'cast', value: { rating: 2, averageRating: 3.5, voteCount: 2 } } },

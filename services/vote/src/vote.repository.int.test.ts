@@ -87,7 +87,7 @@ describe('PrismaVoteRepository batches', () => {
     expect(await outboxCount()).toBe(3);
   });
 
-  it('casts a member’s repeated votes on a photo in one transaction, a round each, in their order', async () => {
+  it('casts a member’s repeated votes on a photo in one statement, answering each as if cast one by one', async () => {
     await approve(1);
     const sent: string[] = [];
     const recording = new PrismaVoteRepository(db.prisma, outbox, recordingPool(db.pool, sent));
@@ -98,8 +98,8 @@ describe('PrismaVoteRepository batches', () => {
       { userId: 'a', rating: 4 },
     ];
     const results = await Promise.all(votes.map((vote) => recording.cast({ photoId: 1, ...vote }, eventOf)));
-    // Rounds: (a 1, b 5), (a 2), (a 4), then the events' one insert — in one transaction.
-    expect(sent).toEqual(['BEGIN', 'vote_cast_batch', 'vote_cast_batch', 'vote_cast_batch', expect.any(String), 'COMMIT']);
+    // The cast (a's row changed once, to their last rating), then the events' one insert — in one transaction.
+    expect(sent).toEqual(['BEGIN', 'vote_cast_batch', expect.any(String), 'COMMIT']);
     expect(results.map((r) => [r!.rating, r!.previousRating, r!.totals])).toEqual([
       [1, null, { voteCount: 1, ratingSum: 1, version: 1 }],
       [5, null, { voteCount: 2, ratingSum: 6, version: 2 }],
@@ -110,6 +110,41 @@ describe('PrismaVoteRepository batches', () => {
     expect(await repository.totals(1)).toEqual({ voteCount: 2, ratingSum: 9, version: 4 });
     // The events go out in the order the votes were applied: the photo's versions rise along the outbox.
     expect((await outboxEvents(db.prisma, 'vote')).map((e) => VoteCast.decode(e.payload).version)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('answers repeats over an earlier vote, across photos and beside a refused vote, in the batch’s order', async () => {
+    await approve(1);
+    await approve(2);
+    await repository.cast({ photoId: 1, userId: 'a', rating: 3 }, eventOf);
+    const batch = [
+      { photoId: 1, userId: 'a', rating: 5 },
+      { photoId: 1, userId: 'owner', rating: 4 },
+      { photoId: 2, userId: 'a', rating: 2 },
+      { photoId: 1, userId: 'b', rating: 1 },
+      { photoId: 1, userId: 'a', rating: 1 },
+      { photoId: 2, userId: 'a', rating: 4 },
+    ];
+    const results = await Promise.all(batch.map((vote) => repository.cast(vote, eventOf)));
+    expect(results.map((r) => r && [r.photoId, r.rating, r.previousRating, r.totals])).toEqual([
+      [1, 5, 3, { voteCount: 1, ratingSum: 5, version: 2 }],
+      null,
+      [2, 2, null, { voteCount: 1, ratingSum: 2, version: 1 }],
+      [1, 1, null, { voteCount: 2, ratingSum: 6, version: 3 }],
+      [1, 1, 5, { voteCount: 2, ratingSum: 2, version: 4 }],
+      [2, 4, 2, { voteCount: 1, ratingSum: 4, version: 2 }],
+    ]);
+    expect(await repository.totals(1)).toEqual({ voteCount: 2, ratingSum: 2, version: 4 });
+    expect(await repository.totals(2)).toEqual({ voteCount: 1, ratingSum: 4, version: 2 });
+    expect([await repository.findRating(1, 'a'), await repository.findRating(2, 'a')]).toEqual([1, 4]);
+    const events = (await outboxEvents(db.prisma, 'vote')).map((e) => VoteCast.decode(e.payload));
+    expect(events.map((e) => [e.photoId, e.rating, e.version])).toEqual([
+      [1, 3, 1],
+      [1, 5, 2],
+      [2, 2, 1],
+      [1, 1, 3],
+      [1, 1, 4],
+      [2, 4, 2],
+    ]);
   });
 
   it('stays exact with two replicas casting batches on the same photos at once', async () => {

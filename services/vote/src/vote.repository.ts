@@ -112,9 +112,8 @@ type Raw = Pick<Prisma.TransactionClient, '$executeRaw' | '$queryRaw'>;
 export type Pool = Database<PrismaClient>['pool'];
 
 interface CastRow {
-  /** The vote's place in the batch, from 1. */
+  /** The (photo, member) pair's place in the statement's input, from 1. */
   ord: number;
-  rating: number;
   previous_rating: number | null;
   /** The photo's totals after the whole batch; bigint columns arrive as text from pg. */
   vote_count: number;
@@ -122,20 +121,22 @@ interface CastRow {
   version: string;
 }
 
-// A batch of votes (distinct photo and user pairs) in one statement:
+// A batch of votes in one statement, one input row per (photo, member) pair: its last rating and how many of the
+// batch's votes it stands for (`votes`, more than one when a member changed a vote within the batch).
 //  - The photos are read FOR SHARE: the projection's writes wait for votes in flight, so a deletion that commits
 //    after a vote sees it (and removes it), and one that committed before stops it.
 //  - The upsert keeps each replaced rating in `previous_rating`; ON CONFLICT DO UPDATE evaluates `v.rating` on the
-//    latest row version while holding its lock, so two changes of one vote at once each see the other's result.
+//    latest row version while holding its lock, so two changes of one vote at once each see the other's result. A
+//    pair's row changes once, from the rating before the batch to the last one, which is what `previous_rating` keeps.
 //  - Each photo's totals move by the batch's exact differences in an upsert that locks the totals row until commit,
-//    its version by the number of votes on it.
+//    its version by the number of votes on it, repeats included.
 //  - A vote an admin set aside (voided) or one suspended with its voter's account is not changed, and a disabled
 //    account casts nothing: neither is in the answer, so the service says why.
 //  Locks are always taken in the order photos (shared), votes, totals, each by key: concurrent batches queue, and the
 //  voter and photo clean-ups and recounts (counting.store.ts) take the same order.
 const CAST_VOTES_SQL = `
   WITH input AS (
-    SELECT * FROM unnest($1::bigint[], $2::text[], $3::smallint[]) WITH ORDINALITY AS i("photo_id", "user_id", "rating", "ord")
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::smallint[], $4::int[]) WITH ORDINALITY AS i("photo_id", "user_id", "rating", "votes", "ord")
   ), photo AS (
     SELECT "photo_id", "owner_id" FROM "vote"."votable_photos"
     WHERE "photo_id" = ANY($1::bigint[]) AND "approved" AND NOT "deleted"
@@ -151,9 +152,10 @@ const CAST_VOTES_SQL = `
       WHERE v."voided_at" IS NULL AND NOT v."suspended"
     RETURNING v."photo_id", v."user_id", v."rating", v."previous_rating"
   ), moves AS (
-    SELECT "photo_id", count(*) FILTER (WHERE "previous_rating" IS NULL) AS "added",
-           sum("rating" - COALESCE("previous_rating", 0)) AS "moved", count(*) AS "votes"
-    FROM cast_votes GROUP BY "photo_id"
+    SELECT c."photo_id", count(*) FILTER (WHERE c."previous_rating" IS NULL) AS "added",
+           sum(c."rating" - COALESCE(c."previous_rating", 0)) AS "moved", sum(i."votes") AS "votes"
+    FROM cast_votes c JOIN input i ON i."photo_id" = c."photo_id" AND i."user_id" = c."user_id"
+    GROUP BY c."photo_id"
   ), totals AS (
     INSERT INTO "vote"."photo_ratings" AS r ("photo_id", "vote_count", "rating_sum", "version")
     SELECT "photo_id", "added", "moved", "votes" FROM moves ORDER BY "photo_id"
@@ -162,7 +164,7 @@ const CAST_VOTES_SQL = `
           "version" = r."version" + EXCLUDED."version"
     RETURNING r."photo_id", r."vote_count", r."rating_sum", r."version"
   )
-  SELECT i."ord"::int AS "ord", c."rating"::int AS "rating", c."previous_rating"::int AS "previous_rating",
+  SELECT i."ord"::int AS "ord", c."previous_rating"::int AS "previous_rating",
          t."vote_count", t."rating_sum"::text AS "rating_sum", t."version"::text AS "version"
   FROM cast_votes c
   JOIN input i ON i."photo_id" = c."photo_id" AND i."user_id" = c."user_id"
@@ -187,7 +189,8 @@ const ATTEMPTS = 3;
  */
 export class PrismaVoteRepository implements VoteRepository {
   // Two batches in flight: one commits while the next is built and sent, and a pool of 10 keeps room for the rest. A
-  // member's repeated votes on one photo share a batch (in rounds, below) rather than each waiting for a batch of its own.
+  // member's repeated votes on one photo share a batch (as one change of their row, below) rather than each waiting
+  // for a batch of its own.
   private readonly batches = new GroupCommit<QueuedVote, CastResult | null>((votes) => this.castBatch(votes), {
     maxBatch: 100,
     maxInFlight: 2,
@@ -214,35 +217,35 @@ export class PrismaVoteRepository implements VoteRepository {
 
   /**
    * Votes cast together (one CastVotes call) or while earlier ones are being written go together: one transaction of
-   * BEGIN, the statement above (once per round when a member voted on a photo more than once), their events in one
-   * insert, COMMIT, in two round trips (BEGIN with the first statement, the insert with COMMIT). Every vote's answer
-   * and event still carry the totals right after it, as if the batch's votes had been cast one by one in their order.
+   * BEGIN, the statement above, their events in one insert, COMMIT, in two round trips (BEGIN with the statement, the
+   * insert with COMMIT). Every vote's answer and event still carry the rating it replaced and the totals right after
+   * it, as if the batch's votes had been cast one by one in their order, a member's repeats on a photo included.
    */
   cast(vote: NewVote, eventOf: EventOf): Promise<CastResult | null> {
     return this.batches.submit({ vote, eventOf: bindToActiveTrace(eventOf) });
   }
 
   private async castBatch(queued: QueuedVote[]): Promise<(CastResult | null)[]> {
-    const rounds = roundsOf(queued.map((q) => q.vote));
+    const votes = queued.map((q) => q.vote);
+    const pairs = pairsOf(votes);
     for (let attempt = 1; ; attempt++) {
       try {
         const results = await inTransaction(this.pool, async (tx) => {
-          const cast: (CastResult | null)[] = [];
-          // The statement cannot change one row twice: a member's later vote on the photo goes in the next round.
-          for (const round of rounds) {
-            const votes = round.map(({ vote }) => vote);
-            const { rows } = await tx.client.query<CastRow>({
-              name: 'vote_cast_batch',
-              text: CAST_VOTES_SQL,
-              values: [votes.map((v) => v.photoId), votes.map((v) => v.userId), votes.map((v) => v.rating)],
-            });
-            resultsInOrder(votes, rows).forEach((result, i) => (cast[round[i]!.index] = result));
-          }
-          // Events in the order the votes were applied, so each photo's versions rise along the outbox.
-          const applied = rounds.flat().map(({ index }) => index);
-          const events = applied.flatMap((i) => (cast[i] ? [queued[i]!.eventOf(cast[i])] : []));
+          const { rows } = await tx.client.query<CastRow>({
+            name: 'vote_cast_batch',
+            text: CAST_VOTES_SQL,
+            values: [
+              pairs.map(({ last }) => last.photoId),
+              pairs.map(({ last }) => last.userId),
+              pairs.map(({ last }) => last.rating),
+              pairs.map(({ indices }) => indices.length),
+            ],
+          });
+          const cast = resultsInOrder(votes, pairs, rows);
+          // Events in the batch's order, so each photo's versions rise along the outbox.
+          const events = cast.flatMap((result, i) => (result ? [queued[i]!.eventOf(result)] : []));
           const stored = this.outbox.statementFor(events);
-          // The events' row goes out with COMMIT (and the first round with BEGIN): two round trips in all.
+          // The events' row goes out with COMMIT (and the statement with BEGIN): two round trips in all.
           await (stored ? tx.commitWith(stored) : tx.commitWith());
           return cast;
         });
@@ -309,36 +312,57 @@ function voteKey(vote: NewVote): string {
   return `${vote.photoId}/${vote.userId}`;
 }
 
-/**
- * The batch's votes in rounds of distinct (photo, member) pairs, in their order: a member's second vote on a photo in
- * the batch goes in the second round, and so on. Each vote keeps its index in the batch.
- */
-function roundsOf(votes: NewVote[]): { vote: NewVote; index: number }[][] {
-  const rounds: { vote: NewVote; index: number }[][] = [];
-  const seen = new Map<string, number>();
-  votes.forEach((vote, index) => {
-    const key = voteKey(vote);
-    const round = seen.get(key) ?? 0;
-    seen.set(key, round + 1);
-    (rounds[round] ??= []).push({ vote, index });
-  });
-  return rounds;
+/** A member's votes on one photo within a batch: the indices of them all, in order, and the last, which stays. */
+interface Pair {
+  last: NewVote;
+  indices: number[];
 }
 
 /**
- * Each stored vote with the totals right after it: the statement answers each photo's totals after the whole batch, so
- * walking the photo's votes back from the last, each one's totals are the next one's minus what that next vote moved.
+ * The batch's votes by (photo, member) pair, in the order each pair first appears: one statement cannot change a row
+ * twice, and a member's repeats on a photo in one transaction leave only their last rating.
  */
-function resultsInOrder(votes: NewVote[], rows: CastRow[]): (CastResult | null)[] {
+function pairsOf(votes: NewVote[]): Pair[] {
+  const pairs = new Map<string, Pair>();
+  votes.forEach((vote, index) => {
+    const pair = pairs.get(voteKey(vote));
+    if (pair) {
+      pair.last = vote;
+      pair.indices.push(index);
+    } else pairs.set(voteKey(vote), { last: vote, indices: [index] });
+  });
+  return [...pairs.values()];
+}
+
+/**
+ * Each vote of the batch as if cast one by one in its order (null when it was not). A pair's first vote replaced the
+ * rating its row held before the batch (the statement's `previous_rating`), each later one the vote before it. The
+ * statement answers each photo's totals after the whole batch; walking the photo's votes back from the last, each one's
+ * totals are the next one's minus what that next vote moved.
+ */
+function resultsInOrder(votes: NewVote[], pairs: Pair[], rows: CastRow[]): (CastResult | null)[] {
+  const replaced = new Map<number, number | null>();
+  const totalsAfterBatch = new Map<number, Totals>();
+  for (const row of rows) {
+    const pair = pairs[row.ord - 1]!;
+    let previous = row.previous_rating;
+    for (const index of pair.indices) {
+      replaced.set(index, previous);
+      previous = votes[index]!.rating;
+    }
+    totalsAfterBatch.set(pair.last.photoId, { voteCount: row.vote_count, ratingSum: Number(row.rating_sum), version: Number(row.version) });
+  }
   const results: (CastResult | null)[] = votes.map(() => null);
   const totalsAfterLater = new Map<number, Totals>();
-  for (const row of [...rows].sort((a, b) => b.ord - a.ord)) {
-    const vote = votes[row.ord - 1]!;
-    const totals = totalsAfterLater.get(vote.photoId) ?? { voteCount: row.vote_count, ratingSum: Number(row.rating_sum), version: Number(row.version) };
-    results[row.ord - 1] = { ...vote, rating: row.rating, previousRating: row.previous_rating, totals };
+  for (let index = votes.length - 1; index >= 0; index--) {
+    if (!replaced.has(index)) continue;
+    const vote = votes[index]!;
+    const previousRating = replaced.get(index)!;
+    const totals = totalsAfterLater.get(vote.photoId) ?? totalsAfterBatch.get(vote.photoId)!;
+    results[index] = { ...vote, previousRating, totals };
     totalsAfterLater.set(vote.photoId, {
-      voteCount: totals.voteCount - (row.previous_rating === null ? 1 : 0),
-      ratingSum: totals.ratingSum - (row.rating - (row.previous_rating ?? 0)),
+      voteCount: totals.voteCount - (previousRating === null ? 1 : 0),
+      ratingSum: totals.ratingSum - (vote.rating - (previousRating ?? 0)),
       version: totals.version - 1,
     });
   }
