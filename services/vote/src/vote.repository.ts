@@ -325,11 +325,12 @@ interface Pair {
 function pairsOf(votes: NewVote[]): Pair[] {
   const pairs = new Map<string, Pair>();
   votes.forEach((vote, index) => {
-    const pair = pairs.get(voteKey(vote));
+    const key = voteKey(vote);
+    const pair = pairs.get(key);
     if (pair) {
       pair.last = vote;
       pair.indices.push(index);
-    } else pairs.set(voteKey(vote), { last: vote, indices: [index] });
+    } else pairs.set(key, { last: vote, indices: [index] });
   });
   return [...pairs.values()];
 }
