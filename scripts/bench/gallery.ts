@@ -156,7 +156,7 @@ function netOf(load: Usage, idle: Usage): Usage {
   return { ms: load.ms, app: net(load.app, idle.app), pg: net(load.pg, idle.pg), commits: net(load.commits, idle.commits) };
 }
 
-type Request = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
+type Request = Pick<autocannon.Request, 'method' | 'path' | 'headers' | 'body'>;
 
 /** The mean of several runs of one scenario (latencies too: a rough figure, said so in the report). */
 function mean(runs: Figures[]): Figures {
@@ -493,7 +493,7 @@ async function benchSize(photos: number, mode: Mode): Promise<SizeResult> {
     if (voting) {
       const approved = await approvedPhotos(databaseUrl);
       const hot = await hotPhoto(databaseUrl, voters);
-      const vote = (photoId: (s: Session) => number, identify: (s: Session) => Record<string, string>, prefix: string) => (r: Request) => {
+      const vote = (photoId: (s: Session) => number, identify: (s: Session) => Record<string, string>, prefix: string) => (r: Request): Request => {
         const session = randomOf(voters);
         return {
           ...r,

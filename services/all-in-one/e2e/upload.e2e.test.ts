@@ -211,7 +211,7 @@ describe('the upload page on phones', () => {
             [cx, cy - 20],
             [cx, cy + 20],
           ] as const) {
-            const hit = await page.evaluate(([px, py]) => document.elementFromPoint(px, py)?.closest('[role="checkbox"]')?.id ?? null, [x, y]);
+            const hit = await page.evaluate(([px, py]) => document.elementFromPoint(px, py)?.closest('[role="checkbox"]')?.id ?? null, [x, y] as const);
             expect(hit, `${label}: a tap at (${Math.round(x - cx)}, ${Math.round(y - cy)}) from the box's centre`).toBe('upload-terms');
           }
         }
