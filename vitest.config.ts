@@ -25,6 +25,7 @@ export default defineConfig({
           exclude: ['**/node_modules/**'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          expect: { poll: { timeout: 5_000 } },
         },
       },
       {
@@ -34,6 +35,10 @@ export default defineConfig({
           include: ['services/all-in-one/e2e/**/*.e2e.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 180_000,
+          // A page waited for under load (a slow host, CI's two cores) can take seconds: vitest's 1 s default made
+          // polls fail on a slow machine that a person would not call broken.
+          expect: { poll: { timeout: 10_000 } },
+          // Run two at a time, the files took twice as long each on two cores, with no gain in all.
           fileParallelism: false,
         },
       },
