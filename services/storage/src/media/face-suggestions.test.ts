@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { FaceDetectionUnavailableError, UnsupportedImageError } from './errors.js';
-import { ImageProcessor } from './image-processor.js';
-import { fixture } from './test-images.js';
+import { fixture, testProcessor } from './test-images.js';
 
-const processor = new ImageProcessor();
+const processor = testProcessor();
 afterAll(() => processor.close());
 
 describe('ImageProcessor.suggestFaceBars', () => {

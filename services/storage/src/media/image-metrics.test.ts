@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processMetrics, renderPrometheus, startMetrics, telemetryResource } from '@snapcracks/kit';
-import { ImageProcessor } from './image-processor.js';
-import { generatedPhoto } from './test-images.js';
+import type { ImageProcessor } from './image-processor.js';
+import { generatedPhoto, testProcessor } from './test-images.js';
 
 let telemetry: { shutdown(): Promise<void> };
 let processor: ImageProcessor;
@@ -9,7 +9,7 @@ let processor: ImageProcessor;
 beforeAll(() => {
   telemetry = startMetrics({ component: 'storage', resource: telemetryResource('storage') });
   // One thread: the second of two photos sent together waits for it.
-  processor = new ImageProcessor({ maxThreads: 1 });
+  processor = testProcessor({ maxThreads: 1 });
 });
 
 afterAll(async () => {

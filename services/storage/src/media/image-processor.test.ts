@@ -6,11 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImageProcessor, ImageTooLargeError, UnsupportedImageError, hammingDistance, type ProcessedPhoto } from './index.js';
-import { decompressionBomb, fixture, generatedPhoto, isBlack, metadataLeftIn, pixel } from './test-images.js';
+import { ImageTooLargeError, UnsupportedImageError, hammingDistance, type ProcessedPhoto } from './index.js';
+import { decompressionBomb, fixture, generatedPhoto, isBlack, metadataLeftIn, pixel, testProcessor } from './test-images.js';
 
 // These tests go through the real media process and its worker pool: they prove that both load from vitest.
-const processor = new ImageProcessor();
+const processor = testProcessor();
 afterAll(() => processor.close());
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -177,7 +177,7 @@ describe('ImageProcessor.processPhoto', { timeout: 30_000 }, () => {
   });
 
   it('refuses an image over maxInputPixels with a message naming the limit, a HEIC from its header before decoding it', async () => {
-    const strict = new ImageProcessor({ maxInputPixels: 2_000_000, maxThreads: 1 });
+    const strict = testProcessor({ maxInputPixels: 2_000_000, maxThreads: 1 });
     try {
       const png = await strict.processPhoto(await generatedPhoto(2000, 1001, 'png')).catch((error: unknown) => error);
       expect(png).toBeInstanceOf(ImageTooLargeError);
@@ -188,7 +188,7 @@ describe('ImageProcessor.processPhoto', { timeout: 30_000 }, () => {
     } finally {
       await strict.close();
     }
-    const tiny = new ImageProcessor({ maxInputPixels: 320 * 240 - 1, maxThreads: 1 });
+    const tiny = testProcessor({ maxInputPixels: 320 * 240 - 1, maxThreads: 1 });
     try {
       const heic = await tiny.processPhoto(fixture('photo.heic')).catch((error: unknown) => error);
       expect(heic).toBeInstanceOf(ImageTooLargeError);
@@ -326,7 +326,7 @@ describe('the worker under tsx, as `pnpm start` and the production image run it'
     const script = `
       import { readFileSync } from 'node:fs';
       const { ImageProcessor } = await import(${JSON.stringify(module)});
-      const processor = new ImageProcessor();
+      const processor = new ImageProcessor({ niceness: 0 }); // as testProcessor(), see test-images.ts
       const photo = await processor.processPhoto(readFileSync(${JSON.stringify(input)}));
       await processor.close();
       console.log(JSON.stringify({ width: photo.original.width, height: photo.original.height, type: photo.display.contentType }));`;

@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeifPrimaryImage } from './heic-libheif.js';
-import { DERIVATIVE_EDGES, DERIVATIVE_KINDS, ImageProcessor, UnsupportedImageError, type EncodedImage, type ProcessedPhoto } from './index.js';
-import { fixture } from './test-images.js';
+import { DERIVATIVE_EDGES, DERIVATIVE_KINDS, UnsupportedImageError, type EncodedImage, type ProcessedPhoto } from './index.js';
+import { fixture, testProcessor } from './test-images.js';
 
 // Files that cameras and phones wrote (test/fixtures/real/README.md says where each comes from and under which
 // licence), through the whole media pipeline as an upload takes them: the media process, its worker pool and the
@@ -126,7 +126,7 @@ const GPL_PHOTOS: RealPhoto[] = [
 const METADATA_MARKERS = ['Exif\0\0', 'http://ns.adobe.com/', 'Photoshop 3.0', 'ICC_PROFILE', '8BIM', 'XML:com.adobe.xmp'];
 
 // One thread, so the memory measured is one photo's (the product runs two, IMAGE_WORKERS).
-const processor = new ImageProcessor({ maxThreads: 1 });
+const processor = testProcessor({ maxThreads: 1 });
 afterAll(() => processor.close());
 
 interface Measurement {
