@@ -65,7 +65,7 @@ describe('StorageService storing parts', () => {
       get: (ref) => local.get(ref),
       delete: (ref) => local.delete(ref),
     };
-    const config = { storageType: 'local' as const, localDir: join(dir, 'uploads'), imageWorkers: 1, imageNiceness: 10, imageMaxPixels: 50_000_000, imageQueue: { max: 32, perMember: 4 } };
+    const config = { storageType: 'local' as const, localDir: join(dir, 'uploads'), imageWorkers: 1, imageNiceness: 0, imageMaxPixels: 50_000_000, imageQueue: { max: 32, perMember: 4 } };
     const service = new StorageService(new BlobRepository(db.prisma), new Backends(config, { local: () => flaky }), images, new DriveAuthorization(undefined), logger);
 
     await expect(service.storeImage('photo', [], once(await makeJpeg()))).rejects.toThrow(UnavailableError);
@@ -78,7 +78,7 @@ describe('StorageService storing parts', () => {
 
 describe('StorageService and the image limits', () => {
   const service = (work: ImageWork) =>
-    new StorageService(new BlobRepository(db.prisma), new Backends({ storageType: 'local', localDir: join(dir, 'limits'), imageWorkers: 1, imageNiceness: 10, imageMaxPixels: 1_000_000, imageQueue: { max: 1, perMember: 1 } }), work, new DriveAuthorization(undefined), logger);
+    new StorageService(new BlobRepository(db.prisma), new Backends({ storageType: 'local', localDir: join(dir, 'limits'), imageWorkers: 1, imageNiceness: 0, imageMaxPixels: 1_000_000, imageQueue: { max: 1, perMember: 1 } }), work, new DriveAuthorization(undefined), logger);
 
   it('refuses a photo over the pixel limit with INVALID_ARGUMENT saying the limit, and stores nothing', async () => {
     const processor = new ImageProcessor({ maxInputPixels: 1_000_000, maxThreads: 1 });
@@ -112,7 +112,7 @@ describe('StorageService and the image limits', () => {
 describe('StorageService storing a member’s export', () => {
   const uploads = () => join(dir, 'exports-test');
   const service = () =>
-    new StorageService(new BlobRepository(db.prisma), new Backends({ storageType: 'local', localDir: uploads(), imageWorkers: 1, imageNiceness: 10, imageMaxPixels: 1_000_000, imageQueue: { max: 1, perMember: 1 } }), images, new DriveAuthorization(undefined), logger);
+    new StorageService(new BlobRepository(db.prisma), new Backends({ storageType: 'local', localDir: uploads(), imageWorkers: 1, imageNiceness: 0, imageMaxPixels: 1_000_000, imageQueue: { max: 1, perMember: 1 } }), images, new DriveAuthorization(undefined), logger);
   const id = '5f0c3a4e-1b2d-4c5e-8f90-0123456789ab';
   async function* pieces(...parts: string[]): AsyncIterable<Buffer> {
     for (const part of parts) yield Buffer.from(part);
