@@ -28,40 +28,41 @@ function fakeAuth() {
   return { auth, clients: { auth: { call: { getUser } } } as unknown as ConstructorParameters<typeof UserDirectory>[0] };
 }
 
+/** A directory on a fake auth and a clock that starts at 0 and moves with `advance`. */
+function directory() {
+  let now = 0;
+  const { auth, clients } = fakeAuth();
+  return { auth, users: new UserDirectory(clients, () => now), advance: (ms: number) => void (now += ms) };
+}
+
 describe('UserDirectory', () => {
   it('reads an account once every few seconds', async () => {
-    let now = 0;
-    const { auth, clients } = fakeAuth();
-    const users = new UserDirectory(clients, () => now);
+    const { auth, users, advance } = directory();
     expect(await users.get('ada')).toEqual(ada);
-    now += 4_000;
+    advance(4_000);
     await users.get('ada');
     expect(auth.calls).toBe(1);
-    now += 2_000;
+    advance(2_000);
     await users.get('ada');
     expect(auth.calls).toBe(2);
   });
 
   it('serves an account read in the last ten minutes while auth cannot be reached, and nothing older', async () => {
-    let now = 0;
-    const { auth, clients } = fakeAuth();
-    const users = new UserDirectory(clients, () => now);
+    const { auth, users, advance } = directory();
     await users.get('ada');
     auth.down = status.UNAVAILABLE;
-    now += 60_000;
+    advance(60_000);
     expect(await users.get('ada')).toEqual(ada);
     auth.down = status.DEADLINE_EXCEEDED;
     expect(await users.get('ada')).toEqual(ada);
-    now += 10 * 60_000;
+    advance(10 * 60_000);
     await expect(users.get('ada')).rejects.toMatchObject({ code: status.DEADLINE_EXCEEDED });
   });
 
   it('never serves a stale account for an admin\'s change, nor when auth answers with a refusal', async () => {
-    let now = 0;
-    const { auth, clients } = fakeAuth();
-    const users = new UserDirectory(clients, () => now);
+    const { auth, users, advance } = directory();
     await users.get('ada');
-    now += 6_000;
+    advance(6_000);
     auth.down = status.UNAVAILABLE;
     await expect(users.get('ada', { fresh: true })).rejects.toMatchObject({ code: status.UNAVAILABLE });
     auth.down = status.PERMISSION_DENIED;
@@ -69,11 +70,9 @@ describe('UserDirectory', () => {
   });
 
   it('reads an expired account once for the requests that need it meanwhile', async () => {
-    let now = 0;
-    const { auth, clients } = fakeAuth();
-    const users = new UserDirectory(clients, () => now);
+    const { auth, users, advance } = directory();
     await users.get('ada');
-    now += 6_000;
+    advance(6_000);
     auth.held = true;
     const burst = Array.from({ length: 5 }, () => users.get('ada'));
     auth.release();
@@ -84,11 +83,9 @@ describe('UserDirectory', () => {
   });
 
   it('shares a failed read too, each request still served the account it had while auth is down', async () => {
-    let now = 0;
-    const { auth, clients } = fakeAuth();
-    const users = new UserDirectory(clients, () => now);
+    const { auth, users, advance } = directory();
     await users.get('ada');
-    now += 6_000;
+    advance(6_000);
     auth.down = status.UNAVAILABLE;
     auth.held = true;
     const burst = [users.get('ada'), users.get('ada'), users.get('ada', { fresh: true })];
