@@ -8,7 +8,7 @@ import { supportHandlers } from './grpc/support.server.js';
 import { loadSupportConfig } from './config.js';
 import { NotificationStore } from './notifications/notification.store.js';
 import { NotificationService } from './notifications/notification.service.js';
-import { NOTICE_EVENTS, VOTE_NOTICE_EVENTS, applyNoticeEvent, applyVoteNoticeEvents, mayNotify } from './notifications/notices.consumer.js';
+import { NOTICE_EVENTS, VOTE_NOTICE_EVENTS, applyMilestoneEvents, applyNoticeEvent } from './notifications/notices.consumer.js';
 import { emailNotice, smtpSender } from './notifications/notice-mailer.js';
 
 export const supportService = defineService<PrismaClient>({
@@ -23,9 +23,8 @@ export const supportService = defineService<PrismaClient>({
     consume('notices', NOTICE_EVENTS, async (event, tx) => {
       await applyNoticeEvent(event, new NotificationStore(tx, outbox));
     });
-    // Every vote passes here, and nearly none may notify: those are settled at once, without a transaction or a record;
-    // the others go a batch per transaction on the pool.
-    consumeBatches('vote-notices', VOTE_NOTICE_EVENTS, (events, tx) => applyVoteNoticeEvents(events, tx, outbox), { relevant: mayNotify });
+    // Only the votes that reached a milestone, not every vote: a batch per transaction on the pool.
+    consumeBatches('vote-notices', VOTE_NOTICE_EVENTS, (events, tx) => applyMilestoneEvents(events, tx, outbox));
     // Email, only when an SMTP server is configured.
     if (config.SMTP_URL && config.SMTP_FROM) {
       const send = smtpSender(config.SMTP_URL, config.SMTP_FROM);

@@ -1,9 +1,9 @@
 import { status } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { IdentitySigner, batchItemOrigin, startTelemetry, decodeEvent, makeEvent, type Caller, type Database, type EventBus, type ServiceClient } from '@snapcracks/kit';
+import { IdentitySigner, batchItemOrigin, startTelemetry, decodeEvent, decodeEvents, makeEvent, type Caller, type Database, type EventBus, type ServiceClient } from '@snapcracks/kit';
 import { outboxEvents, startTestServices, type TestServices, callError } from '@snapcracks/kit/testing';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
-import { PhotoDeleted, PhotoStatusChanged, PhotoUploaded, VoteCast, type PhotoState } from '@snapcracks/proto/events/v1';
+import { PhotoDeleted, PhotoMilestonesReached, PhotoStatusChanged, PhotoUploaded, VoteCast, VoteMilestone, type PhotoState } from '@snapcracks/proto/events/v1';
 import { VoteServiceClient, type CastVoteOutcome } from '@snapcracks/proto/vote/v1';
 import { PrismaClient } from './generated/prisma/client.js';
 import { voteService } from './index.js';
@@ -169,6 +169,23 @@ describe('CastVotes: many members’ votes in one call', () => {
     ]);
     expect((await rowsOf(photoId)).totals).toMatchObject({ voteCount: 2, ratingSum: 5n, version: 3n });
     expect((await castEvents(photoId)).map((e) => e.version)).toEqual([1, 2, 3]);
+  });
+
+  it('writes the milestones the votes reached beside their casts: the casts in one outbox row, the milestones in another', async () => {
+    const photoId = await approvedPhoto();
+    // Ten fives: the first vote, then the tenth reaching 10 votes and an average of 5 at once.
+    await gateway.call.castVotes({ votes: Array.from({ length: 10 }, (_, i) => vote(photoId, 5, member(`fan${i}`))) }, { caller: null });
+    const rows = await db.prisma.$queryRawUnsafe<{ type: string; payload: Uint8Array }[]>(`SELECT "type", "payload" FROM "vote"."outbox" ORDER BY "created_at", "id"`);
+    const mine = rows.filter((row) => decodeEvents(row.payload).some((e) => e.type === 'vote.vote.cast' ? decodeEvent(e, VoteCast).photoId === photoId : decodeEvent(e, PhotoMilestonesReached).photoId === photoId));
+    expect(mine.map((row) => [row.type, decodeEvents(row.payload).length])).toEqual([
+      ['vote.vote.cast', 10],
+      ['vote.photo.milestones_reached', 2],
+    ]);
+    const { VOTE_MILESTONE_FIRST_VOTE: FIRST, VOTE_MILESTONE_VOTE_COUNT: COUNT, VOTE_MILESTONE_HIGH_RATING: HIGH } = VoteMilestone;
+    expect(decodeEvents(mine[1]!.payload).map((e) => decodeEvent(e, PhotoMilestonesReached))).toEqual([
+      { photoId, voterId: 'fan0', milestones: [FIRST], voteCount: 1, ratingSum: 5 },
+      { photoId, voterId: 'fan9', milestones: [COUNT, HIGH], voteCount: 10, ratingSum: 50 },
+    ]);
   });
 
   it('fails only the votes that break a rule, each with the status its own call would get', async () => {

@@ -4,7 +4,7 @@ import { applyMigrations, createLogger, createMemoryEventBus, createOutbox, make
 import { VoteCast } from '@snapcracks/proto/events/v1';
 import { createTestDatabase, outboxEvents, type TestDatabase } from '@snapcracks/kit/testing';
 import { PrismaClient } from './generated/prisma/client.js';
-import { PrismaVoteRepository, type EventOf, type Pool } from './vote.repository.js';
+import { PrismaVoteRepository, type EventsOf, type Pool } from './vote.repository.js';
 import { describeVoteRepositoryContract } from './testing/vote.repository.contract.js';
 
 const logger = createLogger('test', 'silent');
@@ -72,8 +72,9 @@ function recordingPool(pool: Pool, sent: string[]): Pool {
 }
 
 describe('PrismaVoteRepository batches', () => {
-  const eventOf: EventOf = (cast) =>
-    makeEvent('vote.vote.cast', VoteCast, { photoId: cast.photoId, userId: cast.userId, rating: cast.rating, ...cast.totals }, { source: 'test' });
+  const eventOf: EventsOf = (cast) => [
+    makeEvent('vote.vote.cast', VoteCast, { photoId: cast.photoId, userId: cast.userId, rating: cast.rating, ...cast.totals }, { source: 'test' }),
+  ];
   const approve = (photoId: number) => PrismaVoteRepository.votablePhotos(db.prisma).saveIfNewer({ photoId, ownerId: 'owner', approved: true, deleted: false, version: 2 });
   /** Events in the outbox (a batch's share one row). */
   const outboxCount = async () => (await outboxEvents(db.prisma, 'vote')).length;

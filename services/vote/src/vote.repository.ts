@@ -34,8 +34,8 @@ export interface CastResult extends NewVote {
   totals: Totals;
 }
 
-/** Builds the event that reports a vote, from the vote and the totals it left. */
-export type EventOf = (cast: CastResult) => Envelope;
+/** Builds the events that report a vote, from the vote and the totals it left: its vote.vote.cast first. */
+export type EventsOf = (cast: CastResult) => Envelope[];
 
 /** A vote removed with its voter's account, and the photo's totals right after. */
 export interface RemovedVote {
@@ -60,7 +60,7 @@ export interface VoteRepository {
    * with the event `eventOf` builds, in one transaction; exact under any concurrency. Only while the photo is still
    * approved, not deleted and not the voter's own: otherwise nothing changes and null is answered.
    */
-  cast(vote: NewVote, eventOf: EventOf): Promise<CastResult | null>;
+  cast(vote: NewVote, eventsOf: EventsOf): Promise<CastResult | null>;
   /** The user's rating of the photo, or null. */
   findRating(photoId: number, userId: string): Promise<number | null>;
   /** Whether the user's vote on the photo is set aside (voided, or suspended with their account): it cannot change. */
@@ -170,10 +170,10 @@ const CAST_VOTES_SQL = `
   JOIN input i ON i."photo_id" = c."photo_id" AND i."user_id" = c."user_id"
   JOIN totals t ON t."photo_id" = c."photo_id"`;
 
-/** A vote waiting for its batch, with the builder of its event, bound to the trace the vote was cast in. */
+/** A vote waiting for its batch, with the builder of its events, bound to the trace the vote was cast in. */
 interface QueuedVote {
   vote: NewVote;
-  eventOf: EventOf;
+  eventsOf: EventsOf;
 }
 
 /** PostgreSQL's deadlock and serialization failures: the batch rolled back whole and may simply run again. */
@@ -221,8 +221,8 @@ export class PrismaVoteRepository implements VoteRepository {
    * insert with COMMIT). Every vote's answer and event still carry the rating it replaced and the totals right after
    * it, as if the batch's votes had been cast one by one in their order, a member's repeats on a photo included.
    */
-  cast(vote: NewVote, eventOf: EventOf): Promise<CastResult | null> {
-    return this.batches.submit({ vote, eventOf: bindToActiveTrace(eventOf) });
+  cast(vote: NewVote, eventsOf: EventsOf): Promise<CastResult | null> {
+    return this.batches.submit({ vote, eventsOf: bindToActiveTrace(eventsOf) });
   }
 
   private async castBatch(queued: QueuedVote[]): Promise<(CastResult | null)[]> {
@@ -242,8 +242,9 @@ export class PrismaVoteRepository implements VoteRepository {
             ],
           });
           const cast = resultsInOrder(votes, pairs, rows);
-          // Events in the batch's order, so each photo's versions rise along the outbox.
-          const events = cast.flatMap((result, i) => (result ? [queued[i]!.eventOf(result)] : []));
+          // Events in the batch's order, so each photo's versions rise along the outbox, and a type's together: the
+          // outbox stores a run of one type as one row, so the casts take one row and the rare milestones another.
+          const events = byType(cast.flatMap((result, i) => (result ? queued[i]!.eventsOf(result) : [])));
           const stored = this.outbox.statementFor(events);
           // The events' row goes out with COMMIT (and the statement with BEGIN): two round trips in all.
           await (stored ? tx.commitWith(stored) : tx.commitWith());
@@ -305,6 +306,17 @@ export class PrismaVoteRepository implements VoteRepository {
   static voters(tx: Raw & SqlClient, outbox: Pick<Outbox, 'enqueue'>): VoterStore {
     return new PrismaVoterStore(tx, outbox);
   }
+}
+
+/** The events of each type together, each type's in their order, the types in the order they first appear. */
+function byType(events: Envelope[]): Envelope[] {
+  const groups = new Map<string, Envelope[]>();
+  for (const event of events) {
+    const group = groups.get(event.type);
+    if (group) group.push(event);
+    else groups.set(event.type, [event]);
+  }
+  return groups.size <= 1 ? events : [...groups.values()].flat();
 }
 
 /** A member's vote on a photo: one row of photo_votes, which one statement may change once. */

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { RATERS } from '@snapcracks/http-contract';
 import { decodeEvent, decodeEventOfType, makeEvent, type Caller, type DomainErrorKind } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
-import { PhotoDeleted, PhotoStatusChanged, PhotoUploaded, VoteCast, type PhotoState } from '@snapcracks/proto/events/v1';
+import { PhotoDeleted, PhotoMilestonesReached, PhotoStatusChanged, PhotoUploaded, VoteCast, VoteMilestone, type PhotoState } from '@snapcracks/proto/events/v1';
 import { OWN_PHOTO, PHOTO_NOT_FOUND, RATING_INVALID, VoteService } from './vote.service.js';
 import { InMemoryVoteRepository } from './testing/in-memory-vote.repository.js';
 import { VOTABLE_PHOTO_EVENTS, applyVotablePhotoEvent } from './consumers/votable-photos.consumer.js';
@@ -42,12 +42,26 @@ describe('casting a vote', () => {
   it('stores a first vote and answers the photo’s new average and count, with an event carrying the absolute totals', async () => {
     expect(await service.cast(ada, 1, 4)).toEqual({ rating: 4, averageRating: 4, voteCount: 1 });
     expect(await service.cast(bob, 1, 1)).toEqual({ rating: 1, averageRating: 2.5, voteCount: 2 });
-    const events = votes.events.map((e) => decodeEvent(e, VoteCast));
-    expect(events).toEqual([
+    const casts = votes.events.filter((e) => e.type === 'vote.vote.cast').map((e) => decodeEvent(e, VoteCast));
+    expect(casts).toEqual([
       { photoId: 1, userId: 'ada', rating: 4, previousRating: undefined, voteCount: 1, ratingSum: 4, version: 1 },
       { photoId: 1, userId: 'bob', rating: 1, previousRating: undefined, voteCount: 2, ratingSum: 5, version: 2 },
     ]);
-    expect(votes.events.map((e) => e.source)).toEqual(['vote', 'vote']);
+    expect(votes.events.map((e) => e.source)).toEqual(['vote', 'vote', 'vote']);
+  });
+
+  it('reports the milestones a vote reached beside its cast, and none for the votes that reach none', async () => {
+    await service.cast(ada, 1, 5);
+    await service.cast(bob, 1, 3);
+    await service.cast(ada, 1, 4);
+    expect(votes.events.map((e) => e.type)).toEqual(['vote.vote.cast', 'vote.photo.milestones_reached', 'vote.vote.cast', 'vote.vote.cast']);
+    expect(decodeEvent(votes.events[1]!, PhotoMilestonesReached)).toEqual({
+      photoId: 1,
+      voterId: 'ada',
+      milestones: [VoteMilestone.VOTE_MILESTONE_FIRST_VOTE],
+      voteCount: 1,
+      ratingSum: 5,
+    });
   });
 
   it('changes a member’s vote instead of adding one', async () => {
@@ -111,6 +125,7 @@ describe('the votable photos projection', () => {
     expect(await votes.totals(1)).toBeNull();
     expect(await service.myVote(ada, 1)).toBeNull();
     await expect(service.cast(bob, 1, 5)).rejects.toEqual(kind('not_found'));
-    expect(votes.events).toHaveLength(1);
+    // Only ada's vote and its first-vote milestone.
+    expect(votes.events.map((e) => e.type)).toEqual(['vote.vote.cast', 'vote.photo.milestones_reached']);
   });
 });

@@ -1,7 +1,8 @@
 import { FailedPreconditionError, InvalidArgumentError, NotFoundError, PermissionDeniedError, makeEvent, type Caller } from '@snapcracks/kit';
 import { RATERS, RATING, REFUSALS } from '@snapcracks/http-contract';
-import { VoteCast } from '@snapcracks/proto/events/v1';
-import type { CastResult, EventOf, VoteRepository, VoterVote } from './vote.repository.js';
+import { PhotoMilestonesReached, VoteCast, type Envelope } from '@snapcracks/proto/events/v1';
+import { milestonesReached } from './milestones.js';
+import type { CastResult, EventsOf, VoteRepository, VoterVote } from './vote.repository.js';
 
 export const RATING_INVALID = RATING.invalid;
 export const PHOTO_NOT_FOUND = 'Photo not found';
@@ -28,7 +29,7 @@ export class VoteService {
     // The hot path asks once: the repository stores the vote only while the photo is approved, not deleted and not
     // the voter's own (checked under a lock, so a deletion meanwhile cannot leave a stray vote). Only a refused vote
     // looks at the photo, to say why.
-    const cast = await this.votes.cast({ photoId, userId: caller.userId, rating }, voteCastEvent);
+    const cast = await this.votes.cast({ photoId, userId: caller.userId, rating }, voteEvents);
     if (!cast) {
       const photo = await this.votes.findVotable(photoId);
       if (photo?.approved && !photo.deleted && photo.ownerId === caller.userId) throw new PermissionDeniedError(OWN_PHOTO);
@@ -57,7 +58,7 @@ function isPhotoId(id: number): boolean {
 }
 
 /** vote.vote.cast: the vote and the photo's absolute totals after it, ordered by the totals' version. */
-export const voteCastEvent: EventOf = (cast: CastResult) =>
+export const voteCastEvent = (cast: CastResult): Envelope =>
   makeEvent(
     'vote.vote.cast',
     VoteCast,
@@ -72,3 +73,12 @@ export const voteCastEvent: EventOf = (cast: CastResult) =>
     },
     { source: SOURCE },
   );
+
+/** A member's vote's events: its vote.vote.cast, and vote.photo.milestones_reached when it reached any. */
+export const voteEvents: EventsOf = (cast) => {
+  const milestones = milestonesReached(cast);
+  if (milestones.length === 0) return [voteCastEvent(cast)];
+  const { photoId, userId, totals } = cast;
+  const reached = { photoId, voterId: userId, milestones, voteCount: totals.voteCount, ratingSum: totals.ratingSum };
+  return [voteCastEvent(cast), makeEvent('vote.photo.milestones_reached', PhotoMilestonesReached, reached, { source: SOURCE })];
+};

@@ -271,6 +271,35 @@ describe('NATS event bus', () => {
     expect((await nats.jsm.consumers.info(nats.stream, name)).config.max_deliver).toBe(-1);
   });
 
+  it('deletes the consumers of types a durable no longer takes, and no other durable’s', async () => {
+    const consumerNames = async () => (await nats.jsm.consumers.list(nats.stream).next()).map((info) => info.name).sort();
+    const before = await newBus();
+    const earlier = [
+      { durable: 'support-vote-notices', types: ['vote.vote.cast', 'photo.photo.*'] },
+      // Names that begin like it but belong to other durables.
+      { durable: 'support-vote-notices__old', types: ['vote.vote.cast'] },
+      { durable: 'support-vote-notices-x', types: ['vote.vote.cast'] },
+    ];
+    for (const options of earlier) await (await before.subscribe(async () => undefined, options)).close();
+
+    const after = await newBus();
+    const { handler, events } = recorder();
+    await after.subscribe(handler, { durable: 'support-vote-notices', types: ['photo.photo.*', 'vote.photo.milestones_reached'] });
+    expect(await consumerNames()).toEqual(
+      [
+        durableConsumerName('support-vote-notices', 'photo.photo.*'),
+        durableConsumerName('support-vote-notices', 'vote.photo.milestones_reached'),
+        durableConsumerName('support-vote-notices__old', 'vote.vote.cast'),
+        durableConsumerName('support-vote-notices-x', 'vote.vote.cast'),
+      ].sort(),
+    );
+    expect(records.some((r) => r.msg === 'deleted the consumers of types this durable no longer takes' && String(r.retired) === durableConsumerName('support-vote-notices', 'vote.vote.cast'))).toBe(true);
+    // The durable still takes what it subscribes to.
+    const update = makeEvent('photo.photo.updated', PhotoUpdated, { photo: { photoId: 1, userId: 'u1', filename: 'a.jpg', status: 1, version: 2 } }, { source: 'photo' });
+    await (await newBus()).publish(update);
+    await vi.waitFor(() => expect(events.map((e) => e.id)).toEqual([update.id]), eventually);
+  });
+
   it('broadcasts to every ephemeral subscriber only events published after it subscribed', async () => {
     const publisher = await newBus();
     await publisher.publish(voteCast(1));

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.js';
 import type { EventBus, EventHandler, Subscription } from './event-bus.js';
 import { assertDurableName } from './durable-name.js';
 import { assertEventTypePattern } from './event-pattern.js';
-import { durableConsumerName, ensureDurableConsumer, ensureStream } from './nats-jetstream-setup.js';
+import { durableConsumerName, ensureDurableConsumer, ensureStream, retireDroppedConsumers } from './nats-jetstream-setup.js';
 import { errorLine } from './dead-letters.js';
 import { ensureDeadLetterStream, natsDeadLetterQueue, type NatsDeadLetterQueue } from './nats-dead-letters.js';
 import { backoffDelayMs, defaultRetryPolicy, type RetryPolicy } from './retry-policy.js';
@@ -132,6 +132,10 @@ export async function createNatsEventBus(options: NatsEventBusOptions): Promise<
           durable === undefined ? subscribeBroadcast(handler, pattern, concurrency, metrics) : subscribeDurable(handler, durable, pattern, concurrency, metrics),
         ),
       );
+      if (durable !== undefined) {
+        const retired = await retireDroppedConsumers(jsm, stream, durable, types.map((pattern) => durableConsumerName(durable, pattern)));
+        if (retired.length > 0) logger.info({ durable, retired }, 'deleted the consumers of types this durable no longer takes');
+      }
       // The durable's lag: what its JetStream consumers (one per pattern) have not delivered yet.
       const unobserveLag =
         durable === undefined

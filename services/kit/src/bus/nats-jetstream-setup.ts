@@ -82,4 +82,26 @@ export async function ensureDurableConsumer(jsm: JetStreamManager, stream: strin
   }
 }
 
+/**
+ * Deletes the durable's JetStream consumers of type patterns it no longer takes (a pattern dropped from the code, as
+ * when a consumer moves to another event): left, such a consumer would hold its place in the stream for ever and
+ * count every later event of its pattern as pending. Answers the names deleted. Another durable's consumers are never
+ * touched, even one whose name begins with this one's: a pattern's part of the name never holds "__".
+ */
+export async function retireDroppedConsumers(jsm: JetStreamManager, stream: string, durable: string, current: readonly string[]): Promise<string[]> {
+  const prefix = `${durable}__`;
+  const retired: string[] = [];
+  for await (const { name } of jsm.consumers.list(stream)) {
+    if (!name.startsWith(prefix) || name.slice(prefix.length).includes('__') || current.includes(name)) continue;
+    try {
+      await jsm.consumers.delete(stream, name);
+      retired.push(name);
+    } catch (error) {
+      // Another replica, starting at the same time, deleted it first.
+      if (!isApiError(error, JetStreamApiCodes.ConsumerNotFound)) throw error;
+    }
+  }
+  return retired;
+}
+
 const UNLIMITED = -1;

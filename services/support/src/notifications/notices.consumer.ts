@@ -1,12 +1,14 @@
 import { NOTIFICATIONS } from '@snapcracks/http-contract';
 import type { DecodedEvent } from '@snapcracks/kit';
 import { PhotoStatus } from '@snapcracks/proto/common/v1';
+import { VoteMilestone } from '@snapcracks/proto/events/v1';
 import type { Outbox, SqlClient } from '@snapcracks/kit';
 import { addNotices, notifiedPhotos, type NewNotice, type NotificationStore } from './notification.store.js';
 
 /**
- * The events that make notices or keep what notices need (photo owners, members' addresses). Votes, the busiest, have
- * a batch consumer of their own (VOTE_NOTICE_EVENTS).
+ * The events that make notices or keep what notices need (photo owners, members' addresses). Votes' milestones have
+ * a batch consumer of their own (VOTE_NOTICE_EVENTS): votes are the busiest events, and a batch reads its photos' owners
+ * at once.
  */
 export const NOTICE_EVENTS = [
   'photo.photo.uploaded',
@@ -20,7 +22,7 @@ export const NOTICE_EVENTS = [
 ] as const;
 export type NoticeEvent = DecodedEvent<(typeof NOTICE_EVENTS)[number]>;
 
-const { texts, photoName, voteMilestones, highRating } = NOTIFICATIONS;
+const { texts, photoName } = NOTIFICATIONS;
 
 /** The notice a photo's status change makes for its owner: approved, not approved, removed, back in the gallery. */
 function statusNotice(event: DecodedEvent<'photo.photo.status_changed'>): NewNotice | null {
@@ -42,48 +44,38 @@ function statusNotice(event: DecodedEvent<'photo.photo.status_changed'>): NewNot
     : { ...base, kind: 'photo_rejected', ...texts.photo_rejected(name, reason) };
 }
 
-export const VOTE_NOTICE_EVENTS = ['vote.vote.cast'] as const;
-type VoteEvent = DecodedEvent<'vote.vote.cast'>;
+export const VOTE_NOTICE_EVENTS = ['vote.photo.milestones_reached'] as const;
+type MilestonesEvent = DecodedEvent<'vote.photo.milestones_reached'>;
 
-/**
- * Whether a vote may make a notice: a member's own new vote (not a changed one, nor an admin voiding or restoring
- * votes) whose count reaches a milestone exactly, or that leaves the photo averaging 4.5 or more with 10 votes. Nearly
- * every vote is none of these, and costs the batch nothing more.
- */
-export function mayNotify({ payload: { userId, voteCount, ratingSum, previousRating } }: VoteEvent): boolean {
-  if (!userId || voteCount === undefined || ratingSum === undefined || previousRating !== undefined) return false;
-  return voteCount === 1 || (voteMilestones as readonly number[]).includes(voteCount) || (voteCount >= highRating.minVotes && ratingSum / voteCount >= highRating.average);
-}
-
-/** The notices one vote makes for the photo's owner (each at most once per photo, by its key). */
-export function voteNotices(event: VoteEvent, photo: { ownerId: string; description: string | null }): NewNotice[] {
-  const { photoId, userId, voteCount = 0, ratingSum = 0 } = event.payload;
-  if (photo.ownerId === userId) return [];
+/** The notices a vote's milestones make for the photo's owner (each at most once per photo, by its key). */
+export function milestoneNotices(event: MilestonesEvent, photo: { ownerId: string; description: string | null }): NewNotice[] {
+  const { photoId, voterId, milestones, voteCount = 0, ratingSum = 0 } = event.payload;
+  if (photo.ownerId === voterId) return [];
   const name = photoName(photo.description, photoId);
   const base = { userId: photo.ownerId, photoId };
-  const notices: NewNotice[] = [];
-  if (voteCount === 1) notices.push({ ...base, kind: 'first_vote', dedupeKey: `votes:${photoId}:1`, ...texts.first_vote(name) });
-  if ((voteMilestones as readonly number[]).includes(voteCount)) {
-    notices.push({ ...base, kind: 'vote_milestone', dedupeKey: `votes:${photoId}:${voteCount}`, ...texts.vote_milestone(name, voteCount) });
-  }
-  const average = ratingSum / voteCount;
-  if (voteCount >= highRating.minVotes && average >= highRating.average) {
-    notices.push({ ...base, kind: 'high_rating', dedupeKey: `rating:${photoId}`, ...texts.high_rating(name, average, voteCount) });
-  }
-  return notices;
+  return milestones.flatMap((milestone): NewNotice[] => {
+    switch (milestone) {
+      case VoteMilestone.VOTE_MILESTONE_FIRST_VOTE:
+        return [{ ...base, kind: 'first_vote', dedupeKey: `votes:${photoId}:1`, ...texts.first_vote(name) }];
+      case VoteMilestone.VOTE_MILESTONE_VOTE_COUNT:
+        return [{ ...base, kind: 'vote_milestone', dedupeKey: `votes:${photoId}:${voteCount}`, ...texts.vote_milestone(name, voteCount) }];
+      case VoteMilestone.VOTE_MILESTONE_HIGH_RATING:
+        return voteCount > 0 ? [{ ...base, kind: 'high_rating', dedupeKey: `rating:${photoId}`, ...texts.high_rating(name, ratingSum / voteCount, voteCount) }] : [];
+      default:
+        return [];
+    }
+  });
 }
 
 /**
- * The vote notices of a batch, in the batch consumer's transaction: only the votes that may notify read their photos'
- * owners (one query), and their notices are made as any others. A vote on a photo not heard of yet makes none.
+ * The notices of a batch of votes' milestones, in the batch consumer's transaction: their photos' owners in one
+ * query, and their notices made as any others. A milestone of a photo not heard of yet makes none.
  */
-export async function applyVoteNoticeEvents(events: VoteEvent[], tx: SqlClient, outbox: Pick<Outbox, 'enqueue'>): Promise<void> {
-  const candidates = events.filter(mayNotify);
-  if (candidates.length === 0) return;
-  const photos = await notifiedPhotos(tx, [...new Set(candidates.map((e) => e.payload.photoId))]);
-  const notices = candidates.flatMap((event) => {
+export async function applyMilestoneEvents(events: MilestonesEvent[], tx: SqlClient, outbox: Pick<Outbox, 'enqueue'>): Promise<void> {
+  const photos = await notifiedPhotos(tx, [...new Set(events.map((e) => e.payload.photoId))]);
+  const notices = events.flatMap((event) => {
     const photo = photos.get(event.payload.photoId);
-    return photo ? voteNotices(event, photo) : [];
+    return photo ? milestoneNotices(event, photo) : [];
   });
   await addNotices(tx, outbox, notices);
 }

@@ -56,7 +56,7 @@ async function totalsOf(photoId: number) {
 
 /** The newest vote.vote.cast of the photo in the outbox: what every reader of the totals ends up with. */
 async function newestEvent(photoId: number) {
-  const events = (await outboxEvents(db.prisma, 'vote')).map((e) => decodeEvent(e, VoteCast)).filter((e) => e.photoId === photoId);
+  const events = (await outboxEvents(db.prisma, 'vote')).filter((e) => e.type === 'vote.vote.cast').map((e) => decodeEvent(e, VoteCast)).filter((e) => e.photoId === photoId);
   return events.sort((a, b) => b.version! - a.version!)[0];
 }
 

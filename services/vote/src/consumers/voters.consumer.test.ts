@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeEvent, decodeEventOfType, makeEvent } from '@snapcracks/kit';
 import { UserDeleted, UserUpdated, VoteCast } from '@snapcracks/proto/events/v1';
 import { InMemoryVoteRepository } from '../testing/in-memory-vote.repository.js';
-import { voteCastEvent } from '../vote.service.js';
+import { voteEvents } from '../vote.service.js';
 import { VOTER_EVENTS, applyVoterEvent } from './voters.consumer.js';
 
 const userDeleted = (userId: string) => decodeEventOfType(makeEvent('auth.user.deleted', UserDeleted, { userId }, { source: 'auth' }), VOTER_EVENTS);
@@ -15,7 +15,7 @@ const userUpdated = (userId: string, isEnabled: boolean, at: string) =>
 
 async function votesOn(store: InMemoryVoteRepository, photoId: number, votes: Record<string, number>) {
   await store.votablePhotos.saveIfNewer({ photoId, ownerId: 'owner', approved: true, deleted: false, version: 2 });
-  for (const [userId, rating] of Object.entries(votes)) await store.cast({ photoId, userId, rating }, voteCastEvent);
+  for (const [userId, rating] of Object.entries(votes)) await store.cast({ photoId, userId, rating }, voteEvents);
 }
 
 describe('the voters consumer', () => {

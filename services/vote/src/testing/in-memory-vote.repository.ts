@@ -1,6 +1,6 @@
 import type { Envelope } from '@snapcracks/kit';
 import type { RecountedVote } from '../counting.store.js';
-import type { CastResult, EventOf, NewVote, RemovedVote, Totals, VotablePhoto, VotablePhotoStore, VoteRepository, VoterStore, VoterVote } from '../vote.repository.js';
+import type { CastResult, EventsOf, NewVote, RemovedVote, Totals, VotablePhoto, VotablePhotoStore, VoteRepository, VoterStore, VoterVote } from '../vote.repository.js';
 
 /** The VoteRepository in memory, for the service's unit tests; the contract tests hold it to PrismaVoteRepository's behaviour. */
 export class InMemoryVoteRepository implements VoteRepository {
@@ -82,7 +82,7 @@ export class InMemoryVoteRepository implements VoteRepository {
     return photo ? { ...photo } : null;
   }
 
-  async cast(vote: NewVote, eventOf: EventOf): Promise<CastResult | null> {
+  async cast(vote: NewVote, eventsOf: EventsOf): Promise<CastResult | null> {
     const photo = this.photos.get(vote.photoId);
     if (!photo || !photo.approved || photo.deleted || photo.ownerId === vote.userId) return null;
     const key = `${vote.photoId}|${vote.userId}`;
@@ -95,12 +95,12 @@ export class InMemoryVoteRepository implements VoteRepository {
       version: before.version + 1,
     };
     const cast: CastResult = { ...vote, previousRating, totals };
-    const event = eventOf(cast);
+    const events = eventsOf(cast);
     this.votes.set(key, vote.rating);
     const at = this.now();
     this.times.set(key, { castAt: this.times.get(key)?.castAt ?? at, changedAt: at });
     this.ratings.set(vote.photoId, totals);
-    this.events.push(event);
+    this.events.push(...events);
     return { ...cast, totals: { ...totals } };
   }
 

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeEvent } from '@snapcracks/kit';
 import { VoteCast } from '@snapcracks/proto/events/v1';
-import type { CastResult, EventOf, RemovedEventOf, RemovedVote, Totals, VotablePhotoStore, VoteRepository, VoterStore } from '../vote.repository.js';
+import type { CastResult, EventsOf, RemovedEventOf, RemovedVote, Totals, VotablePhotoStore, VoteRepository, VoterStore } from '../vote.repository.js';
 
 export interface ContractSubject {
   /** The repository under test, over empty tables. */
@@ -29,9 +29,9 @@ export function describeVoteRepositoryContract(name: string, subject: ContractSu
       removedSeen.push(removed);
       return makeEvent('vote.vote.cast', VoteCast, { photoId: removed.photoId, userId: '', rating: 0, voteCount: 0, ratingSum: 0, version: 0 }, { source: 'test' });
     };
-    const eventOf: EventOf = (cast) => {
+    const eventOf: EventsOf = (cast) => {
       seen.push(cast);
-      return makeEvent('vote.vote.cast', VoteCast, { photoId: cast.photoId, userId: cast.userId, rating: cast.rating, voteCount: 0, ratingSum: 0, version: 0 }, { source: 'test' });
+      return [makeEvent('vote.vote.cast', VoteCast, { photoId: cast.photoId, userId: cast.userId, rating: cast.rating, voteCount: 0, ratingSum: 0, version: 0 }, { source: 'test' })];
     };
 
     beforeEach(() => {

@@ -13,6 +13,54 @@ export const protobufPackage = "snapcracks.events.v1";
 
 export const protobufFileName = "snapcracks/events/v1/events.proto";
 
+/** What a member's vote can take a photo to, for its owner to hear of. */
+export enum VoteMilestone {
+  VOTE_MILESTONE_UNSPECIFIED = 0,
+  /** VOTE_MILESTONE_FIRST_VOTE - The photo's first vote. */
+  VOTE_MILESTONE_FIRST_VOTE = 1,
+  /** VOTE_MILESTONE_VOTE_COUNT - A count of votes among the contract's milestones (NOTIFICATIONS.voteMilestones): 10, 50, 100. */
+  VOTE_MILESTONE_VOTE_COUNT = 2,
+  /**
+   * VOTE_MILESTONE_HIGH_RATING - The average rose to the contract's high rating (NOTIFICATIONS.highRating: 4.5 or more with 10 votes or more)
+   * from below it.
+   */
+  VOTE_MILESTONE_HIGH_RATING = 3,
+}
+
+export function voteMilestoneFromJSON(object: any): VoteMilestone {
+  switch (object) {
+    case 0:
+    case "VOTE_MILESTONE_UNSPECIFIED":
+      return VoteMilestone.VOTE_MILESTONE_UNSPECIFIED;
+    case 1:
+    case "VOTE_MILESTONE_FIRST_VOTE":
+      return VoteMilestone.VOTE_MILESTONE_FIRST_VOTE;
+    case 2:
+    case "VOTE_MILESTONE_VOTE_COUNT":
+      return VoteMilestone.VOTE_MILESTONE_VOTE_COUNT;
+    case 3:
+    case "VOTE_MILESTONE_HIGH_RATING":
+      return VoteMilestone.VOTE_MILESTONE_HIGH_RATING;
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum VoteMilestone");
+  }
+}
+
+export function voteMilestoneToJSON(object: VoteMilestone): string {
+  switch (object) {
+    case VoteMilestone.VOTE_MILESTONE_UNSPECIFIED:
+      return "VOTE_MILESTONE_UNSPECIFIED";
+    case VoteMilestone.VOTE_MILESTONE_FIRST_VOTE:
+      return "VOTE_MILESTONE_FIRST_VOTE";
+    case VoteMilestone.VOTE_MILESTONE_VOTE_COUNT:
+      return "VOTE_MILESTONE_VOTE_COUNT";
+    case VoteMilestone.VOTE_MILESTONE_HIGH_RATING:
+      return "VOTE_MILESTONE_HIGH_RATING";
+    default:
+      throw new globalThis.Error("Unrecognized enum value " + object + " for enum VoteMilestone");
+  }
+}
+
 /** Every event on the bus travels in an Envelope; `payload` holds one of the messages below, named by `type`. */
 export interface Envelope {
   /** UUID; consumers record it to ignore redeliveries. */
@@ -125,6 +173,21 @@ export interface VoteCast {
   voteCount?: number | undefined;
   ratingSum?: number | undefined;
   version?: number | undefined;
+}
+
+/**
+ * vote.photo.milestones_reached: a member's vote took the photo to one milestone or more. Written with the vote's
+ * vote.vote.cast, in the same transaction, for the rare votes that do: readers that care only about milestones (the
+ * support service's notices) need not hear every vote. Admins' recounts and removed accounts' votes reach none.
+ */
+export interface PhotoMilestonesReached {
+  photoId: number;
+  /** The member whose vote it was. */
+  voterId: string;
+  milestones: VoteMilestone[];
+  /** The photo's totals right after the vote. */
+  voteCount: number;
+  ratingSum: number;
 }
 
 /** moderation.reports.decided: an admin's decision closed members' open reports of a photo (removed or dismissed). */
@@ -1400,6 +1463,158 @@ export const VoteCast: MessageFns<VoteCast> = {
     }
     if (message.version !== undefined) {
       obj.version = Math.round(message.version);
+    }
+    return obj;
+  },
+};
+
+function createBasePhotoMilestonesReached(): PhotoMilestonesReached {
+  return { photoId: 0, voterId: "", milestones: [], voteCount: 0, ratingSum: 0 };
+}
+
+export const PhotoMilestonesReached: MessageFns<PhotoMilestonesReached> = {
+  encode(message: PhotoMilestonesReached, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.photoId !== 0) {
+      writer.uint32(8).int64(message.photoId);
+    }
+    if (message.voterId !== "") {
+      writer.uint32(18).string(message.voterId);
+    }
+    if (message.milestones.length !== 0) {
+      writer.uint32(26).fork();
+      for (const v of message.milestones) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.voteCount !== 0) {
+      writer.uint32(32).int32(message.voteCount);
+    }
+    if (message.ratingSum !== 0) {
+      writer.uint32(40).int64(message.ratingSum);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PhotoMilestonesReached {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePhotoMilestonesReached();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.photoId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.voterId = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag === 24) {
+              message.milestones.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 26) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.milestones.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.voteCount = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.ratingSum = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PhotoMilestonesReached {
+    return {
+      photoId: isSet(object.photoId)
+        ? globalThis.Number(object.photoId)
+        : isSet(object.photo_id)
+        ? globalThis.Number(object.photo_id)
+        : 0,
+      voterId: isSet(object.voterId)
+        ? globalThis.String(object.voterId)
+        : isSet(object.voter_id)
+        ? globalThis.String(object.voter_id)
+        : "",
+      milestones: globalThis.Array.isArray(object?.milestones)
+        ? object.milestones.map((e: any) => voteMilestoneFromJSON(e))
+        : [],
+      voteCount: isSet(object.voteCount)
+        ? globalThis.Number(object.voteCount)
+        : isSet(object.vote_count)
+        ? globalThis.Number(object.vote_count)
+        : 0,
+      ratingSum: isSet(object.ratingSum)
+        ? globalThis.Number(object.ratingSum)
+        : isSet(object.rating_sum)
+        ? globalThis.Number(object.rating_sum)
+        : 0,
+    };
+  },
+
+  toJSON(message: PhotoMilestonesReached): unknown {
+    const obj: any = {};
+    if (message.photoId !== 0) {
+      obj.photoId = Math.round(message.photoId);
+    }
+    if (message.voterId !== "") {
+      obj.voterId = message.voterId;
+    }
+    if (message.milestones?.length) {
+      obj.milestones = message.milestones.map((e) => voteMilestoneToJSON(e));
+    }
+    if (message.voteCount !== 0) {
+      obj.voteCount = Math.round(message.voteCount);
+    }
+    if (message.ratingSum !== 0) {
+      obj.ratingSum = Math.round(message.ratingSum);
     }
     return obj;
   },
