@@ -4,8 +4,9 @@ import type { BatchedVote, CastVoteOutcome, CastVoteResponse } from '@snapcracks
 import type { Clients } from './clients.js';
 
 /**
- * Casts members' votes through the vote service, many to a call: a vote goes at once when a call is free, and the
- * votes that arrive while both calls are under way go together in the next (CastVotes). Each still answers, and
+ * Casts members' votes through the vote service, many to a call: a vote goes at once when no call is under way, and
+ * the votes that arrive while one is go together in the next (CastVotes). One call at a time, because a second in
+ * flight halves the batches and every stage after the call costs per batch (docs/PERFORMANCE.md). Each still answers, and
  * fails, exactly as its own CastVote would: the vote service authorizes every vote by its member's signed identity.
  * A gRPC call costs about as much CPU as the rest of a vote's request, so a burst of votes costs a few calls.
  */

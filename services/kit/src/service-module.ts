@@ -74,7 +74,7 @@ export interface ServiceSetup<P> {
     name: string,
     types: readonly T[],
     handle: (events: DecodedEvent<T>[], tx: PgTransaction) => Promise<void>,
-    options?: BatchOptions<T>,
+    options?: BatchOptions,
   ): void;
   /**
    * `consumeBatches` for a reaction that fits one statement: no transaction around it, one round trip a batch
@@ -85,14 +85,12 @@ export interface ServiceSetup<P> {
     name: string,
     types: readonly T[],
     statementOf: (events: DecodedEvent<T>[]) => BatchStatement | null,
-    options: BatchOptions<T> & { deduplicate: boolean },
+    options: BatchOptions & { deduplicate: boolean },
   ): void;
 }
 
-interface BatchOptions<T extends EventType> {
+interface BatchOptions {
   maxBatch?: number;
-  /** The events the consumer has something to do for; the others are settled at once, neither recorded nor handled. */
-  relevant?: (event: DecodedEvent<T>) => boolean;
 }
 
 /** Events per transaction of a batch consumer: past a few dozen, the per-batch costs it spreads are already small. */
@@ -152,13 +150,13 @@ export function defineService<P extends ServicePrismaClient>(spec: {
       type Reaction =
         | { handle: (events: DecodedEvent[], tx: PgTransaction) => Promise<void> }
         | { statementOf: (events: DecodedEvent[]) => BatchStatement | null; deduplicate: boolean };
-      const batchConsumers: { name: string; types: readonly EventType[]; options: BatchOptions<EventType>; reaction: Reaction }[] = [];
+      const batchConsumers: { name: string; types: readonly EventType[]; options: BatchOptions; reaction: Reaction }[] = [];
       const consumeBatches: ServiceSetup<P>['consumeBatches'] = (consumer, types, handle, options = {}) => {
-        batchConsumers.push({ name: consumer, types, options: options as BatchOptions<EventType>, reaction: { handle: handle as (events: DecodedEvent[], tx: PgTransaction) => Promise<void> } });
+        batchConsumers.push({ name: consumer, types, options, reaction: { handle: handle as (events: DecodedEvent[], tx: PgTransaction) => Promise<void> } });
       };
       const consumeBatchesInOneStatement: ServiceSetup<P>['consumeBatchesInOneStatement'] = (consumer, types, statementOf, options) => {
         const reaction = { statementOf: statementOf as (events: DecodedEvent[]) => BatchStatement | null, deduplicate: options.deduplicate };
-        batchConsumers.push({ name: consumer, types, options: options as BatchOptions<EventType>, reaction });
+        batchConsumers.push({ name: consumer, types, options, reaction });
       };
 
       const extra =
@@ -198,15 +196,8 @@ export function defineService<P extends ServicePrismaClient>(spec: {
         );
       }
       for (const { name: consumerName, types, options, reaction } of batchConsumers) {
-        const { relevant, maxBatch = DEFAULT_MAX_BATCH } = options;
-        // With `relevant`, an event is decoded once for it and kept for the reaction.
-        const decoded = new WeakMap<Envelope, DecodedEvent>();
-        const decode = (envelope: Envelope) => {
-          if (!relevant) return decodeEventOfType(envelope, types);
-          let event = decoded.get(envelope);
-          if (!event) decoded.set(envelope, (event = decodeEventOfType(envelope, types)));
-          return event;
-        };
+        const { maxBatch = DEFAULT_MAX_BATCH } = options;
+        const decode = (envelope: Envelope) => decodeEventOfType(envelope, types);
         const handle = createBatchConsumer({
           pool: db.pool,
           schema: database.schema,
@@ -214,7 +205,6 @@ export function defineService<P extends ServicePrismaClient>(spec: {
           maxBatch,
           afterCommit: nudgeOutbox,
           logger,
-          ...(relevant ? { relevant: (envelope: Envelope) => relevant(decode(envelope)) } : {}),
           ...('handle' in reaction
             ? { handle: (envelopes: Envelope[], tx: PgTransaction) => reaction.handle(envelopes.map(decode), tx) }
             : { statementOf: (envelopes: Envelope[]) => reaction.statementOf(envelopes.map(decode)), deduplicate: reaction.deduplicate }),

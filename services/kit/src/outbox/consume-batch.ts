@@ -42,11 +42,6 @@ export type BatchConsumption = (BatchInTransaction | BatchInOneStatement) & {
   schema: string;
   /** Names the reaction, e.g. "stats.votes"; one event is handled once per consumer. */
   consumer: string;
-  /**
-   * The events this consumer has something to do for; the others are settled at once, neither recorded nor handled
-   * (there is nothing to do twice). All of them when absent.
-   */
-  relevant?: (event: Envelope) => boolean;
   /** Most events in one transaction. */
   maxBatch?: number;
   /**
@@ -75,11 +70,11 @@ interface Waiting {
  * then finds it recorded. A reaction that fits one statement (BatchInOneStatement) skips the transaction: the record,
  * when it needs one, goes into the statement. When a batch fails (a handler threw, a deadlock), its events are handled
  * again one at a time, so one bad event fails alone and the bus redelivers only it. Returns the bus's handler: it
- * resolves once the event's batch committed (or it was handled before, or is not relevant) and rejects with the error
+ * resolves once the event's batch committed (or it was handled before) and rejects with the error
  * its own attempt met.
  */
 export function createBatchConsumer(consumption: BatchConsumption): (event: Envelope) => Promise<void> {
-  const { pool, schema, consumer, relevant, maxBatch = 64, afterCommit, logger } = consumption;
+  const { pool, schema, consumer, maxBatch = 64, afterCommit, logger } = consumption;
   const recordTable = qualifiedTable(schema, 'processed_events');
   const record = recordSql(recordTable, 1);
   const onPool = poolSqlClient(pool);
@@ -145,9 +140,8 @@ export function createBatchConsumer(consumption: BatchConsumption): (event: Enve
     draining = false;
   }
 
-  return (event) => {
-    if (relevant && !relevant(event)) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
+  return (event) =>
+    new Promise<void>((resolve, reject) => {
       waiting.push({ event, resolve, reject });
       if (draining) return;
       draining = true;
@@ -155,7 +149,6 @@ export function createBatchConsumer(consumption: BatchConsumption): (event: Enve
       // event's trace, as the batch serves many (each event keeps its own consumer span, waiting for its batch).
       context.with(ROOT_CONTEXT, () => setImmediate(() => void drain()));
     });
-  };
 }
 
 /**
