@@ -57,7 +57,7 @@ export interface VoteRepository {
   findVotable(photoId: number): Promise<VotablePhoto | null>;
   /**
    * Stores the user's vote (new, or replacing their previous one) and moves the photo's totals by the difference,
-   * with the event `eventOf` builds, in one transaction; exact under any concurrency. Only while the photo is still
+   * with the events `eventsOf` builds, in one transaction; exact under any concurrency. Only while the photo is still
    * approved, not deleted and not the voter's own: otherwise nothing changes and null is answered.
    */
   cast(vote: NewVote, eventsOf: EventsOf): Promise<CastResult | null>;

@@ -58,7 +58,7 @@ function isPhotoId(id: number): boolean {
 }
 
 /** vote.vote.cast: the vote and the photo's absolute totals after it, ordered by the totals' version. */
-export const voteCastEvent = (cast: CastResult): Envelope =>
+const voteCastEvent = (cast: CastResult): Envelope =>
   makeEvent(
     'vote.vote.cast',
     VoteCast,
