@@ -75,8 +75,7 @@ describe('the gallery in Chromium', () => {
     // Into the star control with Tab, then the digit 4 casts the vote.
     const stars = dialog.getByRole('radiogroup');
     await stars.waitFor();
-    // The stars take a vote once the member's earlier rating (none) has loaded; a key pressed before does nothing.
-    await expect.poll(() => stars.getAttribute('aria-disabled'), { timeout: 10_000 }).toBeNull();
+    // At once: the stars take a vote while the member's earlier rating is still loading.
     await stars.getByRole('radio').first().focus();
     await page.keyboard.press('4');
     await expectText(page, 'Vote Submitted');

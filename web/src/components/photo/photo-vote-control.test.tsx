@@ -57,4 +57,23 @@ describe('PhotoVoteControl', () => {
     expect(group).not.toHaveAttribute('aria-disabled');
     expect(screen.getByText(/You rated this 2 stars/)).toBeInTheDocument();
   });
+
+  it('takes a vote while the earlier rating is still loading, and keeps it when that answer comes late', async () => {
+    const earlier = deferred<MockResponse>();
+    const requests = mockFetch({
+      'GET /api/photos/7/vote': () => earlier.promise,
+      'POST /api/photos/7/vote': { body: { rating: 4, averageRating: 3.5, voteCount: 2 } },
+    });
+    renderControl();
+    const group = screen.getByRole('radiogroup', { name: 'Your rating' });
+    expect(group).not.toHaveAttribute('aria-disabled');
+    await userEvent.click(within(group).getByRole('radio', { name: '4 stars' }));
+    expect(await screen.findByText('Vote Submitted')).toBeInTheDocument();
+    expect(requests.map((request) => `${request.method} ${request.url}`)).toContain('POST /api/photos/7/vote');
+
+    earlier.resolve({ body: { rating: 2 } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(within(group).getByRole('radio', { name: '4 stars' })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByText(/You rated this 4 stars/)).toBeInTheDocument();
+  });
 });

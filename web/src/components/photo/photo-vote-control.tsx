@@ -25,7 +25,7 @@ const HINT_CLASS = 'min-h-8 text-xs text-muted-foreground';
 
 /**
  * The rating control of the photo dialog: the caller's previous rating (asked for only when signed in),
- * a new vote on click, disabled while one is pending. One's own photo shows its average, read-only: the
+ * a new vote on click, also while that rating is still loading, disabled while one is pending. One's own photo shows its average, read-only: the
  * server refuses votes on it.
  */
 export function PhotoVoteControl({ photoId, averageRating, isSignedIn, isOwnPhoto, onVoted, voteRef }: PhotoVoteControlProps) {
@@ -38,7 +38,7 @@ export function PhotoVoteControl({ photoId, averageRating, isSignedIn, isOwnPhot
     errorToast: VOTE_FAILED,
   });
 
-  const canVote = !isOwnPhoto && !castVote.isPending && !myVote.isLoading;
+  const canVote = !isOwnPhoto && !castVote.isPending;
   const vote = (rating: number) => {
     if (!isSignedIn) {
       toastSignInRequired();
@@ -78,7 +78,7 @@ export function PhotoVoteControl({ photoId, averageRating, isSignedIn, isOwnPhot
       <StarRating
         value={rating}
         onChange={vote}
-        disabled={castVote.isPending || myVote.isLoading}
+        disabled={castVote.isPending}
         label="Your rating"
         size="lg"
       />
