@@ -25,8 +25,8 @@ const HINT_CLASS = 'min-h-8 text-xs text-muted-foreground';
 
 /**
  * The rating control of the photo dialog: the caller's previous rating (asked for only when signed in),
- * a new vote on click, also while that rating is still loading, disabled while one is pending. One's own photo shows its average, read-only: the
- * server refuses votes on it.
+ * a new vote on click, also while that rating is still loading, disabled while one is pending. One's own
+ * photo shows its average, read-only: the server refuses votes on it.
  */
 export function PhotoVoteControl({ photoId, averageRating, isSignedIn, isOwnPhoto, onVoted, voteRef }: PhotoVoteControlProps) {
   const myVote = useMyVoteQuery(photoId, { enabled: isSignedIn && !isOwnPhoto });
